@@ -1,0 +1,49 @@
+import * as t from 'io-ts';
+import { describeValue, received } from '../internal/describeValue';
+
+/**
+ * Why a limit value is invalid, or `undefined` when it is an integer ≥ 1. The reference's own
+ * check (`< 1`) comes before the integer check, so `0.5` reads "must be at least 1" there and here.
+ *
+ * @internal
+ */
+export const limitProblem = (value: unknown): string | undefined => {
+  if (typeof value !== 'number') return `must be a number, ${received(value)}`;
+  if (Number.isNaN(value)) return 'must be a finite integer, received NaN';
+  if (value < 1) return `must be at least 1, received ${describeValue(value)}`;
+  if (!Number.isFinite(value)) return `must be a finite integer, received ${describeValue(value)}`;
+  if (!Number.isInteger(value)) return `must be an integer, received ${describeValue(value)}`;
+  if (!Number.isSafeInteger(value)) return `must be a safe integer, received ${describeValue(value)}`;
+  return undefined;
+};
+
+/**
+ * An io-ts codec for a limit: an integer ≥ 1, with a message that names the problem.
+ *
+ * @internal
+ */
+export const Limit = new t.Type<number, number, unknown>(
+  'integer ≥ 1',
+  (u): u is number => limitProblem(u) === undefined,
+  (u, c) => {
+    const problem = limitProblem(u);
+    return problem === undefined ? t.success(u as number) : t.failure(u, c, problem);
+  },
+  t.identity,
+);
+
+/**
+ * An io-ts codec for an optional limit: `null` (no limit) or an integer ≥ 1.
+ *
+ * @internal
+ */
+export const NullableLimit = new t.Type<number | null, number | null, unknown>(
+  'integer ≥ 1 or null',
+  (u): u is number | null => u === null || limitProblem(u) === undefined,
+  (u, c) => {
+    if (u === null) return t.success(null);
+    const problem = limitProblem(u);
+    return problem === undefined ? t.success(u as number) : t.failure(u, c, problem);
+  },
+  t.identity,
+);

@@ -1,0 +1,28 @@
+import { admit } from '../internal/admit';
+import { appendAndTrim } from '../internal/window';
+import type { Transition } from '../model/effects';
+import type { Message } from '../model/message';
+import type { MemoryState } from '../model/state';
+
+/**
+ * Appends one message, then enforces the limits exactly as the reference's `add`: the count rule,
+ * the token rule, then the tool-pair boundary (which runs on every add, even under the limits).
+ * The message's tokens are counted once, here; nothing already in the window is re-counted.
+ *
+ * @param state - the current memory
+ * @param message - the message to add (validated and stored as a frozen copy)
+ * @returns the next state, and one `memory/trimmed` effect listing what left, if anything did
+ * @throws InvalidMessageError when `message` is not a valid `Message`; the state is untouched
+ * @example
+ * ```ts
+ * let state = createMemory({ maxMessages: 2 });
+ * state = addMessage(state, userMessage('one')).state;
+ * state = addMessage(state, userMessage('two')).state;
+ * const { effects } = addMessage(state, userMessage('three'));
+ * // effects[0].removed → [userMessage('one')]
+ * ```
+ */
+export const addMessage = (state: MemoryState, message: Message): Transition => {
+  const admitted = admit(state, [message], 'addMessage', () => 'message');
+  return appendAndTrim(state, admitted.messages, admitted.counts, true);
+};

@@ -1,0 +1,34 @@
+import { InvalidMessageError } from '../errors/errorClasses';
+import { admit } from '../internal/admit';
+import { describeValue } from '../internal/describeValue';
+import { appendAndTrim } from '../internal/window';
+import type { Transition } from '../model/effects';
+import type { Message } from '../model/message';
+import type { MemoryState } from '../model/state';
+
+/**
+ * Appends several messages, then enforces the limits **once**, as the reference's `add_many`:
+ * messages added together may themselves be trimmed. `addMessages(state, [])` still enforces
+ * (useful after loading a state that is over its limits).
+ *
+ * @param state - the current memory
+ * @param messages - the messages, oldest first
+ * @returns the next state and at most one `memory/trimmed` effect
+ * @throws InvalidMessageError naming the first invalid message (`messages[2].role …`); the
+ *   state is untouched
+ * @example
+ * ```ts
+ * const { state } = addMessages(createMemory(), [userMessage('hi'), assistantMessage('hello')]);
+ * state.messages.length; // 2
+ * ```
+ */
+export const addMessages = (state: MemoryState, messages: readonly Message[]): Transition => {
+  if (!Array.isArray(messages)) {
+    throw new InvalidMessageError(
+      'addMessages',
+      `messages must be an array, received ${describeValue(messages)}`,
+    );
+  }
+  const admitted = admit(state, messages, 'addMessages', (i) => `messages[${i}]`);
+  return appendAndTrim(state, admitted.messages, admitted.counts, true);
+};

@@ -1,0 +1,45 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { lastCodePoints } from '../internal/codePoints';
+import { describeValue } from '../internal/describeValue';
+import { NO_EFFECTS } from '../internal/window';
+import type { Transition } from '../model/effects';
+import type { MemoryState } from '../model/state';
+import { withSummary } from './setSummary';
+
+/**
+ * The reference's summary cap (`_MAX_SUMMARY_CHARS`): a combined summary keeps its newest 4,000
+ * characters (code points).
+ *
+ * @example
+ * ```ts
+ * MAX_SUMMARY_CHARS; // 4000
+ * ```
+ */
+export const MAX_SUMMARY_CHARS = 4000;
+
+/**
+ * Adds a new summary chunk, as the reference's `_append_summary`: joined to the existing summary
+ * with one space (or used alone when there is none), then cut to the newest
+ * {@link MAX_SUMMARY_CHARS} characters, from the front. An empty text changes nothing.
+ *
+ * @param state - the current memory
+ * @param text - the new summary chunk
+ * @returns the next state and a `memory/summaryChanged` effect, or the same state when nothing
+ *   changed
+ * @throws MemoryArgumentError when `text` is not a string
+ * @example
+ * ```ts
+ * let { state } = applySummary(createMemory(), 'User is Alice.');
+ * state = applySummary(state, 'She likes cats.').state;
+ * getSummary(state); // 'User is Alice. She likes cats.'
+ * ```
+ */
+export const applySummary = (state: MemoryState, text: string): Transition => {
+  if (typeof text !== 'string') {
+    throw new MemoryArgumentError('applySummary', `text must be a string, received ${describeValue(text)}`);
+  }
+  if (text === '') return { state, effects: NO_EFFECTS };
+  const existing = state.summary;
+  const combined = existing === null || existing === '' ? text : `${existing} ${text}`;
+  return withSummary(state, lastCodePoints(combined, MAX_SUMMARY_CHARS));
+};

@@ -1,0 +1,24 @@
+import { decodeConfigFor } from '../codec/decodeConfig';
+import type { MemoryOptions } from '../model/config';
+import type { MemoryState } from '../model/state';
+import { makeState } from '../internal/window';
+
+/**
+ * Creates an empty memory: a plain, frozen, JSON-serializable record. Defaults are the
+ * reference's (`maxMessages: 20`, `maxTokens: null`) with the GPT-4o tokenizer.
+ *
+ * @param options - `maxMessages` (integer ≥ 1), `maxTokens` (integer ≥ 1 or `null`), `tokenizer`
+ * @returns the initial state
+ * @throws MemoryConfigError (a `RangeError`) naming each invalid field and its value, e.g.
+ *   `[conversation-memory] createMemory: maxMessages must be at least 1, received 0`
+ * @example
+ * ```ts
+ * const state = createMemory({ maxMessages: 10, maxTokens: 4000 });
+ * state.messages; // []
+ * ```
+ */
+export const createMemory = (options?: MemoryOptions): MemoryState => {
+  const decoded = decodeConfigFor(options, 'createMemory');
+  if (decoded._tag === 'Left') throw decoded.left;
+  return makeState(decoded.right, [], [], 0, null);
+};

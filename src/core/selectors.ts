@@ -1,0 +1,64 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import type { Message } from '../model/message';
+import type { MemoryState } from '../model/state';
+
+/**
+ * The whole window, oldest first. The state's own readonly array is returned (no copy): it never
+ * changes, so it is safe to keep, and `===` tells whether the history changed.
+ *
+ * @param state - the memory
+ * @returns the messages in order
+ * @example
+ * ```ts
+ * getHistory(addMessage(createMemory(), userMessage('hi')).state); // [{ role: 'user', content: 'hi' }]
+ * ```
+ */
+export const getHistory = (state: MemoryState): readonly Message[] => state.messages;
+
+/**
+ * The last `n` messages, or all of them when there are fewer (the reference's `get_recent`).
+ *
+ * @param state - the memory
+ * @param n - how many, an integer ≥ 1
+ * @returns the newest `n` messages, oldest first
+ * @throws MemoryArgumentError (a `RangeError`): `n must be at least 1, received 0`
+ * @example
+ * ```ts
+ * getRecent(state, 2); // the last two messages
+ * ```
+ */
+export const getRecent = (state: MemoryState, n: number): readonly Message[] => {
+  if (typeof n !== 'number' || Number.isNaN(n) || n < 1) {
+    throw new MemoryArgumentError('getRecent', `n must be at least 1, received ${describeValue(n)}`);
+  }
+  if (!Number.isInteger(n) && Number.isFinite(n)) {
+    throw new MemoryArgumentError('getRecent', `n must be an integer, received ${describeValue(n)}`);
+  }
+  const messages = state.messages;
+  return n >= messages.length ? messages : messages.slice(messages.length - n);
+};
+
+/**
+ * The summarize-on-trim text, or `null`.
+ *
+ * @param state - the memory
+ * @returns the summary
+ * @example
+ * ```ts
+ * getSummary(createMemory()); // null
+ * ```
+ */
+export const getSummary = (state: MemoryState): string | null => state.summary;
+
+/**
+ * The window's token count with the state's tokenizer, kept incrementally: O(1), never a recount.
+ *
+ * @param state - the memory
+ * @returns the sum of the stored per-message counts
+ * @example
+ * ```ts
+ * totalTokens(addMessage(createMemory({ tokenizer: 'heuristic' }), userMessage('abcdefgh')).state); // 2
+ * ```
+ */
+export const totalTokens = (state: MemoryState): number => state.totalTokens;

@@ -1,0 +1,44 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { NO_EFFECTS } from '../internal/window';
+import type { MemoryEffect, Transition } from '../model/effects';
+import type { MemoryState } from '../model/state';
+
+/**
+ * Replaces the summary state and reports the change. Shared by the summary reducers.
+ *
+ * @internal
+ */
+export const withSummary = (state: MemoryState, summary: string | null): Transition => {
+  if (summary === state.summary) return { state, effects: NO_EFFECTS };
+  const effect: MemoryEffect = Object.freeze({
+    type: 'memory/summaryChanged',
+    summary,
+    previous: state.summary,
+  });
+  return { state: Object.freeze({ ...state, summary }), effects: Object.freeze([effect]) };
+};
+
+/**
+ * Replaces the summary outright (the reference's `summary` setter): no joining and no cap.
+ * `null` removes it.
+ *
+ * @param state - the current memory
+ * @param text - the new summary, or `null`
+ * @returns the next state and a `memory/summaryChanged` effect, or the same state when equal
+ * @throws MemoryArgumentError when `text` is neither a string nor `null`
+ * @example
+ * ```ts
+ * const { state } = setSummary(createMemory(), 'Earlier: the user asked about Paris.');
+ * getSummary(state); // 'Earlier: the user asked about Paris.'
+ * ```
+ */
+export const setSummary = (state: MemoryState, text: string | null): Transition => {
+  if (text !== null && typeof text !== 'string') {
+    throw new MemoryArgumentError(
+      'setSummary',
+      `text must be a string or null, received ${describeValue(text)}`,
+    );
+  }
+  return withSummary(state, text);
+};

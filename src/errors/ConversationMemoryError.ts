@@ -1,0 +1,63 @@
+/** The brand that marks our errors across package copies (two installed versions agree on it). */
+const BRAND: unique symbol = Symbol.for('conversation-memory/error') as never;
+
+/**
+ * The stable codes our errors carry, one per error class.
+ *
+ * @example
+ * ```ts
+ * const code: ErrorCode = 'CM_CONFIG';
+ * ```
+ */
+export type ErrorCode =
+  | 'CM_CONFIG'
+  | 'CM_ARGUMENT'
+  | 'CM_INVALID_MESSAGE'
+  | 'CM_TOKENIZER'
+  | 'CM_DECODE'
+  | 'CM_LISTENER';
+
+/** Every message starts with this prefix, so our errors are recognisable in any log. */
+export const ERROR_PREFIX = '[conversation-memory]';
+
+/**
+ * Tells whether a value is an error thrown (or returned) by this library, from any installed copy
+ * of it. Prefer this over `instanceof`, which fails across duplicated packages.
+ *
+ * @param value - anything caught
+ * @returns `true` when the value carries our brand and a known `code`
+ * @example
+ * ```ts
+ * try {
+ *   createMemory({ maxMessages: 0 });
+ * } catch (error) {
+ *   if (isConversationMemoryError(error)) console.log(error.code); // 'CM_CONFIG'
+ * }
+ * ```
+ */
+export const isConversationMemoryError = (
+  value: unknown,
+): value is Error & { readonly code: ErrorCode } =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as { [BRAND]?: unknown })[BRAND] === true &&
+  typeof (value as { code?: unknown }).code === 'string';
+
+/**
+ * Marks an error instance with our brand and code. Internal; each error class calls it once.
+ *
+ * @internal
+ */
+export const brandError = (error: Error, code: ErrorCode, name: string): void => {
+  Object.defineProperty(error, BRAND, { value: true, enumerable: false });
+  Object.defineProperty(error, 'code', { value: code, enumerable: true });
+  Object.defineProperty(error, 'name', { value: name, enumerable: false, configurable: true });
+};
+
+/**
+ * Builds `[conversation-memory] api: what`.
+ *
+ * @internal
+ */
+export const formatMessage = (api: string, what: string): string =>
+  `${ERROR_PREFIX} ${api}: ${what}`;

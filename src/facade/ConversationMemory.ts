@@ -1,0 +1,278 @@
+import { either as E } from 'fp-ts';
+import { fromDict, type FromDictOptions } from '../codec/fromDict';
+import { addMessage } from '../core/addMessage';
+import { addMessages } from '../core/addMessages';
+import { clearMemory } from '../core/clearMemory';
+import { createMemory } from '../core/createMemory';
+import { getRecent } from '../core/selectors';
+import { setSummary } from '../core/setSummary';
+import { ListenerError } from '../errors/errorClasses';
+import type { MemoryOptions } from '../model/config';
+import type { MemoryEffect, Transition } from '../model/effects';
+import type { Message } from '../model/message';
+import type { MemoryState } from '../model/state';
+import { toDict } from '../serialization/toDict';
+import type { MemoryDict } from '../serialization/types';
+
+/**
+ * Called after every change of a {@link ConversationMemory}, with the effects of that change
+ * (empty for a plain add that trimmed nothing) and the new state.
+ *
+ * @example
+ * ```ts
+ * const log: MemoryListener = (effects) => effects.forEach((e) => console.log(e.type));
+ * ```
+ */
+export type MemoryListener = (effects: readonly MemoryEffect[], state: MemoryState) => void;
+
+const NOTHING_TRIMMED: readonly Message[] = Object.freeze([]);
+
+/** Set for the duration of `fromState`, so the constructor adopts a state instead of creating one. */
+let adopting: MemoryState | undefined;
+
+/**
+ * The seed's object API, as a thin runtime over the pure reducers: it holds the current immutable
+ * state, runs a reducer per call, and tells subscribers what happened. Everything it knows is in
+ * `state` (plus `lastTrimmed`, which the reference keeps outside its persisted data too).
+ *
+ * @example
+ * ```ts
+ * const memory = new ConversationMemory({ maxMessages: 3 });
+ * for (let i = 0; i < 5; i++) memory.add(userMessage(`Message ${i}`));
+ * memory.getHistory().map((m) => m.content); // ['Message 2', 'Message 3', 'Message 4']
+ * ```
+ */
+export class ConversationMemory {
+  #state: MemoryState;
+  #lastTrimmed: readonly Message[] = NOTHING_TRIMMED;
+  readonly #listeners = new Set<MemoryListener>();
+
+  /**
+   * @param options - `maxMessages` (default 20), `maxTokens` (default `null`), `tokenizer`
+   *   (default `'o200k_base'`)
+   * @throws MemoryConfigError for invalid options
+   */
+  constructor(options?: MemoryOptions) {
+    this.#state = adopting ?? createMemory(options);
+  }
+
+  /**
+   * Wraps an existing state (from a store, an event log, or a reducer loop).
+   *
+   * @param state - a state made by this library
+   * @returns a memory whose `state` is that very object
+   * @example
+   * ```ts
+   * const memory = ConversationMemory.fromState(addMessage(createMemory(), userMessage('hi')).state);
+   * memory.length; // 1
+   * ```
+   */
+  static fromState(state: MemoryState): ConversationMemory {
+    adopting = state;
+    try {
+      return new ConversationMemory();
+    } finally {
+      adopting = undefined;
+    }
+  }
+
+  /**
+   * Loads a memory from the reference's JSON (see `fromDict`), throwing on invalid input.
+   *
+   * @param input - parsed JSON
+   * @param options - `tokenizer` to count with
+   * @returns a new memory
+   * @throws MemoryDecodeError listing every problem with its path
+   * @example
+   * ```ts
+   * const memory = ConversationMemory.fromDict(JSON.parse(text));
+   * ```
+   */
+  static fromDict(input: unknown, options?: FromDictOptions): ConversationMemory {
+    const decoded = fromDict(input, options);
+    if (E.isLeft(decoded)) throw decoded.left;
+    return ConversationMemory.fromState(decoded.right);
+  }
+
+  /** The current immutable state; a new object after every change, the same one otherwise. */
+  get state(): MemoryState {
+    return this.#state;
+  }
+
+  /** The message limit. */
+  get maxMessages(): number {
+    return this.#state.config.maxMessages;
+  }
+
+  /** The token limit, or `null`. */
+  get maxTokens(): number | null {
+    return this.#state.config.maxTokens;
+  }
+
+  /** How many messages the window holds. */
+  get length(): number {
+    return this.#state.messages.length;
+  }
+
+  /**
+   * The messages removed by the most recent `add`/`addMany` (empty if it removed none), as the
+   * reference's `_last_trimmed`. `clear()` resets it; subscribe to see every removal instead.
+   */
+  get lastTrimmed(): readonly Message[] {
+    return this.#lastTrimmed;
+  }
+
+  /** The summarize-on-trim text, or `null`. */
+  get summary(): string | null {
+    return this.#state.summary;
+  }
+
+  /** Replaces the summary (no joining, no cap), as the reference's setter. */
+  set summary(text: string | null) {
+    this.#commit(setSummary(this.#state, text));
+  }
+
+  /**
+   * Adds one message and enforces the limits.
+   *
+   * @param message - the message
+   * @returns the effects of this change
+   * @example
+   * ```ts
+   * memory.add({ role: 'tool', content: '42', toolCallId: 'c1', toolName: 'calc' });
+   * ```
+   */
+  add(message: Message): readonly MemoryEffect[] {
+    return this.#commitAdd(addMessage(this.#state, message));
+  }
+
+  /**
+   * Adds several messages and enforces the limits once.
+   *
+   * @param messages - oldest first
+   * @returns the effects of this change
+   * @example
+   * ```ts
+   * memory.addMany([userMessage('hi'), assistantMessage('hello')]);
+   * ```
+   */
+  addMany(messages: readonly Message[]): readonly MemoryEffect[] {
+    return this.#commitAdd(addMessages(this.#state, messages));
+  }
+
+  /**
+   * The whole window, oldest first (the state's own frozen array).
+   *
+   * @example
+   * ```ts
+   * memory.getHistory().length === memory.length; // true
+   * ```
+   */
+  getHistory(): readonly Message[] {
+    return this.#state.messages;
+  }
+
+  /**
+   * The last `n` messages.
+   *
+   * @param n - an integer ≥ 1
+   * @throws MemoryArgumentError: `n must be at least 1, received 0`
+   * @example
+   * ```ts
+   * memory.getRecent(5);
+   * ```
+   */
+  getRecent(n: number): readonly Message[] {
+    return getRecent(this.#state, n);
+  }
+
+  /**
+   * Empties the window and the summary; resets `lastTrimmed`.
+   *
+   * @returns the effects (a `memory/trimmed` effect with `reason: 'clear'` when anything left)
+   * @example
+   * ```ts
+   * memory.clear();
+   * memory.length; // 0
+   * ```
+   */
+  clear(): readonly MemoryEffect[] {
+    this.#lastTrimmed = NOTHING_TRIMMED;
+    return this.#commit(clearMemory(this.#state));
+  }
+
+  /**
+   * The reference's JSON (see `toDict`).
+   *
+   * @example
+   * ```ts
+   * JSON.stringify(memory.toDict());
+   * ```
+   */
+  toDict(): MemoryDict {
+    return toDict(this.#state);
+  }
+
+  /**
+   * An independent copy: same window, summary and limits; no listeners and an empty `lastTrimmed`.
+   * States are immutable, so the copy shares them safely and costs O(1).
+   *
+   * @example
+   * ```ts
+   * const what = memory.branch();
+   * what.add(userMessage('what if…')); // memory is unchanged
+   * ```
+   */
+  branch(): ConversationMemory {
+    return ConversationMemory.fromState(this.#state);
+  }
+
+  /**
+   * Registers a listener called after every change with that change's effects.
+   *
+   * @param listener - the callback
+   * @returns a function that removes it
+   * @example
+   * ```ts
+   * const stop = memory.subscribe((effects) => console.log(effects));
+   * stop();
+   * ```
+   */
+  subscribe(listener: MemoryListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** `ConversationMemory(maxMessages=10, maxTokens=500, currentMessages=1)`. */
+  toString(): string {
+    const { maxMessages, maxTokens } = this.#state.config;
+    return `ConversationMemory(maxMessages=${maxMessages}, maxTokens=${maxTokens === null ? 'null' : maxTokens}, currentMessages=${this.length})`;
+  }
+
+  #commitAdd(transition: Transition): readonly MemoryEffect[] {
+    let trimmed: readonly Message[] = NOTHING_TRIMMED;
+    for (const effect of transition.effects) {
+      if (effect.type === 'memory/trimmed') trimmed = effect.removed;
+    }
+    this.#lastTrimmed = trimmed;
+    return this.#commit(transition);
+  }
+
+  #commit(transition: Transition): readonly MemoryEffect[] {
+    if (transition.state === this.#state && transition.effects.length === 0) return transition.effects;
+    this.#state = transition.state;
+    let failures = 0;
+    let first: unknown;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(transition.effects, transition.state);
+      } catch (error) {
+        if (failures++ === 0) first = error;
+      }
+    }
+    if (failures > 0) throw new ListenerError('ConversationMemory', first, failures);
+    return transition.effects;
+  }
+}

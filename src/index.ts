@@ -1,0 +1,87 @@
+/**
+ * conversation-memory: an immutable, reducer-style conversation memory for LLM agents and chat
+ * UIs. Every export is listed here by hand; nothing else is public.
+ *
+ * @packageDocumentation
+ */
+
+// Model
+export { ROLES, isRole } from './model/role';
+export { DEFAULT_CONFIG } from './model/config';
+export {
+  userMessage,
+  assistantMessage,
+  systemMessage,
+  toolMessage,
+} from './model/constructors';
+export { imageMessage } from './model/imageMessage';
+
+// Reducers
+export { createMemory } from './core/createMemory';
+export { addMessage } from './core/addMessage';
+export { addMessages } from './core/addMessages';
+export { enforceLimits } from './core/enforceLimits';
+export { fixToolPairBoundary } from './core/fixToolPairBoundary';
+export { applySummary, MAX_SUMMARY_CHARS } from './core/applySummary';
+export { setSummary } from './core/setSummary';
+export { clearMemory } from './core/clearMemory';
+
+// Selectors
+export { getHistory, getRecent, getSummary, totalTokens } from './core/selectors';
+
+// Tokens
+export {
+  registerTokenizer,
+  loadTokenizer,
+  isKnownTokenizer,
+  countMessageTokens,
+  BUILT_IN_TOKENIZERS,
+} from './tokens/registry';
+export { estimateTokens, encodingForModel } from './tokens/estimateTokens';
+export { messageText } from './tokens/messageText';
+export { countHeuristicTokens } from './tokens/heuristic';
+
+// Serialization and decoding
+export { toDict, messageToDict } from './serialization/toDict';
+export { fromDict } from './codec/fromDict';
+export { decodeConfig } from './codec/decodeConfig';
+export { EXTENSION_KEY } from './codec/persisted';
+
+// Object API
+export { ConversationMemory } from './facade/ConversationMemory';
+
+// Errors
+export {
+  MemoryConfigError,
+  MemoryArgumentError,
+  MemoryDecodeError,
+  InvalidMessageError,
+  TokenizerError,
+  ListenerError,
+} from './errors/errorClasses';
+export { isConversationMemoryError } from './errors/ConversationMemoryError';
+
+export type { Role } from './model/role';
+export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from './model/message';
+export type { ToolResultOrigin } from './model/constructors';
+export type { Base64Image } from './model/imageMessage';
+export type { MemoryConfig, MemoryOptions, TokenizerName } from './model/config';
+export type { MemoryState } from './model/state';
+export type {
+  Transition,
+  MemoryEffect,
+  TrimmedEffect,
+  SummaryChangedEffect,
+  TrimBreakdown,
+} from './model/effects';
+export type { MessageTokenCounter } from './tokens/registry';
+export type { EncodingName } from './tokens/encodings';
+export type { FromDictOptions } from './codec/fromDict';
+export type {
+  MemoryDict,
+  MessageDict,
+  ToolCallDict,
+  ContentPartDict,
+} from './serialization/types';
+export type { MemoryListener } from './facade/ConversationMemory';
+export type { ErrorCode } from './errors/ConversationMemoryError';

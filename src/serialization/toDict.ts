@@ -1,0 +1,75 @@
+import { DEFAULT_CONFIG } from '../model/config';
+import type { ContentPart, Message, ToolCall } from '../model/message';
+import type { MemoryState } from '../model/state';
+import type { ContentPartDict, MemoryDict, MessageDict, ToolCallDict } from './types';
+
+const toolCallToDict = (call: ToolCall): ToolCallDict => ({
+  name: call.name,
+  parameters: call.parameters,
+  id: call.id ?? null,
+  thought_signature: call.thoughtSignature ?? null,
+});
+
+const partToDict = (part: ContentPart): ContentPartDict => ({
+  type: part.type,
+  text: part.text ?? null,
+  image_url: part.imageUrl ?? null,
+  image_base64: part.imageBase64 ?? null,
+  media_type: part.mediaType ?? null,
+});
+
+/**
+ * One message in the reference's JSON shape (`Message.to_dict()`).
+ *
+ * @param message - a message
+ * @returns all eight snake_case keys, in the reference's order
+ * @example
+ * ```ts
+ * messageToDict(userMessage('hi'));
+ * // { role: 'user', content: 'hi', image_base64: null, tool_name: null, tool_result: null,
+ * //   tool_calls: null, tool_call_id: null, content_parts: null }
+ * ```
+ */
+export const messageToDict = (message: Message): MessageDict => ({
+  role: message.role,
+  content: message.content,
+  image_base64: message.imageBase64 ?? null,
+  tool_name: message.toolName ?? null,
+  tool_result: message.toolResult ?? null,
+  tool_calls:
+    message.toolCalls !== undefined && message.toolCalls.length > 0
+      ? message.toolCalls.map(toolCallToDict)
+      : null,
+  tool_call_id: message.toolCallId ?? null,
+  content_parts:
+    message.contentParts !== undefined && message.contentParts.length > 0
+      ? message.contentParts.map(partToDict)
+      : null,
+});
+
+/**
+ * Serializes a memory to exactly the JSON the reference's `to_dict()` writes: `max_messages`,
+ * `max_tokens`, `message_count`, `messages`, `summary`, in that order. A non-default tokenizer is
+ * kept under the `conversation_memory` key, which the reference ignores; so files written here
+ * load in Python, and Python's load here. Tool-call parameters are the state's own frozen objects.
+ *
+ * @param state - the memory
+ * @returns a plain JSON value, ready for `JSON.stringify`
+ * @example
+ * ```ts
+ * const json = JSON.stringify(toDict(state));
+ * const restored = fromDict(JSON.parse(json)); // Right(state)
+ * ```
+ */
+export const toDict = (state: MemoryState): MemoryDict => {
+  const dict: MemoryDict = {
+    max_messages: state.config.maxMessages,
+    max_tokens: state.config.maxTokens,
+    message_count: state.messages.length,
+    messages: state.messages.map(messageToDict),
+    summary: state.summary,
+  };
+  return state.config.tokenizer === DEFAULT_CONFIG.tokenizer
+    ? dict
+    : { ...dict, conversation_memory: { tokenizer: state.config.tokenizer } };
+};

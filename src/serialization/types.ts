@@ -1,0 +1,68 @@
+/**
+ * A tool call in the reference's JSON: always these four keys, in this order.
+ *
+ * @example
+ * ```ts
+ * const call: ToolCallDict = { name: 'search', parameters: { q: 'x' }, id: 'call_1', thought_signature: null };
+ * ```
+ */
+export interface ToolCallDict {
+  readonly name: string;
+  readonly parameters: { readonly [key: string]: unknown };
+  readonly id: string | null;
+  readonly thought_signature: string | null;
+}
+
+/**
+ * A content part in the reference's JSON: always these five keys, in this order.
+ *
+ * @example
+ * ```ts
+ * const part: ContentPartDict = { type: 'text', text: 'hi', image_url: null, image_base64: null, media_type: null };
+ * ```
+ */
+export interface ContentPartDict {
+  readonly type: string;
+  readonly text: string | null;
+  readonly image_url: string | null;
+  readonly image_base64: string | null;
+  readonly media_type: string | null;
+}
+
+/**
+ * A message in the reference's JSON (`Message.to_dict()`): always all eight keys, in this order,
+ * with `null` for what is absent and for empty lists.
+ *
+ * @example
+ * ```ts
+ * toDict(state).messages[0].tool_call_id; // null
+ * ```
+ */
+export interface MessageDict {
+  readonly role: 'system' | 'user' | 'assistant' | 'tool';
+  readonly content: string | null;
+  readonly image_base64: string | null;
+  readonly tool_name: string | null;
+  readonly tool_result: string | null;
+  readonly tool_calls: readonly ToolCallDict[] | null;
+  readonly tool_call_id: string | null;
+  readonly content_parts: readonly ContentPartDict[] | null;
+}
+
+/**
+ * A memory in the reference's JSON (`ConversationMemory.to_dict()`), plus our extension key when
+ * the tokenizer is not the default.
+ *
+ * @example
+ * ```ts
+ * JSON.stringify(toDict(state)); // '{"max_messages":20,"max_tokens":null,"message_count":0,"messages":[],"summary":null}'
+ * ```
+ */
+export interface MemoryDict {
+  readonly max_messages: number;
+  readonly max_tokens: number | null;
+  readonly message_count: number;
+  readonly messages: readonly MessageDict[];
+  readonly summary: string | null;
+  readonly conversation_memory?: { readonly tokenizer: string };
+}

@@ -1,0 +1,145 @@
+import { TokenizerError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import type { TokenizerName } from '../model/config';
+import type { Message } from '../model/message';
+import { encodingCounter, loadEncoding, tryEncodingCounter } from './encodings';
+import { countHeuristicTokens } from './heuristic';
+import { countMessageWith } from './messageText';
+
+/**
+ * Counts the tokens of one message. Must be pure and deterministic (a replay calls it again) and
+ * return a non-negative integer.
+ *
+ * @example
+ * ```ts
+ * const countWords: MessageTokenCounter = (m) => (m.content ?? '').split(/\s+/).filter(Boolean).length;
+ * ```
+ */
+export type MessageTokenCounter = (message: Message) => number;
+
+/**
+ * The names that always exist. `o200k_base` and `cl100k_base` load their tables on first use.
+ *
+ * @example
+ * ```ts
+ * BUILT_IN_TOKENIZERS.includes('heuristic'); // true
+ * ```
+ */
+export const BUILT_IN_TOKENIZERS: readonly TokenizerName[] = Object.freeze([
+  'o200k_base',
+  'cl100k_base',
+  'heuristic',
+]);
+
+const custom = new Map<string, MessageTokenCounter>();
+
+const isEncoding = (name: string): name is 'o200k_base' | 'cl100k_base' =>
+  name === 'o200k_base' || name === 'cl100k_base';
+
+/**
+ * Tells whether a tokenizer name is known (built in, or registered).
+ *
+ * @param name - a tokenizer name
+ * @returns `true` when a memory may use it
+ * @example
+ * ```ts
+ * isKnownTokenizer('heuristic'); // true
+ * isKnownTokenizer('words'); // false until registerTokenizer('words', ...)
+ * ```
+ */
+export const isKnownTokenizer = (name: unknown): name is TokenizerName =>
+  typeof name === 'string' && (BUILT_IN_TOKENIZERS.includes(name) || custom.has(name));
+
+/**
+ * Adds a custom tokenizer under a new name, for use as `createMemory({ tokenizer: name })`.
+ * A name is bound for good: registering the same function again is allowed, another function
+ * under a taken name (or a built-in name) throws, since states already counted with the old one
+ * would stop agreeing with a recount.
+ *
+ * @param name - a non-empty name, not a built-in one
+ * @param count - counts one message; pure, returning a non-negative integer
+ * @throws TokenizerError for a built-in or taken name, an empty name, or a non-function
+ * @example
+ * ```ts
+ * registerTokenizer('words', (m) => (m.content ?? '').split(/\s+/).filter(Boolean).length);
+ * const memory = createMemory({ maxTokens: 100, tokenizer: 'words' });
+ * ```
+ */
+export const registerTokenizer = (name: string, count: MessageTokenCounter): void => {
+  const api = 'registerTokenizer';
+  if (typeof name !== 'string' || name === '') {
+    throw new TokenizerError(api, `name must be a non-empty string, received ${describeValue(name)}`);
+  }
+  if (typeof count !== 'function') {
+    throw new TokenizerError(api, `count must be a function, received ${describeValue(count)}`);
+  }
+  if (BUILT_IN_TOKENIZERS.includes(name)) {
+    throw new TokenizerError(api, `"${name}" is a built-in tokenizer and cannot be replaced`);
+  }
+  const existing = custom.get(name);
+  if (existing !== undefined && existing !== count) {
+    throw new TokenizerError(
+      api,
+      `"${name}" is already registered with another function; choose a new name`,
+    );
+  }
+  custom.set(name, count);
+};
+
+/**
+ * Loads a built-in encoding ahead of use. Needed only in runtimes that cannot load it
+ * synchronously (browsers); in Node the first count loads it. Resolves at once for `'heuristic'`
+ * and registered names.
+ *
+ * @param name - a tokenizer name
+ * @returns a promise that settles when the tokenizer can count synchronously
+ * @throws TokenizerError (as a rejection) for an unknown name
+ * @example
+ * ```ts
+ * await loadTokenizer('o200k_base'); // in a browser, before createMemory()
+ * ```
+ */
+export const loadTokenizer = async (name: TokenizerName): Promise<void> => {
+  if (isEncoding(name)) return loadEncoding(name);
+  if (!isKnownTokenizer(name)) {
+    throw new TokenizerError('loadTokenizer', `unknown tokenizer ${describeValue(name)}`);
+  }
+};
+
+/**
+ * Whether a known tokenizer can count right now (its table is loaded, or loadable synchronously).
+ *
+ * @internal
+ */
+export const isTokenizerReady = (name: TokenizerName): boolean =>
+  isEncoding(name) ? tryEncodingCounter(name) !== undefined : isKnownTokenizer(name);
+
+const checkCount = (name: string, value: unknown): number => {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new TokenizerError(
+    'countTokens',
+    `tokenizer "${name}" must return a non-negative integer, returned ${describeValue(value)}`,
+  );
+};
+
+/**
+ * Counts one message with the named tokenizer. Called once per message, when it enters a state.
+ *
+ * @param name - a known tokenizer name (the state's `config.tokenizer`)
+ * @param message - a canonical message
+ * @returns its token count
+ * @throws TokenizerError for an unknown name, or a custom counter's invalid result
+ * @example
+ * ```ts
+ * countMessageTokens('heuristic', userMessage('abcdefgh')); // 2
+ * ```
+ */
+export const countMessageTokens = (name: TokenizerName, message: Message): number => {
+  if (name === 'heuristic') return countHeuristicTokens(message);
+  if (isEncoding(name)) return countMessageWith(message, encodingCounter(name, 'countTokens'));
+  const count = custom.get(name);
+  if (count === undefined) {
+    throw new TokenizerError('countTokens', `unknown tokenizer ${describeValue(name)}`);
+  }
+  return checkCount(name, count(message));
+};

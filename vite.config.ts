@@ -1,0 +1,32 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests import `conversation-memory` by its package name. By default the name
+ * points at `src/`; with `TEST_DIST=1` it points at the built `dist/` entry,
+ * so the artifact users install is what the suite exercises.
+ */
+const useDist = process.env['TEST_DIST'] === '1';
+const entry = useDist ? './dist/index.js' : './src/index.ts';
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      {
+        find: /^conversation-memory$/,
+        replacement: fileURLToPath(new URL(entry, import.meta.url)),
+      },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    setupFiles: ['./test/setup/fastCheck.ts'],
+    typecheck: {
+      enabled: false,
+      include: ['test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
+    testTimeout: 60_000,
+    pool: 'forks',
+  },
+});
