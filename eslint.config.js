@@ -13,6 +13,14 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       'no-console': 'error',
@@ -21,7 +29,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['node:*'], message: 'The core must stay browser-safe: no Node built-ins.' },
-            { group: ['fp-ts/*', 'io-ts/*'], message: 'Import fp-ts and io-ts from the package roots (they have no exports map).' },
+            {
+              group: ['fp-ts/*', 'io-ts/*'],
+              message: 'Import fp-ts and io-ts from the package roots (they have no exports map).',
+            },
           ],
         },
       ],

@@ -8,12 +8,7 @@
 // Model
 export { ROLES, isRole } from './model/role';
 export { DEFAULT_CONFIG } from './model/config';
-export {
-  userMessage,
-  assistantMessage,
-  systemMessage,
-  toolMessage,
-} from './model/constructors';
+export { userMessage, assistantMessage, systemMessage, toolMessage } from './model/constructors';
 export { imageMessage } from './model/imageMessage';
 
 // Reducers
@@ -37,7 +32,8 @@ export {
   countMessageTokens,
   BUILT_IN_TOKENIZERS,
 } from './tokens/registry';
-export { estimateTokens, encodingForModel } from './tokens/estimateTokens';
+export { estimateTokens } from './tokens/estimateTokens';
+export { encodingForModel } from './tokens/modelEncodings';
 export { messageText } from './tokens/messageText';
 export { countHeuristicTokens } from './tokens/heuristic';
 
@@ -77,11 +73,6 @@ export type {
 export type { MessageTokenCounter } from './tokens/registry';
 export type { EncodingName } from './tokens/encodings';
 export type { FromDictOptions } from './codec/fromDict';
-export type {
-  MemoryDict,
-  MessageDict,
-  ToolCallDict,
-  ContentPartDict,
-} from './serialization/types';
+export type { MemoryDict, MessageDict, ToolCallDict, ContentPartDict } from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
 export type { ErrorCode } from './errors/ConversationMemoryError';

@@ -87,7 +87,8 @@ export const decodeConfigFor = (
     );
   }
   const withDefaults = {
-    maxMessages: input['maxMessages'] === undefined ? DEFAULT_CONFIG.maxMessages : input['maxMessages'],
+    maxMessages:
+      input['maxMessages'] === undefined ? DEFAULT_CONFIG.maxMessages : input['maxMessages'],
     maxTokens: input['maxTokens'] === undefined ? DEFAULT_CONFIG.maxTokens : input['maxTokens'],
     tokenizer: input['tokenizer'] === undefined ? DEFAULT_CONFIG.tokenizer : input['tokenizer'],
   };

@@ -60,7 +60,8 @@ const toMessage = (raw: t.TypeOf<typeof PersistedMessage>): Message => {
     role: raw.role,
     content: raw.content === undefined ? '' : raw.content,
   };
-  if (raw.tool_calls && raw.tool_calls.length > 0) message['toolCalls'] = raw.tool_calls.map(toToolCall);
+  if (raw.tool_calls && raw.tool_calls.length > 0)
+    message['toolCalls'] = raw.tool_calls.map(toToolCall);
   setIf(message, 'toolCallId', raw.tool_call_id);
   setIf(message, 'toolName', raw.tool_name);
   setIf(message, 'toolResult', raw.tool_result);

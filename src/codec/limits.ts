@@ -8,12 +8,14 @@ import { describeValue, received } from '../internal/describeValue';
  * @internal
  */
 export const limitProblem = (value: unknown): string | undefined => {
+  if (value === undefined) return 'is required (an integer ≥ 1)';
   if (typeof value !== 'number') return `must be a number, ${received(value)}`;
   if (Number.isNaN(value)) return 'must be a finite integer, received NaN';
   if (value < 1) return `must be at least 1, received ${describeValue(value)}`;
   if (!Number.isFinite(value)) return `must be a finite integer, received ${describeValue(value)}`;
   if (!Number.isInteger(value)) return `must be an integer, received ${describeValue(value)}`;
-  if (!Number.isSafeInteger(value)) return `must be a safe integer, received ${describeValue(value)}`;
+  if (!Number.isSafeInteger(value))
+    return `must be a safe integer, received ${describeValue(value)}`;
   return undefined;
 };
 

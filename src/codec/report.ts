@@ -17,7 +17,11 @@ const locate = (context: t.Context): { path: string; expected: string } => {
     const entry = context[i];
     const parentTag = (context[i - 1]?.type as { _tag?: string } | undefined)?._tag;
     if (entry === undefined) continue;
-    if (parentTag === 'UnionType' || parentTag === 'IntersectionType' || parentTag === 'RefinementType') {
+    if (
+      parentTag === 'UnionType' ||
+      parentTag === 'IntersectionType' ||
+      parentTag === 'RefinementType'
+    ) {
       continue;
     }
     const key = entry.key;
@@ -36,12 +40,18 @@ const locate = (context: t.Context): { path: string; expected: string } => {
  * @internal
  */
 export const reportErrors = (errors: t.Errors): readonly string[] => {
+  const located = errors.map((error) => ({ error, ...locate(error.context) }));
   const lines: string[] = [];
-  for (const error of errors) {
-    const { path, expected } = locate(error.context);
+  for (const { error, path, expected } of located) {
+    // A union reports one error per member: when one member got deeper (`tool_calls[0].name`),
+    // the shallow "expected Array | null" from the other member only adds noise.
+    const deeper = located.some(
+      (other) => other.path.startsWith(`${path}.`) || other.path.startsWith(`${path}[`),
+    );
+    if (deeper) continue;
     const what = error.message ?? `expected ${expected}, got ${describeValue(error.value)}`;
     // A predicate ("must be at least 1, received 0") reads best attached to its subject.
-    const line = what.startsWith('must ') ? `${path} ${what}` : `${path}: ${what}`;
+    const line = /^(must|is) /.test(what) ? `${path} ${what}` : `${path}: ${what}`;
     if (!lines.includes(line)) lines.push(line);
   }
   return lines;

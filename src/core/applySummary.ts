@@ -36,7 +36,10 @@ export const MAX_SUMMARY_CHARS = 4000;
  */
 export const applySummary = (state: MemoryState, text: string): Transition => {
   if (typeof text !== 'string') {
-    throw new MemoryArgumentError('applySummary', `text must be a string, received ${describeValue(text)}`);
+    throw new MemoryArgumentError(
+      'applySummary',
+      `text must be a string, received ${describeValue(text)}`,
+    );
   }
   if (text === '') return { state, effects: NO_EFFECTS };
   const existing = state.summary;

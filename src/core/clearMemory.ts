@@ -32,7 +32,9 @@ export const clearMemory = (state: MemoryState): Transition => {
     );
   }
   if (state.summary !== null) {
-    effects.push(Object.freeze({ type: 'memory/summaryChanged', summary: null, previous: state.summary }));
+    effects.push(
+      Object.freeze({ type: 'memory/summaryChanged', summary: null, previous: state.summary }),
+    );
   }
   return { state: makeState(state.config, [], [], 0, null), effects: Object.freeze(effects) };
 };

@@ -30,10 +30,16 @@ export const getHistory = (state: MemoryState): readonly Message[] => state.mess
  */
 export const getRecent = (state: MemoryState, n: number): readonly Message[] => {
   if (typeof n !== 'number' || Number.isNaN(n) || n < 1) {
-    throw new MemoryArgumentError('getRecent', `n must be at least 1, received ${describeValue(n)}`);
+    throw new MemoryArgumentError(
+      'getRecent',
+      `n must be at least 1, received ${describeValue(n)}`,
+    );
   }
   if (!Number.isInteger(n) && Number.isFinite(n)) {
-    throw new MemoryArgumentError('getRecent', `n must be an integer, received ${describeValue(n)}`);
+    throw new MemoryArgumentError(
+      'getRecent',
+      `n must be an integer, received ${describeValue(n)}`,
+    );
   }
   const messages = state.messages;
   return n >= messages.length ? messages : messages.slice(messages.length - n);

@@ -261,7 +261,8 @@ export class ConversationMemory {
   }
 
   #commit(transition: Transition): readonly MemoryEffect[] {
-    if (transition.state === this.#state && transition.effects.length === 0) return transition.effects;
+    if (transition.state === this.#state && transition.effects.length === 0)
+      return transition.effects;
     this.#state = transition.state;
     let failures = 0;
     let first: unknown;

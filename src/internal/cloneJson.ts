@@ -20,7 +20,12 @@ export class NotJsonError extends Error {
 /** Sets an own data property even for the key `__proto__`, so input can never pollute prototypes. */
 const defineOwn = (target: Record<string, unknown>, key: string, value: unknown): void => {
   if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   } else {
     target[key] = value;
   }
@@ -35,7 +40,8 @@ const cloneValue = (value: unknown, path: string, depth: number): JsonValue => {
   if (depth > 200) throw new NotJsonError(path, value);
   if (Array.isArray(value)) {
     const out: JsonValue[] = new Array<JsonValue>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = cloneValue(value[i], `${path}[${i}]`, depth + 1);
+    for (let i = 0; i < value.length; i++)
+      out[i] = cloneValue(value[i], `${path}[${i}]`, depth + 1);
     return Object.freeze(out);
   }
   if (isPlainObject(value)) return cloneObject(value, path, depth + 1);

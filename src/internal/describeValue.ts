@@ -29,4 +29,6 @@ export const describeValue = (value: unknown): string => {
  * @internal
  */
 export const received = (value: unknown): string =>
-  typeof value === 'string' ? `received string ${describeValue(value)}` : `received ${describeValue(value)}`;
+  typeof value === 'string'
+    ? `received string ${describeValue(value)}`
+    : `received ${describeValue(value)}`;

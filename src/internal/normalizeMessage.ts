@@ -54,7 +54,8 @@ const optionalString = (
 ): string | undefined => {
   const item = value[key];
   if (item === undefined || item === null) return undefined;
-  if (typeof item !== 'string') fail(`${path}.${key} must be a string, received ${describeValue(item)}`);
+  if (typeof item !== 'string')
+    fail(`${path}.${key} must be a string, received ${describeValue(item)}`);
   return item as string;
 };
 
@@ -111,7 +112,8 @@ const normalizeList = <T>(
 ): readonly T[] | undefined => {
   const list = raw[key];
   if (list === undefined || list === null) return undefined;
-  if (!Array.isArray(list)) fail(`${path}.${key} must be an array, received ${describeValue(list)}`);
+  if (!Array.isArray(list))
+    fail(`${path}.${key} must be an array, received ${describeValue(list)}`);
   const items = list as readonly unknown[];
   // An empty list means "none", as in the reference (it writes [] as null and reads it back as None).
   if (items.length === 0) return undefined;
@@ -140,7 +142,9 @@ export const normalizeMessage = (value: unknown, api: string, path: string): Mes
   checkKeys(raw, MESSAGE_KEYS, path, fail);
   const role = raw['role'];
   if (!isRole(role)) {
-    fail(`${path}.role must be one of "user", "assistant", "system", "tool", received ${describeValue(role)}`);
+    fail(
+      `${path}.role must be one of "user", "assistant", "system", "tool", received ${describeValue(role)}`,
+    );
   }
   const content = raw['content'];
   if (content !== null && typeof content !== 'string') {

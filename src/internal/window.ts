@@ -68,7 +68,8 @@ export const appendAndTrim = (
   const { config, messages, tokenCounts } = state;
   const held = messages.length;
   const size = held + incoming.length;
-  const messageAt = (i: number): Message => (i < held ? messages[i] : incoming[i - held]) as Message;
+  const messageAt = (i: number): Message =>
+    (i < held ? messages[i] : incoming[i - held]) as Message;
   const countAt = (i: number): number =>
     (i < held ? tokenCounts[i] : incomingCounts[i - held]) as number;
 
@@ -105,7 +106,8 @@ export const appendAndTrim = (
   const next = makeState(config, keptMessages, keptCounts, total, state.summary);
   if (start === 0) return { state: next, effects: NO_EFFECTS };
 
-  const removed = start <= held ? messages.slice(0, start) : messages.concat(incoming.slice(0, start - held));
+  const removed =
+    start <= held ? messages.slice(0, start) : messages.concat(incoming.slice(0, start - held));
   const breakdown: TrimBreakdown = Object.freeze({ messageLimit, tokenLimit, toolPairBoundary });
   const effect: MemoryEffect = Object.freeze({
     type: 'memory/trimmed',
@@ -118,4 +120,3 @@ export const appendAndTrim = (
   });
   return { state: next, effects: Object.freeze([effect]) };
 };
-

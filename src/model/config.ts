@@ -31,7 +31,8 @@ export interface MemoryConfig {
 }
 
 /**
- * What `createMemory` and `new ConversationMemory` accept: every field optional.
+ * What `createMemory` and `new ConversationMemory` accept: every field optional; `undefined`
+ * means the default.
  *
  * @example
  * ```ts
@@ -39,9 +40,9 @@ export interface MemoryConfig {
  * ```
  */
 export interface MemoryOptions {
-  readonly maxMessages?: number;
-  readonly maxTokens?: number | null;
-  readonly tokenizer?: TokenizerName;
+  readonly maxMessages?: number | undefined;
+  readonly maxTokens?: number | null | undefined;
+  readonly tokenizer?: TokenizerName | undefined;
 }
 
 /**

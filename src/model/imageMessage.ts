@@ -27,7 +27,11 @@ const imagePart = (image: string | Base64Image): ContentPart => {
     }
     const match = DATA_URL.exec(image);
     if (match !== null) {
-      return { type: 'image_base64', imageBase64: match[2] ?? '', mediaType: match[1] ?? 'image/jpeg' };
+      return {
+        type: 'image_base64',
+        imageBase64: match[2] ?? '',
+        mediaType: match[1] ?? 'image/jpeg',
+      };
     }
     throw new InvalidMessageError(
       'imageMessage',
@@ -41,7 +45,11 @@ const imagePart = (image: string | Base64Image): ContentPart => {
       `image must be an http(s) URL, a base64 data URL or { base64, mediaType }, received ${describeValue(image)}`,
     );
   }
-  return { type: 'image_base64', imageBase64: image.base64, mediaType: image.mediaType ?? 'image/jpeg' };
+  return {
+    type: 'image_base64',
+    imageBase64: image.base64,
+    mediaType: image.mediaType ?? 'image/jpeg',
+  };
 };
 
 /**
@@ -61,7 +69,10 @@ const imagePart = (image: string | Base64Image): ContentPart => {
  * //   { type: 'image_url', imageUrl: 'https://example.com/cat.png' } ] }
  * ```
  */
-export const imageMessage = (image: string | Base64Image, prompt = 'Describe this image.'): Message =>
+export const imageMessage = (
+  image: string | Base64Image,
+  prompt = 'Describe this image.',
+): Message =>
   normalizeMessage(
     {
       role: 'user',

@@ -10,12 +10,7 @@ import type { Role } from './role';
  * ```
  */
 export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
+  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /**
  * A JSON object: the shape of a tool call's `parameters`.

@@ -38,8 +38,7 @@ type SyncRequire = (id: string) => unknown;
 const findSyncRequire = (): SyncRequire | undefined => {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const moduleApi = proc?.getBuiltinModule?.('module') as
-    | { createRequire?: (from: string) => SyncRequire }
-    | undefined;
+    { createRequire?: (from: string) => SyncRequire } | undefined;
   if (moduleApi?.createRequire === undefined) return undefined;
   const from = typeof __filename === 'string' ? __filename : import.meta.url;
   return moduleApi.createRequire(from);

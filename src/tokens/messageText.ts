@@ -17,7 +17,8 @@ export const messageText = (message: Message): string => {
   if (parts !== undefined) {
     const texts: string[] = [];
     for (const part of parts) {
-      if (part.type === 'text' && part.text !== undefined && part.text !== '') texts.push(part.text);
+      if (part.type === 'text' && part.text !== undefined && part.text !== '')
+        texts.push(part.text);
     }
     if (texts.length > 0) return texts.join(' ');
   }

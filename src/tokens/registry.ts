@@ -68,7 +68,10 @@ export const isKnownTokenizer = (name: unknown): name is TokenizerName =>
 export const registerTokenizer = (name: string, count: MessageTokenCounter): void => {
   const api = 'registerTokenizer';
   if (typeof name !== 'string' || name === '') {
-    throw new TokenizerError(api, `name must be a non-empty string, received ${describeValue(name)}`);
+    throw new TokenizerError(
+      api,
+      `name must be a non-empty string, received ${describeValue(name)}`,
+    );
   }
   if (typeof count !== 'function') {
     throw new TokenizerError(api, `count must be a function, received ${describeValue(count)}`);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import {
+  InvalidMessageError,
+  isConversationMemoryError,
+  ListenerError,
+  MemoryArgumentError,
+  MemoryConfigError,
+  MemoryDecodeError,
+  TokenizerError,
+} from 'conversation-memory';
+
+describe('error classes', () => {
+  it.each([
+    [new MemoryConfigError('api', ['p']), 'CM_CONFIG', RangeError],
+    [new MemoryArgumentError('api', 'p'), 'CM_ARGUMENT', RangeError],
+    [new InvalidMessageError('api', 'p'), 'CM_INVALID_MESSAGE', TypeError],
+    [new TokenizerError('api', 'p'), 'CM_TOKENIZER', Error],
+    [new MemoryDecodeError('api', ['p']), 'CM_DECODE', Error],
+    [new ListenerError('api', new Error('x'), 1), 'CM_LISTENER', Error],
+  ])('%s carries its code, its base class and the prefix', (error, code, base) => {
+    expect(error).toBeInstanceOf(base);
+    expect(error.code).toBe(code);
+    expect(error.message.startsWith('[conversation-memory] api: ')).toBe(true);
+    expect(isConversationMemoryError(error)).toBe(true);
+    expect(error.name).toBe(error.constructor.name);
+  });
+
+  it('recognises our errors by brand, not by class identity', () => {
+    const foreign = Object.assign(new Error('x'), { code: 'CM_CONFIG' });
+    expect(isConversationMemoryError(foreign)).toBe(false);
+    const fromAnotherCopy = new Error('x');
+    Object.defineProperty(fromAnotherCopy, Symbol.for('conversation-memory/error'), {
+      value: true,
+    });
+    Object.defineProperty(fromAnotherCopy, 'code', { value: 'CM_CONFIG' });
+    expect(isConversationMemoryError(fromAnotherCopy)).toBe(true);
+    expect(isConversationMemoryError(null)).toBe(false);
+    expect(isConversationMemoryError('CM_CONFIG')).toBe(false);
+  });
+
+  it('lists every decode problem in the message', () => {
+    expect(new MemoryDecodeError('fromDict', ['a: x', 'b: y']).message).toBe(
+      '[conversation-memory] fromDict: invalid input:\n  a: x\n  b: y',
+    );
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addMessages,
+  createMemory,
+  getHistory,
+  getRecent,
+  getSummary,
+  MemoryArgumentError,
+  totalTokens,
+} from 'conversation-memory';
+import { contents, user } from './helpers';
+
+const state = addMessages(createMemory({ tokenizer: 'heuristic' }), [
+  user('a'),
+  user('bbbb'),
+  user('cccccccc'),
+]).state;
+
+describe('selectors', () => {
+  it('getHistory returns the window in order, the same array each time', () => {
+    expect(contents(getHistory(state))).toEqual(['a', 'bbbb', 'cccccccc']);
+    expect(getHistory(state)).toBe(getHistory(state));
+  });
+
+  it('getRecent returns the last n, or everything when there are fewer', () => {
+    expect(contents(getRecent(state, 2))).toEqual(['bbbb', 'cccccccc']);
+    expect(contents(getRecent(state, 3))).toEqual(['a', 'bbbb', 'cccccccc']);
+    expect(contents(getRecent(state, 10))).toEqual(['a', 'bbbb', 'cccccccc']);
+  });
+
+  it('getRecent returns a copy that cannot change the state', () => {
+    const recent = getRecent(state, 1) as unknown as unknown[];
+    recent.push('x');
+    expect(state.messages).toHaveLength(3);
+  });
+
+  it.each([0, -1, Number.NaN])(
+    'getRecent(%s) throws a RangeError, even on an empty memory',
+    (n) => {
+      expect(() => getRecent(createMemory(), n)).toThrow(MemoryArgumentError);
+      expect(() => getRecent(createMemory(), n)).toThrow(RangeError);
+      expect(() => getRecent(createMemory(), n)).toThrow(
+        `n must be at least 1, received ${String(n)}`,
+      );
+    },
+  );
+
+  it('getRecent rejects a fractional n', () => {
+    expect(() => getRecent(state, 1.5)).toThrow('getRecent: n must be an integer, received 1.5');
+  });
+
+  it('getSummary and totalTokens read the state', () => {
+    expect(getSummary(state)).toBeNull();
+    expect(totalTokens(state)).toBe(3);
+  });
+});

@@ -1,0 +1,75 @@
+import type { either as E } from 'fp-ts';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  addMessage,
+  ConversationMemory,
+  createMemory,
+  decodeConfig,
+  fromDict,
+  getHistory,
+  type MemoryConfigError,
+  type MemoryDecodeError,
+  type MemoryEffect,
+  type MemoryState,
+  type Message,
+  toDict,
+  type Transition,
+} from 'conversation-memory';
+
+describe('public types', () => {
+  it('reducers return a named Transition, never a tuple', () => {
+    expectTypeOf(addMessage).returns.toEqualTypeOf<Transition>();
+    expectTypeOf<Transition>().toHaveProperty('state').toEqualTypeOf<MemoryState>();
+    expectTypeOf<Transition>().toHaveProperty('effects').toEqualTypeOf<readonly MemoryEffect[]>();
+  });
+
+  it('state is deeply readonly', () => {
+    expectTypeOf(getHistory).returns.toEqualTypeOf<readonly Message[]>();
+    const state = createMemory();
+    // @ts-expect-error messages cannot be reassigned
+    state.messages = [];
+    // @ts-expect-error the window cannot be pushed to
+    state.messages.push({ role: 'user', content: 'x' });
+  });
+
+  it('messages are written as literals and roles are checked', () => {
+    const ok: Message = { role: 'tool', content: '42', toolCallId: 'c1', toolName: 'calc' };
+    expectTypeOf(ok).toMatchTypeOf<Message>();
+    // @ts-expect-error 'USER' is not a role
+    const bad: Message = { role: 'USER', content: 'x' };
+    void bad;
+    // @ts-expect-error optional fields take no undefined (exactOptionalPropertyTypes)
+    const undef: Message = { role: 'user', content: 'x', toolCallId: undefined };
+    void undef;
+  });
+
+  it('effects narrow on type and reason', () => {
+    const describe = (effect: MemoryEffect): number | string | null => {
+      if (effect.type === 'memory/summaryChanged') return effect.summary;
+      if (effect.reason === 'enforce_limits') return effect.breakdown.toolPairBoundary;
+      expectTypeOf(effect.remaining).toEqualTypeOf<0>();
+      return effect.removed.length;
+    };
+    void describe;
+  });
+
+  it('decoders return Either, never throwing types', () => {
+    expectTypeOf(fromDict).returns.toEqualTypeOf<E.Either<MemoryDecodeError, MemoryState>>();
+    expectTypeOf(decodeConfig).returns.toEqualTypeOf<
+      E.Either<MemoryConfigError, MemoryState['config']>
+    >();
+  });
+
+  it('toDict is typed in the reference shape', () => {
+    const dict = toDict(createMemory());
+    expectTypeOf(dict.max_tokens).toEqualTypeOf<number | null>();
+    expectTypeOf(dict.messages).items.toHaveProperty('tool_call_id').toEqualTypeOf<string | null>();
+  });
+
+  it('the facade exposes readonly views', () => {
+    const memory = new ConversationMemory();
+    expectTypeOf(memory.lastTrimmed).toEqualTypeOf<readonly Message[]>();
+    expectTypeOf(memory.state).toEqualTypeOf<MemoryState>();
+    expectTypeOf(memory.subscribe).returns.toEqualTypeOf<() => void>();
+  });
+});
