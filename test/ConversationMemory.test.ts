@@ -66,6 +66,16 @@ describe('ConversationMemory: the seed object API', () => {
     expect(effects).toHaveLength(1);
   });
 
+  it('getHistory and getRecent return new arrays that cannot change the memory', () => {
+    const memory = new ConversationMemory();
+    memory.add(user('a'));
+    const history = memory.getHistory();
+    history.push(user('injected'));
+    memory.getRecent(1).pop();
+    expect(contents(memory.getHistory())).toEqual(['a']);
+    expect(memory.getHistory()).not.toBe(memory.state.messages);
+  });
+
   it('getRecent validates n', () => {
     const memory = new ConversationMemory();
     expect(() => memory.getRecent(0)).toThrow('n must be at least 1');

@@ -23,6 +23,6 @@ import type { MemoryState } from '../model/state';
  * ```
  */
 export const addMessage = (state: MemoryState, message: Message): Transition => {
-  const admitted = admit(state, [message], 'addMessage', () => 'message');
+  const admitted = admit(state, [message], 'addMessage', true);
   return appendAndTrim(state, admitted.messages, admitted.counts, true);
 };

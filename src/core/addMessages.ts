@@ -29,6 +29,6 @@ export const addMessages = (state: MemoryState, messages: readonly Message[]): T
       `messages must be an array, received ${describeValue(messages)}`,
     );
   }
-  const admitted = admit(state, messages, 'addMessages', (i) => `messages[${i}]`);
+  const admitted = admit(state, messages, 'addMessages', false);
   return appendAndTrim(state, admitted.messages, admitted.counts, true);
 };

@@ -161,19 +161,21 @@ export class ConversationMemory {
   }
 
   /**
-   * The whole window, oldest first (the state's own frozen array).
+   * The whole window, oldest first, as a new array (the reference's `get_history` contract:
+   * changing the returned list does not change the memory). For a referentially stable view,
+   * read `memory.state.messages` or use the `getHistory` selector.
    *
    * @example
    * ```ts
    * memory.getHistory().length === memory.length; // true
    * ```
    */
-  getHistory(): readonly Message[] {
-    return this.#state.messages;
+  getHistory(): Message[] {
+    return this.#state.messages.slice();
   }
 
   /**
-   * The last `n` messages.
+   * The last `n` messages (all of them when there are fewer), as a new array.
    *
    * @param n - an integer ≥ 1
    * @throws MemoryArgumentError: `n must be at least 1, received 0`
@@ -182,8 +184,8 @@ export class ConversationMemory {
    * memory.getRecent(5);
    * ```
    */
-  getRecent(n: number): readonly Message[] {
-    return getRecent(this.#state, n);
+  getRecent(n: number): Message[] {
+    return getRecent(this.#state, n).slice();
   }
 
   /**

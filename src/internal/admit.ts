@@ -13,12 +13,12 @@ export const admit = (
   state: MemoryState,
   values: readonly unknown[],
   api: string,
-  path: (index: number) => string,
+  single: boolean,
 ): { messages: Message[]; counts: number[] } => {
   const messages: Message[] = new Array<Message>(values.length);
   const counts: number[] = new Array<number>(values.length);
   for (let i = 0; i < values.length; i++) {
-    const message = normalizeMessage(values[i], api, path(i));
+    const message = normalizeMessage(values[i], api, single ? undefined : i);
     messages[i] = message;
     counts[i] = countMessageTokens(state.config.tokenizer, message);
   }

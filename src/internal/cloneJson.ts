@@ -3,8 +3,8 @@ import { describeValue } from './describeValue';
 import { isPlainObject } from './isPlainObject';
 
 /**
- * Thrown inside {@link cloneJsonObject} with the path of the first non-JSON value; callers turn
- * it into their own error class.
+ * Thrown by {@link cloneJsonObject} with the path of the first non-JSON value; callers turn it
+ * into their own error class.
  *
  * @internal
  */
@@ -16,6 +16,11 @@ export class NotJsonError extends Error {
     super(`${path}: expected a JSON value, got ${describeValue(value)}`);
   }
 }
+
+const MAX_DEPTH = 200;
+
+/** Thrown on the fast path, which builds no path strings; the slow path then finds the culprit. */
+const NOT_JSON: unique symbol = Symbol('not JSON');
 
 /** Sets an own data property even for the key `__proto__`, so input can never pollute prototypes. */
 const defineOwn = (target: Record<string, unknown>, key: string, value: unknown): void => {
@@ -31,42 +36,77 @@ const defineOwn = (target: Record<string, unknown>, key: string, value: unknown)
   }
 };
 
-const cloneValue = (value: unknown, path: string, depth: number): JsonValue => {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') {
-    if (Number.isFinite(value)) return value;
-    throw new NotJsonError(path, value);
+const cloneValue = (value: unknown, depth: number): JsonValue => {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (Number.isFinite(value)) return value;
+      throw NOT_JSON;
+    case 'object':
+      if (value === null) return null;
+      if (depth > MAX_DEPTH) throw NOT_JSON;
+      if (Array.isArray(value)) {
+        const out = new Array<JsonValue>(value.length);
+        for (let i = 0; i < value.length; i++) out[i] = cloneValue(value[i], depth + 1);
+        return Object.freeze(out);
+      }
+      if (isPlainObject(value)) return cloneObject(value, depth + 1);
+      throw NOT_JSON;
+    default:
+      throw NOT_JSON;
   }
-  if (depth > 200) throw new NotJsonError(path, value);
-  if (Array.isArray(value)) {
-    const out: JsonValue[] = new Array<JsonValue>(value.length);
-    for (let i = 0; i < value.length; i++)
-      out[i] = cloneValue(value[i], `${path}[${i}]`, depth + 1);
-    return Object.freeze(out);
-  }
-  if (isPlainObject(value)) return cloneObject(value, path, depth + 1);
-  throw new NotJsonError(path, value);
 };
 
-const cloneObject = (value: Record<string, unknown>, path: string, depth: number): JsonObject => {
+const cloneObject = (value: Record<string, unknown>, depth: number): JsonObject => {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = value[key];
     // JSON.stringify drops undefined members of objects; so do we, keeping state JSON-exact.
-    if (item === undefined) continue;
-    defineOwn(out, key, cloneValue(item, `${path}.${key}`, depth));
+    if (item !== undefined) defineOwn(out, key, cloneValue(item, depth));
   }
   return Object.freeze(out) as JsonObject;
 };
 
+/** The slow path, run only after a failure: the path of the first value JSON cannot hold. */
+const findNonJson = (value: unknown, path: string, depth: number): NotJsonError | undefined => {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? undefined : new NotJsonError(path, value);
+  if (typeof value !== 'object' || depth > MAX_DEPTH) return new NotJsonError(path, value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNonJson(value[i], `${path}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) return new NotJsonError(path, value);
+  for (const key of Object.keys(value)) {
+    if (value[key] === undefined) continue;
+    const found = findNonJson(value[key], `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+};
+
 /**
  * Deep-copies a JSON object into frozen plain objects. Rejects what JSON cannot carry (functions,
- * `Date`, `Map`, `NaN`, cycles deeper than 200 levels) by throwing {@link NotJsonError}; drops
- * `undefined` members, as `JSON.stringify` does. `__proto__` keys stay own data keys.
+ * `Date`, `Map`, `NaN`, nesting deeper than 200 levels, which includes cycles) by throwing
+ * {@link NotJsonError} with the path of the culprit; drops `undefined` members, as
+ * `JSON.stringify` does. `__proto__` keys stay own data keys.
  *
+ * @param value - the object to copy
+ * @param path - how errors name it (`message.toolCalls[0].parameters`)
  * @internal
  */
 export const cloneJsonObject = (value: unknown, path: string): JsonObject => {
-  if (!isPlainObject(value)) throw new NotJsonError(path, value);
-  return cloneObject(value, path, 0);
+  try {
+    if (!isPlainObject(value)) throw NOT_JSON;
+    return cloneObject(value, 0);
+  } catch (error) {
+    if (error !== NOT_JSON) throw error;
+    throw findNonJson(value, path, 0) ?? new NotJsonError(path, value);
+  }
 };

@@ -5,21 +5,61 @@ import { cloneJsonObject, NotJsonError } from './cloneJson';
 import { describeValue } from './describeValue';
 import { deepFreezeMessage } from './freeze';
 
+/**
+ * Validation of messages given by callers. This runs on every add, so the happy path builds no
+ * strings and creates no closures: error paths (`messages[2].toolCalls[0].name`) are assembled
+ * only when something is wrong.
+ */
+
 /** Messages this module produced: already valid, canonical and frozen, so they are reused as is. */
 const canonical = new WeakSet<object>();
 
-const MESSAGE_KEYS = new Set([
-  'role',
-  'content',
-  'toolCalls',
-  'toolCallId',
-  'toolName',
-  'toolResult',
-  'imageBase64',
-  'contentParts',
-]);
-const TOOL_CALL_KEYS = new Set(['id', 'name', 'parameters', 'thoughtSignature']);
-const PART_KEYS = new Set(['type', 'text', 'imageUrl', 'imageBase64', 'mediaType']);
+/** Where the message sits in the call, for error messages: `message` or `messages[i]`. */
+type Where = number | undefined;
+
+/**
+ * Where a value sits, as plain arguments (no closure, no string until an error needs it):
+ * the message, and optionally the list inside it and the index in that list.
+ */
+interface At {
+  readonly api: string;
+  readonly where: Where;
+  readonly list?: 'toolCalls' | 'contentParts';
+  readonly index?: number;
+}
+
+const pathOf = (at: At): string => {
+  const base = at.where === undefined ? 'message' : `messages[${at.where}]`;
+  return at.list === undefined ? base : `${base}.${at.list}[${at.index ?? 0}]`;
+};
+
+const fail = (at: At, what: string): never => {
+  throw new InvalidMessageError(at.api, what);
+};
+
+const isMessageKey = (key: string): boolean => {
+  switch (key) {
+    case 'role':
+    case 'content':
+    case 'toolCalls':
+    case 'toolCallId':
+    case 'toolName':
+    case 'toolResult':
+    case 'imageBase64':
+    case 'contentParts':
+      return true;
+    default:
+      return false;
+  }
+};
+const isToolCallKey = (key: string): boolean =>
+  key === 'id' || key === 'name' || key === 'parameters' || key === 'thoughtSignature';
+const isPartKey = (key: string): boolean =>
+  key === 'type' ||
+  key === 'text' ||
+  key === 'imageUrl' ||
+  key === 'imageBase64' ||
+  key === 'mediaType';
 
 /** The reference's snake_case names, so a pasted JSON message gets a useful hint. */
 const CAMEL_OF: Readonly<Record<string, string>> = {
@@ -34,90 +74,88 @@ const CAMEL_OF: Readonly<Record<string, string>> = {
   media_type: 'mediaType',
 };
 
-type Fail = (what: string) => never;
-
-const checkKeys = (value: object, allowed: Set<string>, path: string, fail: Fail): void => {
+const checkKeys = (
+  value: Record<string, unknown>,
+  allowed: (key: string) => boolean,
+  at: At,
+): void => {
   for (const key of Object.keys(value)) {
-    if (allowed.has(key)) continue;
-    if ((value as Record<string, unknown>)[key] === undefined) continue;
-    const hint = CAMEL_OF[key];
-    fail(`${path}.${key} is not a field of this object${hint ? ` (did you mean ${hint}?)` : ''}`);
+    if (allowed(key) || value[key] === undefined) continue;
+    const hint = Object.hasOwn(CAMEL_OF, key) ? ` (did you mean ${CAMEL_OF[key]}?)` : '';
+    fail(at, `${pathOf(at)}.${key} is not a field of this object${hint}`);
   }
 };
 
-/** Reads an optional string field: absent, `undefined` and `null` all mean "not set". */
-const optionalString = (
-  value: Record<string, unknown>,
-  key: string,
-  path: string,
-  fail: Fail,
-): string | undefined => {
-  const item = value[key];
+/** An optional string field: absent, `undefined` and `null` all mean "not set". */
+const optionalString = (item: unknown, at: At, key: string): string | undefined => {
   if (item === undefined || item === null) return undefined;
-  if (typeof item !== 'string')
-    fail(`${path}.${key} must be a string, received ${describeValue(item)}`);
+  if (typeof item !== 'string') {
+    fail(at, `${pathOf(at)}.${key} must be a string, received ${describeValue(item)}`);
+  }
   return item as string;
 };
 
-const asRecord = (value: unknown, path: string, fail: Fail): Record<string, unknown> => {
+const asRecord = (value: unknown, at: At): Record<string, unknown> => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(`${path} must be an object, received ${describeValue(value)}`);
+    fail(at, `${pathOf(at)} must be an object, received ${describeValue(value)}`);
   }
   return value as Record<string, unknown>;
 };
 
-const normalizeToolCall = (value: unknown, path: string, fail: Fail): ToolCall => {
-  const raw = asRecord(value, path, fail);
-  checkKeys(raw, TOOL_CALL_KEYS, path, fail);
-  if (typeof raw['name'] !== 'string') {
-    fail(`${path}.name must be a string, received ${describeValue(raw['name'])}`);
+/** An optional list: absent or `null` is none, and so is `[]` (as the reference reads it). */
+const optionalList = (list: unknown, at: At, key: string): readonly unknown[] | undefined => {
+  if (list === undefined || list === null) return undefined;
+  if (!Array.isArray(list))
+    fail(at, `${pathOf(at)}.${key} must be an array, received ${describeValue(list)}`);
+  return (list as readonly unknown[]).length === 0 ? undefined : (list as readonly unknown[]);
+};
+
+const normalizeToolCall = (value: unknown, at: At): ToolCall => {
+  const raw = asRecord(value, at);
+  checkKeys(raw, isToolCallKey, at);
+  const name = raw['name'];
+  if (typeof name !== 'string') {
+    fail(at, `${pathOf(at)}.name must be a string, received ${describeValue(name)}`);
   }
   let parameters;
   try {
-    parameters = cloneJsonObject(raw['parameters'] ?? {}, `${path}.parameters`);
+    parameters = cloneJsonObject(raw['parameters'] ?? {}, `${pathOf(at)}.parameters`);
   } catch (error) {
-    if (error instanceof NotJsonError) fail(error.message);
+    if (error instanceof NotJsonError) fail(at, error.message);
     throw error;
   }
-  const id = optionalString(raw, 'id', path, fail);
-  const thoughtSignature = optionalString(raw, 'thoughtSignature', path, fail);
-  return {
-    ...(id === undefined ? {} : { id }),
-    name: raw['name'] as string,
-    parameters,
-    ...(thoughtSignature === undefined ? {} : { thoughtSignature }),
-  };
+  const id = optionalString(raw['id'], at, 'id');
+  const thoughtSignature = optionalString(raw['thoughtSignature'], at, 'thoughtSignature');
+  const call: {
+    id?: string;
+    name: string;
+    parameters: ToolCall['parameters'];
+    thoughtSignature?: string;
+  } =
+    id === undefined
+      ? { name: name as string, parameters }
+      : { id, name: name as string, parameters };
+  if (thoughtSignature !== undefined) call.thoughtSignature = thoughtSignature;
+  return call;
 };
 
-const normalizePart = (value: unknown, path: string, fail: Fail): ContentPart => {
-  const raw = asRecord(value, path, fail);
-  checkKeys(raw, PART_KEYS, path, fail);
-  if (typeof raw['type'] !== 'string') {
-    fail(`${path}.type must be a string, received ${describeValue(raw['type'])}`);
+const normalizePart = (value: unknown, at: At): ContentPart => {
+  const raw = asRecord(value, at);
+  checkKeys(raw, isPartKey, at);
+  const type = raw['type'];
+  if (typeof type !== 'string') {
+    fail(at, `${pathOf(at)}.type must be a string, received ${describeValue(type)}`);
   }
-  const part: Record<string, string> = { type: raw['type'] as string };
-  for (const key of ['text', 'imageUrl', 'imageBase64', 'mediaType'] as const) {
-    const item = optionalString(raw, key, path, fail);
-    if (item !== undefined) part[key] = item;
-  }
-  return part as unknown as ContentPart;
-};
-
-const normalizeList = <T>(
-  raw: Record<string, unknown>,
-  key: string,
-  path: string,
-  fail: Fail,
-  each: (value: unknown, path: string, fail: Fail) => T,
-): readonly T[] | undefined => {
-  const list = raw[key];
-  if (list === undefined || list === null) return undefined;
-  if (!Array.isArray(list))
-    fail(`${path}.${key} must be an array, received ${describeValue(list)}`);
-  const items = list as readonly unknown[];
-  // An empty list means "none", as in the reference (it writes [] as null and reads it back as None).
-  if (items.length === 0) return undefined;
-  return items.map((item, i) => each(item, `${path}.${key}[${i}]`, fail));
+  const part: { -readonly [K in keyof ContentPart]: ContentPart[K] } = { type: type as string };
+  const text = optionalString(raw['text'], at, 'text');
+  if (text !== undefined) part.text = text;
+  const imageUrl = optionalString(raw['imageUrl'], at, 'imageUrl');
+  if (imageUrl !== undefined) part.imageUrl = imageUrl;
+  const imageBase64 = optionalString(raw['imageBase64'], at, 'imageBase64');
+  if (imageBase64 !== undefined) part.imageBase64 = imageBase64;
+  const mediaType = optionalString(raw['mediaType'], at, 'mediaType');
+  if (mediaType !== undefined) part.mediaType = mediaType;
+  return part;
 };
 
 /**
@@ -129,37 +167,55 @@ const normalizeList = <T>(
  *
  * @param value - the message as given
  * @param api - the public function name, for the error
- * @param path - how the error names the message (`message`, `messages[2]`)
+ * @param where - the message's index in a list, or `undefined` for a single message
  * @throws InvalidMessageError naming the field and the value received
  * @internal
  */
-export const normalizeMessage = (value: unknown, api: string, path: string): Message => {
+export const normalizeMessage = (value: unknown, api: string, where?: Where): Message => {
   if (typeof value === 'object' && value !== null && canonical.has(value)) return value as Message;
-  const fail: Fail = (what) => {
-    throw new InvalidMessageError(api, what);
-  };
-  const raw = asRecord(value, path, fail);
-  checkKeys(raw, MESSAGE_KEYS, path, fail);
+  const at: At = { api, where };
+  const raw = asRecord(value, at);
+  checkKeys(raw, isMessageKey, at);
   const role = raw['role'];
   if (!isRole(role)) {
     fail(
-      `${path}.role must be one of "user", "assistant", "system", "tool", received ${describeValue(role)}`,
+      at,
+      `${pathOf(at)}.role must be one of "user", "assistant", "system", "tool", received ${describeValue(role)}`,
     );
   }
   const content = raw['content'];
   if (content !== null && typeof content !== 'string') {
-    fail(`${path}.content must be a string or null, received ${describeValue(content)}`);
+    fail(at, `${pathOf(at)}.content must be a string or null, received ${describeValue(content)}`);
   }
-  const toolCalls = normalizeList(raw, 'toolCalls', path, fail, normalizeToolCall);
-  const contentParts = normalizeList(raw, 'contentParts', path, fail, normalizePart);
-  const message: Record<string, unknown> = { role, content };
-  if (toolCalls !== undefined) message['toolCalls'] = toolCalls;
-  for (const key of ['toolCallId', 'toolName', 'toolResult', 'imageBase64'] as const) {
-    const item = optionalString(raw, key, path, fail);
-    if (item !== undefined) message[key] = item;
+  const message: { -readonly [K in keyof Message]: Message[K] } = {
+    role: role as Message['role'],
+    content: content as string | null,
+  };
+  const calls = optionalList(raw['toolCalls'], at, 'toolCalls');
+  if (calls !== undefined) {
+    const toolCalls = new Array<ToolCall>(calls.length);
+    for (let i = 0; i < calls.length; i++) {
+      toolCalls[i] = normalizeToolCall(calls[i], { api, where, list: 'toolCalls', index: i });
+    }
+    message.toolCalls = toolCalls;
   }
-  if (contentParts !== undefined) message['contentParts'] = contentParts;
-  return registerCanonical(message as unknown as Message);
+  const toolCallId = optionalString(raw['toolCallId'], at, 'toolCallId');
+  if (toolCallId !== undefined) message.toolCallId = toolCallId;
+  const toolName = optionalString(raw['toolName'], at, 'toolName');
+  if (toolName !== undefined) message.toolName = toolName;
+  const toolResult = optionalString(raw['toolResult'], at, 'toolResult');
+  if (toolResult !== undefined) message.toolResult = toolResult;
+  const imageBase64 = optionalString(raw['imageBase64'], at, 'imageBase64');
+  if (imageBase64 !== undefined) message.imageBase64 = imageBase64;
+  const parts = optionalList(raw['contentParts'], at, 'contentParts');
+  if (parts !== undefined) {
+    const contentParts = new Array<ContentPart>(parts.length);
+    for (let i = 0; i < parts.length; i++) {
+      contentParts[i] = normalizePart(parts[i], { api, where, list: 'contentParts', index: i });
+    }
+    message.contentParts = contentParts;
+  }
+  return registerCanonical(message);
 };
 
 /**

@@ -4,6 +4,10 @@ import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { freezeWindow } from './freeze';
 
+/** Item `i` of the virtual sequence `held ++ incoming`, without building it. */
+const at = <T>(held: readonly T[], incoming: readonly T[], i: number): T =>
+  (i < held.length ? held[i] : incoming[i - held.length]) as T;
+
 const sum = (values: readonly number[]): number => {
   let total = 0;
   for (const value of values) total += value;
@@ -68,10 +72,6 @@ export const appendAndTrim = (
   const { config, messages, tokenCounts } = state;
   const held = messages.length;
   const size = held + incoming.length;
-  const messageAt = (i: number): Message =>
-    (i < held ? messages[i] : incoming[i - held]) as Message;
-  const countAt = (i: number): number =>
-    (i < held ? tokenCounts[i] : incomingCounts[i - held]) as number;
 
   const before = state.totalTokens + sum(incomingCounts);
   let total = before;
@@ -82,16 +82,16 @@ export const appendAndTrim = (
 
   if (limits && size > config.maxMessages) {
     messageLimit = size - config.maxMessages;
-    for (; start < messageLimit; start++) total -= countAt(start);
+    for (; start < messageLimit; start++) total -= at(tokenCounts, incomingCounts, start);
   }
   if (limits && config.maxTokens !== null) {
     while (size - start > 1 && total > config.maxTokens) {
-      total -= countAt(start++);
+      total -= at(tokenCounts, incomingCounts, start++);
       tokenLimit++;
     }
   }
-  while (size - start > 1 && startsToolExchange(messageAt(start))) {
-    total -= countAt(start++);
+  while (size - start > 1 && startsToolExchange(at(messages, incoming, start))) {
+    total -= at(tokenCounts, incomingCounts, start++);
     toolPairBoundary++;
   }
 

@@ -12,7 +12,7 @@ import type { Message, ToolCall } from './message';
  * ```
  */
 export const userMessage = (content: string): Message =>
-  normalizeMessage({ role: 'user', content }, 'userMessage', 'message');
+  normalizeMessage({ role: 'user', content }, 'userMessage');
 
 /**
  * A system message.
@@ -25,7 +25,7 @@ export const userMessage = (content: string): Message =>
  * ```
  */
 export const systemMessage = (content: string): Message =>
-  normalizeMessage({ role: 'system', content }, 'systemMessage', 'message');
+  normalizeMessage({ role: 'system', content }, 'systemMessage');
 
 /**
  * An assistant message, optionally requesting tool calls. `content` may be `null` (a
@@ -42,8 +42,7 @@ export const systemMessage = (content: string): Message =>
 export const assistantMessage = (
   content: string | null,
   toolCalls?: readonly ToolCall[],
-): Message =>
-  normalizeMessage({ role: 'assistant', content, toolCalls }, 'assistantMessage', 'message');
+): Message => normalizeMessage({ role: 'assistant', content, toolCalls }, 'assistantMessage');
 
 /**
  * Where a tool result comes from: the call it answers and the tool that produced it.
@@ -71,4 +70,13 @@ export interface ToolResultOrigin {
  * ```
  */
 export const toolMessage = (content: string, origin: ToolResultOrigin = {}): Message =>
-  normalizeMessage({ ...origin, role: 'tool', content }, 'toolMessage', 'message');
+  normalizeMessage(
+    {
+      role: 'tool',
+      content,
+      toolCallId: origin.toolCallId,
+      toolName: origin.toolName,
+      toolResult: origin.toolResult,
+    },
+    'toolMessage',
+  );

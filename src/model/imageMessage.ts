@@ -80,5 +80,4 @@ export const imageMessage = (
       contentParts: [{ type: 'text', text: prompt }, imagePart(image)],
     },
     'imageMessage',
-    'message',
   );

@@ -1,6 +1,8 @@
 import { codePointLength } from '../internal/codePoints';
 import type { Message } from '../model/message';
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
  * The reference memory's own count, exactly: `floor(code points of content / 4)`, content only,
  * `null` counts 0, no minimum of 1. Tool calls, content parts and images count 0, as there.
@@ -12,5 +14,9 @@ import type { Message } from '../model/message';
  * countHeuristicTokens({ role: 'user', content: 'abcdefg' }); // 1
  * ```
  */
-export const countHeuristicTokens = (message: Message): number =>
-  message.content === null ? 0 : Math.floor(codePointLength(message.content) / 4);
+export const countHeuristicTokens = (message: Message): number => {
+  const content = message.content;
+  if (content === null) return 0;
+  // Without surrogates, UTF-16 length is the code point count; the regex scan is native code.
+  return Math.floor((SURROGATE.test(content) ? codePointLength(content) : content.length) / 4);
+};

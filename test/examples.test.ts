@@ -1,0 +1,45 @@
+/**
+ * Runs every script in examples/ with tsx, as a user would, and checks that it exits 0 and prints
+ * its key line. Each example also asserts its own claims at runtime (it throws when the window is
+ * wrong), so an API change that breaks an example fails here.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+
+/** One line each example must print (its conclusion), by file name. */
+const expected: Readonly<Record<string, string>> = {
+  'demo.ts':
+    'demo complete: removed 2 by the message limit, 3 by the token limit, 3 at the tool-pair boundary',
+  'reducerLoop.ts': 'replayed 8 actions: same final state',
+  'saveRestore.ts':
+    'toDict(fromDict(saved file)) writes the saved JSON back exactly: same keys, order and values',
+  'slidingWindow.ts': `Final window: [ASSISTANT("Hi!"), USER("What's 2+2?"), ASSISTANT("4")]`,
+  'tokenLimit.ts': 'message is kept even though maxTokens is 40',
+  'toolPairs.ts': '    breakdown: messageLimit=1 tokenLimit=0 toolPairBoundary=3',
+};
+
+const examples = readdirSync(new URL('../examples', import.meta.url))
+  .filter((name) => name.endsWith('.ts'))
+  .sort();
+
+describe('examples', () => {
+  it('every example has an expected line', () => {
+    expect(examples).toEqual(Object.keys(expected).sort());
+  });
+
+  it.each(examples)('%s runs and prints its key line', (name) => {
+    // execFileSync throws (failing the test, with the script's stderr) on a non-zero exit.
+    const stdout = execFileSync(tsx, [`examples/${name}`], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+    });
+    expect(stdout).toContain(expected[name]);
+  });
+});
