@@ -1,9 +1,10 @@
 /**
  * addMessage benchmark: the per-add cost of a full sliding window.
  *
- * Run: `npm run bench` (= `NODE_ENV=production tsx bench/addMessage.bench.ts`). Not a timed test:
- * it prints a table and exits 0; the targets are printed beside the figures. About 10–20 s.
- * `npm run build && BENCH_DIST=1 npm run bench` measures the built `dist/` instead of `src/`.
+ * Run: `npm run bench` builds, then measures the built `dist/` (the artifact users install) with
+ * `NODE_ENV=production BENCH_DIST=1 tsx bench/addMessage.bench.ts`. `npm run bench:src` measures
+ * `src/` through tsx instead. Not a timed test: it prints a table and exits 0; the targets are
+ * printed beside the figures. About 10–20 s.
  *
  * What is measured. For windows of 20, 1,000 and 10,000 messages that are already at their
  * message limit (`maxMessages = N`), with a token limit of `N × 1,000` (far above what N messages

@@ -1,0 +1,86 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+/**
+ * The README's tour is executed, so it cannot rot. Each ```ts block under "## Tour" becomes a
+ * module; every line of the form `expression; // value` whose comment is a JavaScript expression
+ * becomes an assertion that the expression deep-equals the value.
+ */
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const tour = readme.slice(
+  readme.indexOf('## Tour'),
+  readme.indexOf('\n## ', readme.indexOf('## Tour') + 1),
+);
+const blocks = [...tour.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+const dir = new URL('./.readme/', import.meta.url);
+
+const isExpression = (source: string): boolean => {
+  try {
+    new Function(`return (${source});`);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Turns `expr; // value` lines into checks; returns the module source and how many checks. */
+const instrument = (block: string): { source: string; checks: number } => {
+  let checks = 0;
+  const source = block
+    .split('\n')
+    .map((line) => {
+      const match = /^(?<expr>[^/]+?);\s*\/\/ (?<value>.+)$/.exec(line);
+      const expr = match?.groups?.['expr'];
+      const value = match?.groups?.['value'];
+      if (
+        expr === undefined ||
+        value === undefined ||
+        !isExpression(value) ||
+        !isExpression(expr)
+      ) {
+        return line;
+      }
+      checks++;
+      return `(globalThis as any).__readmeCheck((${expr}), (${value}), ${JSON.stringify(line.trim())});`;
+    })
+    .join('\n');
+  return { source, checks };
+};
+
+describe('README tour', () => {
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has code blocks to run', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(blocks.map((block, index) => [index, block] as const))(
+    'block %i runs and its claims hold',
+    async (index, block) => {
+      const { source, checks } = instrument(block);
+      expect(checks).toBeGreaterThanOrEqual(2);
+      const seen: string[] = [];
+      (globalThis as { __readmeCheck?: unknown }).__readmeCheck = (
+        actual: unknown,
+        expected: unknown,
+        line: string,
+      ) => {
+        expect(actual, line).toEqual(expected);
+        seen.push(line);
+      };
+      const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+      mkdirSync(dir, { recursive: true });
+      const file = new URL(`block${index}.ts`, dir);
+      writeFileSync(file, source);
+      let logged: number;
+      try {
+        await import(/* @vite-ignore */ file.href);
+      } finally {
+        logged = log.mock.calls.length;
+        log.mockRestore();
+      }
+      expect(seen).toHaveLength(checks);
+      expect(logged).toBeGreaterThan(0);
+    },
+  );
+});
