@@ -260,6 +260,15 @@ describe('message validation', () => {
     });
   });
 
+  it('stores a -0 parameter as 0, since JSON has no -0', () => {
+    const state = addMessage(
+      heuristic(),
+      assistant('', call('c1', 'f', { x: -0, list: [-0] })),
+    ).state;
+    expect(Object.is(state.messages[0]?.toolCalls?.[0]?.parameters['x'], 0)).toBe(true);
+    expect(JSON.parse(JSON.stringify(state))).toStrictEqual(state);
+  });
+
   it('reuses messages made by the constructors without copying', () => {
     const message = userMessage('hi');
     expect(addMessage(heuristic(), message).state.messages[0]).toBe(message);

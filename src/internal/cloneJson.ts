@@ -42,7 +42,8 @@ const cloneValue = (value: unknown, depth: number): JsonValue => {
     case 'boolean':
       return value;
     case 'number':
-      if (Number.isFinite(value)) return value;
+      // JSON has no -0 (JSON.stringify writes 0); store 0 so state stays JSON-exact.
+      if (Number.isFinite(value)) return value === 0 ? 0 : value;
       throw NOT_JSON;
     case 'object':
       if (value === null) return null;

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import type { MemoryConfig, TokenizerName } from 'conversation-memory';
+
+/** A message limit: mostly 1..5 (so trimming happens often), sometimes up to 12. */
+export const maxMessagesArb: fc.Arbitrary<number> = fc.oneof(
+  { arbitrary: fc.integer({ min: 1, max: 5 }), weight: 3 },
+  { arbitrary: fc.integer({ min: 1, max: 12 }), weight: 2 },
+);
+
+/** A token limit: `null` (no token rule) or 1..60, small enough that the token rule fires. */
+export const maxTokensArb: fc.Arbitrary<number | null> = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 1 },
+  { arbitrary: fc.integer({ min: 1, max: 60 }), weight: 2 },
+);
+
+/** A built-in tokenizer name: mostly `'heuristic'`, sometimes a real gpt-tokenizer encoding. */
+export const tokenizerArb: fc.Arbitrary<TokenizerName> = fc.oneof(
+  { arbitrary: fc.constant('heuristic' as const), weight: 6 },
+  { arbitrary: fc.constantFrom('o200k_base' as const, 'cl100k_base' as const), weight: 1 },
+);
+
+/** A valid memory config with any of the built-in tokenizers. */
+export const configArb: fc.Arbitrary<MemoryConfig> = fc.record({
+  maxMessages: maxMessagesArb,
+  maxTokens: maxTokensArb,
+  tokenizer: tokenizerArb,
+});
+
+/** A valid memory config counting with `'heuristic'`, the reference memory's own count. */
+export const heuristicConfigArb: fc.Arbitrary<MemoryConfig> = fc.record({
+  maxMessages: maxMessagesArb,
+  maxTokens: maxTokensArb,
+  tokenizer: fc.constant('heuristic' as const),
+});
