@@ -80,7 +80,7 @@ export const decodeConfigFor = (
   input: unknown,
   api: string,
 ): E.Either<MemoryConfigError, MemoryConfig> => {
-  if (input === undefined) return E.right(DEFAULT_CONFIG);
+  if (input === undefined) return decodeConfigFor({}, api);
   if (!isPlainObject(input)) {
     return E.left(
       new MemoryConfigError(api, [`options must be an object, received ${describeValue(input)}`]),

@@ -101,10 +101,3 @@ export const PersistedMemory = t.intersection([
     [EXTENSION_KEY]: t.partial({ tokenizer: t.string }),
   }),
 ]);
-
-/**
- * The decoded form of {@link PersistedMemory}.
- *
- * @internal
- */
-export type PersistedMemoryInput = t.TypeOf<typeof PersistedMemory>;

@@ -92,10 +92,3 @@ export const loadEncoding = async (name: EncodingName): Promise<void> => {
   };
   adopt(name, await modules[name]());
 };
-
-/**
- * Whether an encoding is in memory already (for tests of lazy loading).
- *
- * @internal
- */
-export const isEncodingLoaded = (name: EncodingName): boolean => loaded.has(name);

@@ -38,4 +38,30 @@ const production = execFileSync(
   { env: { ...process.env, NODE_ENV: 'production' }, encoding: 'utf8' },
 );
 assert.deepEqual(JSON.parse(production), [true, false, true]);
+// A runtime that cannot load an encoding synchronously (a browser): simulated by removing
+// process.getBuiltinModule. The default tokenizer must then be loaded with loadTokenizer first.
+const browserLike = execFileSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `delete process.getBuiltinModule;
+     const cm = await import('conversation-memory');
+     const out = [];
+     try { cm.createMemory(); out.push('created'); } catch (e) { out.push(e.message); }
+     const heuristic = cm.addMessage(cm.createMemory({ tokenizer: 'heuristic' }), cm.userMessage('abcdefgh')).state;
+     out.push(heuristic.totalTokens);
+     await cm.loadTokenizer('o200k_base');
+     out.push(cm.addMessage(cm.createMemory(), cm.userMessage('Hello, world!')).state.totalTokens);
+     try { cm.estimateTokens('hi', 'gpt-4'); out.push('counted'); } catch (e) { out.push(e.code); }
+     console.log(JSON.stringify(out));`,
+  ],
+  { encoding: 'utf8' },
+);
+assert.deepEqual(JSON.parse(browserLike), [
+  '[conversation-memory] createMemory: tokenizer must be loaded first in this runtime: call `await loadTokenizer("o200k_base")`',
+  2,
+  4,
+  'CM_TOKENIZER',
+]);
 console.log('dist ESM entry: ok');
