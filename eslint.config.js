@@ -1,3 +1,4 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -28,7 +29,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*'], message: 'The core must stay browser-safe: no Node built-ins.' },
+            {
+              group: ['node:*', ...builtinModules, ...builtinModules.map((name) => `${name}/*`)],
+              message: 'The core must stay browser-safe: no Node built-ins.',
+            },
             {
               group: ['fp-ts/*', 'io-ts/*'],
               message: 'Import fp-ts and io-ts from the package roots (they have no exports map).',

@@ -32,14 +32,14 @@ export {
   countMessageTokens,
   BUILT_IN_TOKENIZERS,
 } from './tokens/registry';
-export { estimateTokens } from './tokens/estimateTokens';
+export { estimateTokens, estimateTokensHeuristic } from './tokens/estimateTokens';
 export { encodingForModel } from './tokens/modelEncodings';
 export { messageText } from './tokens/messageText';
 export { countHeuristicTokens } from './tokens/heuristic';
 
 // Serialization and decoding
 export { toDict, messageToDict } from './serialization/toDict';
-export { fromDict } from './codec/fromDict';
+export { fromDict, fromDictWithEffects } from './codec/fromDict';
 export { decodeConfig } from './codec/decodeConfig';
 export { EXTENSION_KEY } from './codec/persisted';
 

@@ -4,6 +4,7 @@ import {
   ConversationMemory,
   createMemory,
   ListenerError,
+  MemoryArgumentError,
   MemoryConfigError,
   MemoryDecodeError,
   type MemoryEffect,
@@ -161,6 +162,15 @@ describe('toDict / fromDict / branch', () => {
     const state = addMessage(createMemory(), userMessage('hi')).state;
     expect(ConversationMemory.fromState(state).state).toBe(state);
   });
+
+  it('fromState rejects what is not a state, instead of making a default memory', () => {
+    for (const bad of [null, undefined, {}, new ConversationMemory()]) {
+      expect(() => ConversationMemory.fromState(bad as never)).toThrow(MemoryArgumentError);
+    }
+    expect(() => ConversationMemory.fromState(null as never)).toThrow(
+      'ConversationMemory.fromState: state must be a MemoryState',
+    );
+  });
 });
 
 describe('subscribe', () => {
@@ -183,6 +193,15 @@ describe('subscribe', () => {
     stop();
     memory.add(user('c'));
     expect(seen).toHaveLength(2);
+  });
+
+  it('rejects a listener that is not a function at once', () => {
+    const memory = new ConversationMemory();
+    expect(() => memory.subscribe(5 as never)).toThrow(
+      'ConversationMemory.subscribe: listener must be a function, received 5',
+    );
+    memory.add(user('still fine'));
+    expect(memory.length).toBe(1);
   });
 
   it('does not call listeners when nothing changed', () => {

@@ -260,6 +260,17 @@ describe('message validation', () => {
     });
   });
 
+  it('names a circular reference in parameters instead of recursing', () => {
+    const cyclic: Record<string, unknown> = { a: { b: 1 } };
+    (cyclic['a'] as Record<string, unknown>)['self'] = cyclic;
+    expect(() => addMessage(heuristic(), assistant('', call('c1', 'f', cyclic as never)))).toThrow(
+      'message.toolCalls[0].parameters.a.self: circular reference',
+    );
+    expect(() => addMessage(heuristic(), assistant('', call('c1', 'f', [1] as never)))).toThrow(
+      'message.toolCalls[0].parameters: expected a JSON object, got an array of length 1',
+    );
+  });
+
   it('stores a -0 parameter as 0, since JSON has no -0', () => {
     const state = addMessage(
       heuristic(),
@@ -326,6 +337,13 @@ describe('message validation', () => {
       'messages must be an array, received "nope"',
     );
     expect(state.messages).toEqual([]);
+  });
+
+  it('rejects a value that is not a state, naming the reducer', () => {
+    expect(() => addMessage(undefined as never, user('x'))).toThrow(
+      'addMessage: state must be a MemoryState (made by createMemory, a reducer or fromDict), received undefined',
+    );
+    expect(() => addMessages({} as never, [])).toThrow('addMessages: state must be a MemoryState');
   });
 
   it('accepts null for optional fields and drops them', () => {

@@ -75,6 +75,17 @@ describe('fixToolPairBoundary (reference 1.5)', () => {
   });
 });
 
+describe('state checks', () => {
+  it('enforceLimits and fixToolPairBoundary reject a value that is not a state', () => {
+    expect(() => enforceLimits({ messages: [] } as never)).toThrow(
+      'enforceLimits: state must be a MemoryState',
+    );
+    expect(() => fixToolPairBoundary(42 as never)).toThrow(
+      'fixToolPairBoundary: state must be a MemoryState (made by createMemory, a reducer or fromDict), received 42',
+    );
+  });
+});
+
 describe('enforceLimits', () => {
   it('trims a state that is over its limits and reports the count rule', () => {
     const over = raw([user('m0'), user('m1'), user('m2')], 2);

@@ -33,6 +33,13 @@ describe('message constructors', () => {
     ).toBe(true);
   });
 
+  it('toolMessage rejects an origin that is not an object', () => {
+    expect(() => toolMessage('4', null as never)).toThrow(InvalidMessageError);
+    expect(() => toolMessage('4', null as never)).toThrow(
+      'toolMessage: origin must be an object such as { toolCallId, toolName }, received null',
+    );
+  });
+
   it('drop an empty tool-call list', () => {
     expect(assistantMessage('x', [])).toEqual({ role: 'assistant', content: 'x' });
   });

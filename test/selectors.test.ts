@@ -28,10 +28,13 @@ describe('selectors', () => {
     expect(contents(getRecent(state, 10))).toEqual(['a', 'bbbb', 'cccccccc']);
   });
 
-  it('getRecent returns a copy that cannot change the state', () => {
-    const recent = getRecent(state, 1) as unknown as unknown[];
+  it('getRecent returns a new array for n < length, and the state array itself otherwise', () => {
+    const recent = getRecent(state, 2) as unknown as unknown[];
+    expect(recent).not.toBe(state.messages);
     recent.push('x');
     expect(state.messages).toHaveLength(3);
+    expect(getRecent(state, 3)).toBe(state.messages);
+    expect(getRecent(state, 10)).toBe(getHistory(state));
   });
 
   it.each([0, -1, Number.NaN])(
@@ -45,8 +48,25 @@ describe('selectors', () => {
     },
   );
 
-  it('getRecent rejects a fractional n', () => {
+  it('getRecent rejects a fractional or non-number n', () => {
     expect(() => getRecent(state, 1.5)).toThrow('getRecent: n must be an integer, received 1.5');
+    expect(() => getRecent(state, '3' as never)).toThrow(
+      'getRecent: n must be an integer, received string "3"',
+    );
+  });
+
+  it.each([
+    ['getHistory', (s: unknown) => getHistory(s as never)],
+    ['getSummary', (s: unknown) => getSummary(s as never)],
+    ['totalTokens', (s: unknown) => totalTokens(s as never)],
+    ['getRecent', (s: unknown) => getRecent(s as never, 1)],
+  ])('%s rejects a value that is not a state', (api, select) => {
+    for (const bad of [undefined, null, {}, { config: {}, messages: [], tokenCounts: [1] }]) {
+      expect(() => select(bad)).toThrow(MemoryArgumentError);
+    }
+    expect(() => select(undefined)).toThrow(
+      `${api}: state must be a MemoryState (made by createMemory, a reducer or fromDict), received undefined`,
+    );
   });
 
   it('getSummary and totalTokens read the state', () => {

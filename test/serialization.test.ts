@@ -8,6 +8,8 @@ import {
   createMemory,
   EXTENSION_KEY,
   fromDict,
+  fromDictWithEffects,
+  registerTokenizer,
   imageMessage,
   type MemoryState,
   messageToDict,
@@ -163,6 +165,31 @@ describe('reference sample files', () => {
 });
 
 describe('fromDict: the reference from_dict semantics', () => {
+  it('fromDictWithEffects reports what the boundary fix dropped on load', () => {
+    const input = {
+      max_messages: 5,
+      messages: [
+        { role: 'tool', content: 'orphan result', tool_call_id: 'c0' },
+        { role: 'user', content: 'u' },
+      ],
+    };
+    const result = fromDictWithEffects(input, { tokenizer: 'heuristic' });
+    if (E.isLeft(result)) throw result.left;
+    expect(contents(result.right.state.messages)).toEqual(['u']);
+    expect(result.right.effects).toEqual([
+      {
+        type: 'memory/trimmed',
+        reason: 'enforce_limits',
+        removed: [{ role: 'tool', content: 'orphan result', toolCallId: 'c0' }],
+        remaining: 1,
+        removedTokens: 3,
+        remainingTokens: 0,
+        breakdown: { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 1 },
+      },
+    ]);
+    expect(fromDict(input, { tokenizer: 'heuristic' })).toEqual(E.right(result.right.state));
+  });
+
   it('fixes the tool-pair boundary: [tool, tc, user] → [user]; a lone [tool] is kept', () => {
     const tc = {
       role: 'assistant',
@@ -291,10 +318,67 @@ describe('fromDict: validation (stricter than the reference)', () => {
     expect(E.isLeft(result) && result.left).toBeInstanceOf(MemoryDecodeError);
   });
 
-  it('rejects an unknown tokenizer named in the file', () => {
-    expect(problems({ max_messages: 5, conversation_memory: { tokenizer: 'nope' } })[0]).toMatch(
-      /^tokenizer must be /,
-    );
+  it('rejects an unknown tokenizer, naming where it came from', () => {
+    expect(problems({ max_messages: 5, conversation_memory: { tokenizer: 'nope' } })).toEqual([
+      'conversation_memory.tokenizer must be "o200k_base", "cl100k_base", "heuristic" or a name registered with registerTokenizer, received "nope"',
+    ]);
+    const result = fromDict({ max_messages: 5 }, { tokenizer: 'nope' });
+    expect(E.isLeft(result) && result.left.problems[0]).toMatch(/^options\.tokenizer must be /);
+  });
+
+  it('names a non-object input plainly', () => {
+    expect(problems(null)).toEqual([
+      '(root): expected an object as written by toDict or to_dict(), got null',
+    ]);
+    expect(problems([])).toEqual([
+      '(root): expected an object as written by toDict or to_dict(), got an array of length 0',
+    ]);
+  });
+
+  it('returns Left, never throws, for invalid options', () => {
+    const result = fromDict({ max_messages: 5 }, null as never);
+    expect(E.isLeft(result) && result.left.problems).toEqual([
+      'options must be an object, received null',
+    ]);
+  });
+
+  it('reports one line for non-object parameters, and reads null parameters as {}', () => {
+    expect(
+      problems({
+        max_messages: 5,
+        messages: [{ role: 'assistant', tool_calls: [{ name: 'f', parameters: [1] }] }],
+      }),
+    ).toEqual([
+      'messages[0].tool_calls[0].parameters: expected a JSON object, got an array of length 1',
+    ]);
+    const state = load({
+      max_messages: 5,
+      messages: [{ role: 'assistant', tool_calls: [{ name: 'f', parameters: null }] }],
+    });
+    expect(state.messages[0]?.toolCalls?.[0]?.parameters).toEqual({});
+  });
+
+  it('returns Left when a custom tokenizer fails on a loaded message', () => {
+    registerTokenizer('serialization-test-throws', (m) => {
+      if (m.content === 'bad') throw new Error('boom');
+      return 1;
+    });
+    registerTokenizer('serialization-test-negative', () => -1);
+    const input = {
+      max_messages: 5,
+      messages: [
+        { role: 'user', content: 'ok' },
+        { role: 'user', content: 'bad' },
+      ],
+    };
+    const thrown = fromDict(input, { tokenizer: 'serialization-test-throws' });
+    expect(E.isLeft(thrown) && thrown.left.problems).toEqual([
+      'messages[1]: tokenizer "serialization-test-throws" threw Error: boom',
+    ]);
+    const negative = fromDict(input, { tokenizer: 'serialization-test-negative' });
+    expect(E.isLeft(negative) && negative.left.problems).toEqual([
+      'messages[0]: tokenizer "serialization-test-negative" must return a non-negative integer, returned -1',
+    ]);
   });
 
   it('keeps __proto__ and constructor keys as data and pollutes nothing', () => {

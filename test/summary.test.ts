@@ -94,6 +94,17 @@ describe('setSummary (the reference setter)', () => {
   });
 });
 
+describe('state checks', () => {
+  it.each([
+    ['applySummary', () => applySummary(null as never, 'x')],
+    ['setSummary', () => setSummary(null as never, 'x')],
+    ['clearMemory', () => clearMemory(null as never)],
+  ])('%s rejects a value that is not a state', (api, call) => {
+    expect(call).toThrow(MemoryArgumentError);
+    expect(call).toThrow(`${api}: state must be a MemoryState`);
+  });
+});
+
 describe('clearMemory', () => {
   it('empties the window and the summary, keeping the config', () => {
     const full = setSummary(

@@ -11,6 +11,8 @@ import {
   createMemory,
   encodingForModel,
   estimateTokens,
+  estimateTokensHeuristic,
+  MemoryArgumentError,
   imageMessage,
   isKnownTokenizer,
   loadTokenizer,
@@ -119,6 +121,27 @@ describe('estimateTokens (the reference helper)', () => {
   });
 });
 
+describe('estimateTokens: arguments and the reference fallback', () => {
+  it('rejects a non-string text or model with our error', () => {
+    expect(() => estimateTokens(null as never)).toThrow(MemoryArgumentError);
+    expect(() => estimateTokens(null as never)).toThrow(
+      'estimateTokens: text must be a string, received null',
+    );
+    expect(() => estimateTokens('hi', null as never)).toThrow(
+      'estimateTokens: model must be a string, received null',
+    );
+  });
+
+  it('estimateTokensHeuristic is the reference max(1, len // 4) without tiktoken (verified values)', () => {
+    expect(estimateTokensHeuristic('')).toBe(0);
+    expect(estimateTokensHeuristic('abc')).toBe(1);
+    expect(estimateTokensHeuristic('a'.repeat(400))).toBe(100);
+    expect(estimateTokensHeuristic('Hello, world!')).toBe(3);
+    expect(estimateTokensHeuristic('😀😀😀😀😀😀😀😀')).toBe(2);
+    expect(() => estimateTokensHeuristic(3 as never)).toThrow(MemoryArgumentError);
+  });
+});
+
 describe('registerTokenizer', () => {
   const words = (m: { content: string | null }) =>
     (m.content ?? '').split(/\s+/).filter(Boolean).length;
@@ -158,7 +181,7 @@ describe('registerTokenizer', () => {
     registerTokenizer('tokens-test-bad', () => 1.5);
     const state = createMemory({ tokenizer: 'tokens-test-bad' });
     expect(() => addMessage(state, userMessage('x'))).toThrow(
-      'countTokens: tokenizer "tokens-test-bad" must return a non-negative integer, returned 1.5',
+      'addMessage: tokenizer "tokens-test-bad" must return a non-negative integer, returned 1.5',
     );
     expect(state.messages).toEqual([]);
   });

@@ -14,26 +14,30 @@ const SNAKE_HINTS: Readonly<Record<string, string>> = {
   max_tokens: 'maxTokens',
 };
 
+/**
+ * Why a tokenizer name cannot be used here, or `undefined` when it can: unknown, or a built-in
+ * encoding this runtime cannot load synchronously (a browser that has not awaited
+ * `loadTokenizer`). Phrased to follow the field's name.
+ *
+ * @internal
+ */
+export const tokenizerProblem = (name: unknown): string | undefined => {
+  if (!isKnownTokenizer(name)) {
+    return `must be "o200k_base", "cl100k_base", "heuristic" or a name registered with registerTokenizer, received ${describeValue(name)}`;
+  }
+  if (!isTokenizerReady(name)) {
+    return `must be loaded first in this runtime: call \`await loadTokenizer(${JSON.stringify(name)})\``;
+  }
+  return undefined;
+};
+
 /** A tokenizer name that is known and usable in this runtime. */
 const Tokenizer = new t.Type<string, string, unknown>(
   'tokenizer name',
-  (u): u is string => isKnownTokenizer(u),
+  (u): u is string => tokenizerProblem(u) === undefined,
   (u, c) => {
-    if (!isKnownTokenizer(u)) {
-      return t.failure(
-        u,
-        c,
-        `must be "o200k_base", "cl100k_base", "heuristic" or a name registered with registerTokenizer, received ${describeValue(u)}`,
-      );
-    }
-    if (!isTokenizerReady(u)) {
-      return t.failure(
-        u,
-        c,
-        `must be loaded first in this runtime: call \`await loadTokenizer(${JSON.stringify(u)})\``,
-      );
-    }
-    return t.success(u);
+    const problem = tokenizerProblem(u);
+    return problem === undefined ? t.success(u as string) : t.failure(u, c, problem);
   },
   t.identity,
 );

@@ -1,13 +1,17 @@
 import { either as E } from 'fp-ts';
 import { fixToolPairBoundary } from '../core/fixToolPairBoundary';
+import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { MemoryDecodeError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { isPlainObject } from '../internal/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
 import { makeState } from '../internal/window';
 import { DEFAULT_CONFIG, type MemoryConfig, type TokenizerName } from '../model/config';
 import type { ContentPart, Message, ToolCall } from '../model/message';
+import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
 import { countMessageTokens } from '../tokens/registry';
-import { decodeConfigFor } from './decodeConfig';
+import { tokenizerProblem } from './decodeConfig';
 import { EXTENSION_KEY, PersistedMemory } from './persisted';
 import type * as t from 'io-ts';
 import type { PersistedContentPart, PersistedMessage, PersistedToolCall } from './persisted';
@@ -75,16 +79,70 @@ const toMessage = (raw: t.TypeOf<typeof PersistedMessage>): Message => {
 const fail = (problems: readonly string[]): E.Either<MemoryDecodeError, never> =>
   E.left(new MemoryDecodeError(API, problems));
 
+/** The tokenizer to count with, and how an error names where it came from. */
+const chooseTokenizer = (
+  options: FromDictOptions,
+  data: t.TypeOf<typeof PersistedMemory>,
+): { name: unknown; label: string } => {
+  if (options.tokenizer !== undefined)
+    return { name: options.tokenizer, label: 'options.tokenizer' };
+  const stored = data[EXTENSION_KEY]?.tokenizer;
+  if (stored !== undefined) return { name: stored, label: `${EXTENSION_KEY}.tokenizer` };
+  return { name: DEFAULT_CONFIG.tokenizer, label: 'tokenizer (the default)' };
+};
+
+/**
+ * {@link fromDict}, keeping what the load dropped: the reference fixes the tool-pair boundary on
+ * load, which can drop leading tool results and tool-call messages of the file. Here they are
+ * reported in a `memory/trimmed` effect, like any other removal, so a summarizer can still see
+ * them. Never throws.
+ *
+ * @param input - parsed JSON (e.g. `JSON.parse(text)`)
+ * @param options - `tokenizer` to count with
+ * @returns `Right({ state, effects })` or `Left(MemoryDecodeError)` listing every problem
+ * @example
+ * ```ts
+ * const loaded = fromDictWithEffects({ max_messages: 5, messages: [{ role: 'tool', content: 't' }, { role: 'user', content: 'u' }] });
+ * // Right({ state: [user 'u'], effects: [{ type: 'memory/trimmed', removed: [tool 't'], ... }] })
+ * ```
+ */
+export const fromDictWithEffects = (
+  input: unknown,
+  options?: FromDictOptions,
+): E.Either<MemoryDecodeError, Transition> => {
+  if (options !== undefined && !isPlainObject(options)) {
+    return fail([`options must be an object, received ${describeValue(options)}`]);
+  }
+  if (!isPlainObject(input)) {
+    return fail([
+      `(root): expected an object as written by toDict or to_dict(), got ${describeValue(input)}`,
+    ]);
+  }
+  const decoded = PersistedMemory.decode(input);
+  if (E.isLeft(decoded)) return fail(reportErrors(decoded.left));
+  const data = decoded.right;
+  const { name, label } = chooseTokenizer(options ?? {}, data);
+  const problem = tokenizerProblem(name);
+  if (problem !== undefined) return fail([`${label} ${problem}`]);
+  const config: MemoryConfig = Object.freeze({
+    maxMessages: data.max_messages,
+    maxTokens: data.max_tokens ?? null,
+    tokenizer: name as string,
+  });
+  return restore(config, data);
+};
+
 /**
  * Loads a memory from the reference's JSON (`to_dict()` output, from Python or from
  * {@link toDict}), validating everything first. Never throws.
  *
  * As the reference: the limits are **not** re-applied (a file over its limits loads as it is; the
- * next add trims it), the tool-pair boundary **is** fixed, `message_count` is ignored, a missing
- * `content` reads as `""`. Unlike the reference: invalid limits (`max_messages: 0`) are rejected,
- * and every problem is reported with its path (`messages[3].role: expected "user" | "assistant" |
- * "system" | "tool", got "USER"`). Token counts are computed afresh with the chosen tokenizer.
- * Keys such as `__proto__` are kept as plain data and pollute nothing.
+ * next add trims it), the tool-pair boundary **is** fixed (use {@link fromDictWithEffects} to see
+ * what that dropped), `message_count` is ignored, a missing `content` reads as `""`. Unlike the
+ * reference: invalid limits (`max_messages: 0`) are rejected, and every problem is reported with
+ * its path (`messages[3].role: expected "user" | "assistant" | "system" | "tool", got "USER"`).
+ * Token counts are computed afresh with the chosen tokenizer. Keys such as `__proto__` are kept as
+ * plain data and pollute nothing.
  *
  * @param input - parsed JSON (e.g. `JSON.parse(text)`)
  * @param options - `tokenizer` to count with
@@ -97,25 +155,28 @@ const fail = (problems: readonly string[]): E.Either<MemoryDecodeError, never> =
  */
 export const fromDict = (
   input: unknown,
-  options: FromDictOptions = {},
-): E.Either<MemoryDecodeError, MemoryState> => {
-  const decoded = PersistedMemory.decode(input);
-  if (E.isLeft(decoded)) return fail(reportErrors(decoded.left));
-  const data = decoded.right;
-  const tokenizer = options.tokenizer ?? data[EXTENSION_KEY]?.tokenizer ?? DEFAULT_CONFIG.tokenizer;
-  const config = decodeConfigFor(
-    { maxMessages: data.max_messages, maxTokens: data.max_tokens ?? null, tokenizer },
-    API,
-  );
-  if (E.isLeft(config)) return fail(config.left.problems);
-  return E.right(restore(config.right, data));
-};
+  options?: FromDictOptions,
+): E.Either<MemoryDecodeError, MemoryState> =>
+  E.map((loaded: Transition) => loaded.state)(fromDictWithEffects(input, options));
 
-const restore = (config: MemoryConfig, data: t.TypeOf<typeof PersistedMemory>): MemoryState => {
+const restore = (
+  config: MemoryConfig,
+  data: t.TypeOf<typeof PersistedMemory>,
+): E.Either<MemoryDecodeError, Transition> => {
   const messages = (data.messages ?? []).map(toMessage);
-  const counts = messages.map((message) => countMessageTokens(config.tokenizer, message));
+  const counts = new Array<number>(messages.length);
   let total = 0;
-  for (const count of counts) total += count;
+  for (let i = 0; i < messages.length; i++) {
+    try {
+      counts[i] = countMessageTokens(config.tokenizer, messages[i] as Message, API);
+    } catch (error) {
+      const reason = isConversationMemoryError(error)
+        ? error.message.replace(/^\[conversation-memory\] \w+: /, '')
+        : `tokenizer "${config.tokenizer}" threw ${String(error)}`;
+      return fail([`messages[${i}]: ${reason}`]);
+    }
+    total += counts[i] as number;
+  }
   const state = makeState(config, messages, counts, total, data.summary ?? null);
-  return fixToolPairBoundary(state).state;
+  return E.right(fixToolPairBoundary(state));
 };

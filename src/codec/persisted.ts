@@ -5,16 +5,21 @@ import { Limit, NullableLimit } from './limits';
 
 const nullableString = t.union([t.string, t.null]);
 
-/** A JSON object, deep-copied into frozen own-key objects (so `__proto__` pollutes nothing). */
-const JsonObjectCodec = new t.Type<JsonObject, JsonObject, unknown>(
+/**
+ * Tool-call parameters: a JSON object, deep-copied into frozen own-key objects (so `__proto__`
+ * pollutes nothing). `null` reads as `{}` (a `ToolCall` always has parameters; the reference keeps
+ * `None` and writes it back as `null`).
+ */
+const ParametersCodec = new t.Type<JsonObject, JsonObject, unknown>(
   'JSON object',
   (u): u is JsonObject => typeof u === 'object' && u !== null && !Array.isArray(u),
   (u, c) => {
+    if (u === null) return t.success(Object.freeze({}));
     try {
-      return t.success(cloneJsonObject(u, 'parameters'));
+      return t.success(cloneJsonObject(u, ''));
     } catch (error) {
-      if (error instanceof NotJsonError) return t.failure(u, c, error.message);
-      throw error;
+      if (!(error instanceof NotJsonError)) throw error;
+      return t.failure(u, c, error.path === '' ? error.reason : `${error.reason} at ${error.path}`);
     }
   },
   t.identity,
@@ -35,7 +40,7 @@ export const RoleCodec = t.keyof({ user: null, assistant: null, system: null, to
 export const PersistedToolCall = t.intersection([
   t.type({ name: t.string }),
   t.partial({
-    parameters: t.union([JsonObjectCodec, t.null]),
+    parameters: ParametersCodec,
     id: nullableString,
     thought_signature: nullableString,
   }),

@@ -3,6 +3,7 @@ import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
+import { assertState } from '../internal/assertState';
 
 /**
  * Appends one message, then enforces the limits exactly as the reference's `add`: the count rule,
@@ -23,6 +24,7 @@ import type { MemoryState } from '../model/state';
  * ```
  */
 export const addMessage = (state: MemoryState, message: Message): Transition => {
+  assertState(state, 'addMessage');
   const admitted = admit(state, [message], 'addMessage', true);
   return appendAndTrim(state, admitted.messages, admitted.counts, true);
 };

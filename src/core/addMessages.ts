@@ -5,6 +5,7 @@ import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
+import { assertState } from '../internal/assertState';
 
 /**
  * Appends several messages, then enforces the limits **once**, as the reference's `add_many`:
@@ -23,6 +24,7 @@ import type { MemoryState } from '../model/state';
  * ```
  */
 export const addMessages = (state: MemoryState, messages: readonly Message[]): Transition => {
+  assertState(state, 'addMessages');
   if (!Array.isArray(messages)) {
     throw new InvalidMessageError(
       'addMessages',

@@ -5,6 +5,7 @@ import { NO_EFFECTS } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
 import { withSummary } from './setSummary';
+import { assertState } from '../internal/assertState';
 
 /**
  * The reference's summary cap (`_MAX_SUMMARY_CHARS`): a combined summary keeps its newest 4,000
@@ -35,6 +36,7 @@ export const MAX_SUMMARY_CHARS = 4000;
  * ```
  */
 export const applySummary = (state: MemoryState, text: string): Transition => {
+  assertState(state, 'applySummary');
   if (typeof text !== 'string') {
     throw new MemoryArgumentError(
       'applySummary',

@@ -1,6 +1,7 @@
 import { makeState, NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
+import { assertState } from '../internal/assertState';
 
 /**
  * Empties the window and removes the summary, as the reference's `clear()` (since v0.17.5). The
@@ -17,6 +18,7 @@ import type { MemoryState } from '../model/state';
  * ```
  */
 export const clearMemory = (state: MemoryState): Transition => {
+  assertState(state, 'clearMemory');
   if (state.messages.length === 0 && state.summary === null) return { state, effects: NO_EFFECTS };
   const effects: MemoryEffect[] = [];
   if (state.messages.length > 0) {

@@ -1,6 +1,7 @@
 import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
+import { assertState } from '../internal/assertState';
 
 /**
  * Applies the limits to the window as it is: the count rule, the token rule, then the tool-pair
@@ -15,4 +16,7 @@ import type { MemoryState } from '../model/state';
  * enforceLimits(loaded).state.messages.length; // 2
  * ```
  */
-export const enforceLimits = (state: MemoryState): Transition => appendAndTrim(state, [], [], true);
+export const enforceLimits = (state: MemoryState): Transition => {
+  assertState(state, 'enforceLimits');
+  return appendAndTrim(state, [], [], true);
+};

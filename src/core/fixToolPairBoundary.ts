@@ -1,6 +1,7 @@
 import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
+import { assertState } from '../internal/assertState';
 
 /**
  * Drops leading tool results and assistant tool-call messages, keeping at least one message: the
@@ -17,5 +18,7 @@ import type { MemoryState } from '../model/state';
  * fixToolPairBoundary(state).state.messages.length; // 1
  * ```
  */
-export const fixToolPairBoundary = (state: MemoryState): Transition =>
-  appendAndTrim(state, [], [], false);
+export const fixToolPairBoundary = (state: MemoryState): Transition => {
+  assertState(state, 'fixToolPairBoundary');
+  return appendAndTrim(state, [], [], false);
+};

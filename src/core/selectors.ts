@@ -1,7 +1,8 @@
 import { MemoryArgumentError } from '../errors/errorClasses';
-import { describeValue } from '../internal/describeValue';
+import { describeValue, received } from '../internal/describeValue';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
+import { assertState } from '../internal/assertState';
 
 /**
  * The whole window, oldest first. The state's own readonly array is returned (no copy): it never
@@ -14,10 +15,15 @@ import type { MemoryState } from '../model/state';
  * getHistory(addMessage(createMemory(), userMessage('hi')).state); // [{ role: 'user', content: 'hi' }]
  * ```
  */
-export const getHistory = (state: MemoryState): readonly Message[] => state.messages;
+export const getHistory = (state: MemoryState): readonly Message[] => {
+  assertState(state, 'getHistory');
+  return state.messages;
+};
 
 /**
  * The last `n` messages, or all of them when there are fewer (the reference's `get_recent`).
+ * When `n` covers the whole window this is the state's own readonly array (as `getHistory`);
+ * otherwise a new array.
  *
  * @param state - the memory
  * @param n - how many, an integer ≥ 1
@@ -29,7 +35,11 @@ export const getHistory = (state: MemoryState): readonly Message[] => state.mess
  * ```
  */
 export const getRecent = (state: MemoryState, n: number): readonly Message[] => {
-  if (typeof n !== 'number' || Number.isNaN(n) || n < 1) {
+  assertState(state, 'getRecent');
+  if (typeof n !== 'number') {
+    throw new MemoryArgumentError('getRecent', `n must be an integer, ${received(n)}`);
+  }
+  if (Number.isNaN(n) || n < 1) {
     throw new MemoryArgumentError(
       'getRecent',
       `n must be at least 1, received ${describeValue(n)}`,
@@ -55,7 +65,10 @@ export const getRecent = (state: MemoryState, n: number): readonly Message[] => 
  * getSummary(createMemory()); // null
  * ```
  */
-export const getSummary = (state: MemoryState): string | null => state.summary;
+export const getSummary = (state: MemoryState): string | null => {
+  assertState(state, 'getSummary');
+  return state.summary;
+};
 
 /**
  * The window's token count with the state's tokenizer, kept incrementally: O(1), never a recount.
@@ -67,4 +80,7 @@ export const getSummary = (state: MemoryState): string | null => state.summary;
  * totalTokens(addMessage(createMemory({ tokenizer: 'heuristic' }), userMessage('abcdefgh')).state); // 2
  * ```
  */
-export const totalTokens = (state: MemoryState): number => state.totalTokens;
+export const totalTokens = (state: MemoryState): number => {
+  assertState(state, 'totalTokens');
+  return state.totalTokens;
+};

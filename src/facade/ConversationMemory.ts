@@ -6,7 +6,9 @@ import { clearMemory } from '../core/clearMemory';
 import { createMemory } from '../core/createMemory';
 import { getRecent } from '../core/selectors';
 import { setSummary } from '../core/setSummary';
-import { ListenerError } from '../errors/errorClasses';
+import { ListenerError, MemoryArgumentError } from '../errors/errorClasses';
+import { assertState } from '../internal/assertState';
+import { describeValue } from '../internal/describeValue';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { Message } from '../model/message';
@@ -28,7 +30,7 @@ export type MemoryListener = (effects: readonly MemoryEffect[], state: MemorySta
 const NOTHING_TRIMMED: readonly Message[] = Object.freeze([]);
 
 /** Set for the duration of `fromState`, so the constructor adopts a state instead of creating one. */
-let adopting: MemoryState | undefined;
+let adopting: { readonly state: MemoryState } | undefined;
 
 /**
  * The seed's object API, as a thin runtime over the pure reducers: it holds the current immutable
@@ -51,9 +53,13 @@ export class ConversationMemory {
    * @param options - `maxMessages` (default 20), `maxTokens` (default `null`), `tokenizer`
    *   (default `'o200k_base'`)
    * @throws MemoryConfigError for invalid options
+   * @example
+   * ```ts
+   * const memory = new ConversationMemory({ maxMessages: 20, maxTokens: 4000 });
+   * ```
    */
   constructor(options?: MemoryOptions) {
-    this.#state = adopting ?? createMemory(options);
+    this.#state = adopting === undefined ? createMemory(options) : adopting.state;
   }
 
   /**
@@ -68,7 +74,8 @@ export class ConversationMemory {
    * ```
    */
   static fromState(state: MemoryState): ConversationMemory {
-    adopting = state;
+    assertState(state, 'ConversationMemory.fromState');
+    adopting = { state };
     try {
       return new ConversationMemory();
     } finally {
@@ -94,22 +101,51 @@ export class ConversationMemory {
     return ConversationMemory.fromState(decoded.right);
   }
 
-  /** The current immutable state; a new object after every change, the same one otherwise. */
+  /**
+   * The current immutable state; a new object after every change, the same one otherwise.
+   *
+   * @example
+   * ```ts
+   * store.dispatch({ type: 'memory/replaced', payload: memory.state });
+   * ```
+   */
   get state(): MemoryState {
     return this.#state;
   }
 
-  /** The message limit. */
+  /**
+   * The message limit.
+   *
+   * @example
+   * ```ts
+   * new ConversationMemory().maxMessages; // 20
+   * ```
+   */
   get maxMessages(): number {
     return this.#state.config.maxMessages;
   }
 
-  /** The token limit, or `null`. */
+  /**
+   * The token limit, or `null`.
+   *
+   * @example
+   * ```ts
+   * new ConversationMemory({ maxTokens: 500 }).maxTokens; // 500
+   * ```
+   */
   get maxTokens(): number | null {
     return this.#state.config.maxTokens;
   }
 
-  /** How many messages the window holds. */
+  /**
+   * How many messages the window holds.
+   *
+   * @example
+   * ```ts
+   * memory.add(userMessage('hi'));
+   * memory.length; // 1
+   * ```
+   */
   get length(): number {
     return this.#state.messages.length;
   }
@@ -117,17 +153,32 @@ export class ConversationMemory {
   /**
    * The messages removed by the most recent `add`/`addMany` (empty if it removed none), as the
    * reference's `_last_trimmed`. `clear()` resets it; subscribe to see every removal instead.
+   *
+   * @example
+   * ```ts
+   * const memory = new ConversationMemory({ maxMessages: 1 });
+   * memory.addMany([userMessage('a'), userMessage('b')]);
+   * memory.lastTrimmed; // [userMessage('a')]
+   * ```
    */
   get lastTrimmed(): readonly Message[] {
     return this.#lastTrimmed;
   }
 
-  /** The summarize-on-trim text, or `null`. */
+  /**
+   * The summarize-on-trim text, or `null`. Setting it replaces it (no joining, no cap), as the
+   * reference's setter; use the `applySummary` reducer to append with the reference's cap.
+   *
+   * @example
+   * ```ts
+   * memory.summary = 'The user is Alice.';
+   * memory.summary; // 'The user is Alice.'
+   * ```
+   */
   get summary(): string | null {
     return this.#state.summary;
   }
 
-  /** Replaces the summary (no joining, no cap), as the reference's setter. */
   set summary(text: string | null) {
     this.#commit(setSummary(this.#state, text));
   }
@@ -241,13 +292,26 @@ export class ConversationMemory {
    * ```
    */
   subscribe(listener: MemoryListener): () => void {
+    if (typeof listener !== 'function') {
+      throw new MemoryArgumentError(
+        'ConversationMemory.subscribe',
+        `listener must be a function, received ${describeValue(listener)}`,
+      );
+    }
     this.#listeners.add(listener);
     return () => {
       this.#listeners.delete(listener);
     };
   }
 
-  /** `ConversationMemory(maxMessages=10, maxTokens=500, currentMessages=1)`. */
+  /**
+   * The reference's `repr`, in camelCase.
+   *
+   * @example
+   * ```ts
+   * String(new ConversationMemory({ maxMessages: 10, maxTokens: 500 })); // 'ConversationMemory(maxMessages=10, maxTokens=500, currentMessages=0)'
+   * ```
+   */
   toString(): string {
     const { maxMessages, maxTokens } = this.#state.config;
     return `ConversationMemory(maxMessages=${maxMessages}, maxTokens=${maxTokens === null ? 'null' : maxTokens}, currentMessages=${this.length})`;

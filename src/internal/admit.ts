@@ -20,7 +20,7 @@ export const admit = (
   for (let i = 0; i < values.length; i++) {
     const message = normalizeMessage(values[i], api, single ? undefined : i);
     messages[i] = message;
-    counts[i] = countMessageTokens(state.config.tokenizer, message);
+    counts[i] = countMessageTokens(state.config.tokenizer, message, api);
   }
   return { messages, counts };
 };

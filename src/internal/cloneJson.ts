@@ -9,11 +9,16 @@ import { isPlainObject } from './isPlainObject';
  * @internal
  */
 export class NotJsonError extends Error {
+  /** What is wrong, without the path: `expected a JSON value, got a Date`, `circular reference`. */
+  readonly reason: string;
   constructor(
     readonly path: string,
     readonly value: unknown,
+    reason?: string,
   ) {
-    super(`${path}: expected a JSON value, got ${describeValue(value)}`);
+    const why = reason ?? `expected a JSON value, got ${describeValue(value)}`;
+    super(path === '' ? why : `${path}: ${why}`);
+    this.reason = why;
   }
 }
 
@@ -70,26 +75,46 @@ const cloneObject = (value: Record<string, unknown>, depth: number): JsonObject 
   return Object.freeze(out) as JsonObject;
 };
 
-/** The slow path, run only after a failure: the path of the first value JSON cannot hold. */
-const findNonJson = (value: unknown, path: string, depth: number): NotJsonError | undefined => {
+const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+
+/**
+ * The slow path, run only after a failure: the path of the first value JSON cannot hold, with
+ * cycles named as such (`ancestors` holds the objects on the way down).
+ */
+const findNonJson = (
+  value: unknown,
+  path: string,
+  ancestors: object[],
+): NotJsonError | undefined => {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-  if (typeof value === 'number')
+  if (typeof value === 'number') {
     return Number.isFinite(value) ? undefined : new NotJsonError(path, value);
-  if (typeof value !== 'object' || depth > MAX_DEPTH) return new NotJsonError(path, value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNonJson(value[i], `${path}[${i}]`, depth + 1);
+  }
+  if (typeof value !== 'object') return new NotJsonError(path, value);
+  if (ancestors.includes(value)) return new NotJsonError(path, value, 'circular reference');
+  if (ancestors.length > MAX_DEPTH) {
+    return new NotJsonError(path, value, `nested deeper than ${MAX_DEPTH} levels`);
+  }
+  if (!Array.isArray(value) && !isPlainObject(value)) return new NotJsonError(path, value);
+  ancestors.push(value);
+  try {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const found = findNonJson(value[i], `${path}[${i}]`, ancestors);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (record[key] === undefined) continue;
+      const found = findNonJson(record[key], child(path, key), ancestors);
       if (found) return found;
     }
     return undefined;
+  } finally {
+    ancestors.pop();
   }
-  if (!isPlainObject(value)) return new NotJsonError(path, value);
-  for (const key of Object.keys(value)) {
-    if (value[key] === undefined) continue;
-    const found = findNonJson(value[key], `${path}.${key}`, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
 };
 
 /**
@@ -99,15 +124,18 @@ const findNonJson = (value: unknown, path: string, depth: number): NotJsonError 
  * `JSON.stringify` does. `__proto__` keys stay own data keys.
  *
  * @param value - the object to copy
- * @param path - how errors name it (`message.toolCalls[0].parameters`)
+ * @param path - how errors name it (`message.toolCalls[0].parameters`), or `''` for paths
+ *   relative to it
  * @internal
  */
 export const cloneJsonObject = (value: unknown, path: string): JsonObject => {
+  if (!isPlainObject(value)) {
+    throw new NotJsonError(path, value, `expected a JSON object, got ${describeValue(value)}`);
+  }
   try {
-    if (!isPlainObject(value)) throw NOT_JSON;
     return cloneObject(value, 0);
   } catch (error) {
     if (error !== NOT_JSON) throw error;
-    throw findNonJson(value, path, 0) ?? new NotJsonError(path, value);
+    throw findNonJson(value, path, []) ?? new NotJsonError(path, value);
   }
 };

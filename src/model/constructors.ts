@@ -1,3 +1,5 @@
+import { InvalidMessageError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import type { Message, ToolCall } from './message';
 
@@ -69,8 +71,14 @@ export interface ToolResultOrigin {
  * toolMessage('4', { toolCallId: 'c1', toolName: 'calc' });
  * ```
  */
-export const toolMessage = (content: string, origin: ToolResultOrigin = {}): Message =>
-  normalizeMessage(
+export const toolMessage = (content: string, origin: ToolResultOrigin = {}): Message => {
+  if (typeof origin !== 'object' || origin === null) {
+    throw new InvalidMessageError(
+      'toolMessage',
+      `origin must be an object such as { toolCallId, toolName }, received ${describeValue(origin)}`,
+    );
+  }
+  return normalizeMessage(
     {
       role: 'tool',
       content,
@@ -80,3 +88,4 @@ export const toolMessage = (content: string, origin: ToolResultOrigin = {}): Mes
     },
     'toolMessage',
   );
+};

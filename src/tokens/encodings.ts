@@ -1,4 +1,5 @@
 import { TokenizerError } from '../errors/errorClasses';
+import { shared } from '../internal/shared';
 
 /**
  * The gpt-tokenizer encodings this library can load. Each one is a large table (o200k is 2.4 MB of
@@ -19,7 +20,8 @@ interface EncodingModule {
 /** Text like `<|endoftext|>` is counted as ordinary text, as tiktoken's `disallowed_special=()`. */
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
-const loaded = new Map<EncodingName, (text: string) => number>();
+/** Loaded counters, shared by the ESM and CJS builds so each table is loaded once per process. */
+const loaded = shared('encodings', () => new Map<EncodingName, (text: string) => number>());
 
 const adopt = (name: EncodingName, module: EncodingModule): ((text: string) => number) => {
   const count = (text: string): number =>
@@ -46,19 +48,29 @@ const findSyncRequire = (): SyncRequire | undefined => {
 
 let syncRequire: SyncRequire | null | undefined;
 
+/** Encodings the synchronous loader failed on (a bundle without node_modules): not retried. */
+const notLoadableSync = new Set<EncodingName>();
+
 /**
  * Returns the counter of an encoding, loading it synchronously on first use where the runtime
- * allows it (Node ≥ 20.16). Returns `undefined` where it cannot (a browser that has not awaited
- * `loadTokenizer`).
+ * allows it (Node ≥ 20.16 with gpt-tokenizer resolvable from this file). Returns `undefined`
+ * where it cannot (a browser, or a bundle that did not keep gpt-tokenizer beside it), and then
+ * `loadTokenizer` must be awaited first. Never throws.
  *
  * @internal
  */
 export const tryEncodingCounter = (name: EncodingName): ((text: string) => number) | undefined => {
   const ready = loaded.get(name);
   if (ready !== undefined) return ready;
+  if (notLoadableSync.has(name)) return undefined;
   if (syncRequire === undefined) syncRequire = findSyncRequire() ?? null;
   if (syncRequire === null) return undefined;
-  return adopt(name, syncRequire(`gpt-tokenizer/encoding/${name}`) as EncodingModule);
+  try {
+    return adopt(name, syncRequire(`gpt-tokenizer/encoding/${name}`) as EncodingModule);
+  } catch {
+    notLoadableSync.add(name);
+    return undefined;
+  }
 };
 
 /**

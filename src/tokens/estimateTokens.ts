@@ -1,3 +1,6 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { received } from '../internal/describeValue';
+import { codePointLength } from '../internal/codePoints';
 import { encodingCounter } from './encodings';
 import { encodingForModel } from './modelEncodings';
 
@@ -18,6 +21,37 @@ import { encodingForModel } from './modelEncodings';
  * ```
  */
 export const estimateTokens = (text: string, model = 'gpt-4o'): number => {
+  if (typeof text !== 'string') {
+    throw new MemoryArgumentError('estimateTokens', `text must be a string, ${received(text)}`);
+  }
+  if (typeof model !== 'string') {
+    throw new MemoryArgumentError('estimateTokens', `model must be a string, ${received(model)}`);
+  }
   if (text === '') return 0;
   return encodingCounter(encodingForModel(model), 'estimateTokens')(text);
+};
+
+/**
+ * The reference's fallback estimate, used there when tiktoken is not installed (its tests assume
+ * it): `''` is 0, otherwise `max(1, floor(code points / 4))`. Note that the memory's own
+ * `'heuristic'` tokenizer differs: it has no minimum of 1, exactly as the reference memory.
+ *
+ * @param text - the text
+ * @returns the estimate
+ * @throws MemoryArgumentError when `text` is not a string
+ * @example
+ * ```ts
+ * estimateTokensHeuristic('abc'); // 1
+ * estimateTokensHeuristic('Hello, world!'); // 3
+ * estimateTokensHeuristic('a'.repeat(400)); // 100
+ * ```
+ */
+export const estimateTokensHeuristic = (text: string): number => {
+  if (typeof text !== 'string') {
+    throw new MemoryArgumentError(
+      'estimateTokensHeuristic',
+      `text must be a string, ${received(text)}`,
+    );
+  }
+  return text === '' ? 0 : Math.max(1, Math.floor(codePointLength(text) / 4));
 };

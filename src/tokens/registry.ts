@@ -1,5 +1,6 @@
 import { TokenizerError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
+import { shared } from '../internal/shared';
 import type { TokenizerName } from '../model/config';
 import type { Message } from '../model/message';
 import { encodingCounter, loadEncoding, tryEncodingCounter } from './encodings';
@@ -31,7 +32,8 @@ export const BUILT_IN_TOKENIZERS: readonly TokenizerName[] = Object.freeze([
   'heuristic',
 ]);
 
-const custom = new Map<string, MessageTokenCounter>();
+/** Custom tokenizers, shared by every copy of the package loaded in this realm (ESM and CJS). */
+const custom = shared('tokenizers', () => new Map<string, MessageTokenCounter>());
 
 const isEncoding = (name: string): name is 'o200k_base' | 'cl100k_base' =>
   name === 'o200k_base' || name === 'cl100k_base';
@@ -117,10 +119,10 @@ export const loadTokenizer = async (name: TokenizerName): Promise<void> => {
 export const isTokenizerReady = (name: TokenizerName): boolean =>
   isEncoding(name) ? tryEncodingCounter(name) !== undefined : isKnownTokenizer(name);
 
-const checkCount = (name: string, value: unknown): number => {
+const checkCount = (name: string, value: unknown, api: string): number => {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   throw new TokenizerError(
-    'countTokens',
+    api,
     `tokenizer "${name}" must return a non-negative integer, returned ${describeValue(value)}`,
   );
 };
@@ -130,6 +132,7 @@ const checkCount = (name: string, value: unknown): number => {
  *
  * @param name - a known tokenizer name (the state's `config.tokenizer`)
  * @param message - a canonical message
+ * @param api - the public function to name in errors (the one the caller called)
  * @returns its token count
  * @throws TokenizerError for an unknown name, or a custom counter's invalid result
  * @example
@@ -137,12 +140,16 @@ const checkCount = (name: string, value: unknown): number => {
  * countMessageTokens('heuristic', userMessage('abcdefgh')); // 2
  * ```
  */
-export const countMessageTokens = (name: TokenizerName, message: Message): number => {
+export const countMessageTokens = (
+  name: TokenizerName,
+  message: Message,
+  api = 'countMessageTokens',
+): number => {
   if (name === 'heuristic') return countHeuristicTokens(message);
-  if (isEncoding(name)) return countMessageWith(message, encodingCounter(name, 'countTokens'));
+  if (isEncoding(name)) return countMessageWith(message, encodingCounter(name, api));
   const count = custom.get(name);
   if (count === undefined) {
-    throw new TokenizerError('countTokens', `unknown tokenizer ${describeValue(name)}`);
+    throw new TokenizerError(api, `unknown tokenizer ${describeValue(name)}`);
   }
-  return checkCount(name, count(message));
+  return checkCount(name, count(message), api);
 };

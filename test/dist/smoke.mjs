@@ -2,11 +2,13 @@
 // fp-ts and io-ts have no exports map, so an import that works under vitest can crash here.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import {
   addMessage,
   ConversationMemory,
   createMemory,
   fromDict,
+  registerTokenizer,
   toDict,
   userMessage,
 } from 'conversation-memory';
@@ -20,24 +22,38 @@ assert.equal(restored._tag, 'Right');
 assert.deepEqual(restored.right, memory.state);
 assert.equal(fromDict({ max_messages: 0 })._tag, 'Left');
 
-// Development (NODE_ENV unset here): whole windows are frozen to catch mutation early.
-const state = addMessage(createMemory({ tokenizer: 'heuristic' }), userMessage('x')).state;
-assert.equal(Object.isFrozen(state.messages), process.env.NODE_ENV !== 'production');
+// An app that loads both builds (an ESM app with a CJS dependency that also uses us) shares one
+// tokenizer registry: a name registered through import is known through require, both ways.
+const cjs = createRequire(import.meta.url)('conversation-memory');
+registerTokenizer('smoke-words', (m) => (m.content ?? '').split(' ').length);
+const viaCjs = cjs.addMessage(cjs.createMemory({ tokenizer: 'smoke-words' }), cjs.userMessage('a b c'));
+assert.equal(viaCjs.state.totalTokens, 3);
+assert.equal(addMessage(viaCjs.state, userMessage('d e')).state.totalTokens, 5);
+assert.equal(createMemory({ tokenizer: 'smoke-words' }).config.tokenizer, 'smoke-words');
 
-// Production: windows are not frozen (that would walk the whole window on every add), the
-// state record and the messages still are.
-const production = execFileSync(
-  process.execPath,
-  [
-    '--input-type=module',
-    '-e',
-    `import { addMessage, createMemory, userMessage } from 'conversation-memory';
-     const s = addMessage(createMemory({ tokenizer: 'heuristic' }), userMessage('x')).state;
-     console.log(JSON.stringify([Object.isFrozen(s), Object.isFrozen(s.messages), Object.isFrozen(s.messages[0])]));`,
-  ],
-  { env: { ...process.env, NODE_ENV: 'production' }, encoding: 'utf8' },
-);
-assert.deepEqual(JSON.parse(production), [true, false, true]);
+// Whole windows are frozen only in development and test (NODE_ENV 'development' or 'test'),
+// where it catches mutation early; elsewhere (production, or NODE_ENV unset as on many servers)
+// freezing them would walk the whole window on every add. State records and messages are always
+// frozen.
+const freezing = (env) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { addMessage, createMemory, userMessage } from 'conversation-memory';
+         const s = addMessage(createMemory({ tokenizer: 'heuristic' }), userMessage('x')).state;
+         console.log(JSON.stringify([Object.isFrozen(s), Object.isFrozen(s.messages), Object.isFrozen(s.messages[0])]));`,
+      ],
+      { env: { ...process.env, NODE_ENV: env }, encoding: 'utf8' },
+    ),
+  );
+assert.deepEqual(freezing('production'), [true, false, true]);
+assert.deepEqual(freezing(''), [true, false, true]);
+assert.deepEqual(freezing('development'), [true, true, true]);
+assert.deepEqual(freezing('test'), [true, true, true]);
+
 // A runtime that cannot load an encoding synchronously (a browser): simulated by removing
 // process.getBuiltinModule. The default tokenizer must then be loaded with loadTokenizer first.
 const browserLike = execFileSync(

@@ -7,4 +7,11 @@ import fc from 'fast-check';
 const seed = Number(process.env['FC_SEED'] ?? 20261130);
 const numRuns = Number(process.env['FC_RUNS'] ?? 200);
 
-fc.configureGlobal({ seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: 50_000 });
+// A run cut short by the time limit fails instead of passing with fewer cases.
+fc.configureGlobal({
+  seed,
+  numRuns,
+  endOnFailure: false,
+  interruptAfterTimeLimit: 50_000,
+  markInterruptAsFailure: true,
+});
