@@ -11,8 +11,10 @@
  * 3. the tool-pair boundary loop: shift leading tool results and assistant tool-call messages
  *    while more than one message remains.
  *
- * `countText` is what step 2 counts each message's content with: the reference's
- * `floor(len(content) / 4)`, or a real tokenizer to show what re-counting costs with one.
+ * `countMessage` is what step 2 counts each message with. The reference counts content only with
+ * `floor(len(content) / 4)`: `countContent(referenceHeuristic)`. `countContent` with a real
+ * tokenizer shows what re-counting costs with one; a counter that also counts tool calls (as the
+ * library's encodings do) makes the port trim exactly what the library trims.
  */
 import type { Message } from '../src/index';
 
@@ -23,7 +25,7 @@ export class ReferenceMemory {
   constructor(
     readonly maxMessages: number,
     readonly maxTokens: number | null,
-    readonly countText: (text: string) => number,
+    readonly countMessage: (message: Message) => number,
   ) {}
 
   /** The reference's `add`: append, then enforce. */
@@ -48,7 +50,7 @@ export class ReferenceMemory {
     if (this.maxTokens !== null) {
       while (this.messages.length > 1) {
         let total = 0;
-        for (const message of this.messages) total += this.countText(message.content ?? '');
+        for (const message of this.messages) total += this.countMessage(message);
         if (total <= this.maxTokens) break;
         trimmed.push(this.messages.shift() as Message);
       }
@@ -67,3 +69,9 @@ export class ReferenceMemory {
 
 /** The reference memory's own count: `floor(len(content) / 4)`, no minimum of 1. */
 export const referenceHeuristic = (text: string): number => Math.floor(text.length / 4);
+
+/** A message counter that counts the content alone with a text counter, as the reference does. */
+export const countContent =
+  (countText: (text: string) => number): ((message: Message) => number) =>
+  (message) =>
+    countText(message.content ?? '');
