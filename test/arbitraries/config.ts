@@ -1,5 +1,18 @@
 import fc from 'fast-check';
-import type { MemoryConfig, TokenizerName } from 'conversation-memory';
+import { registerTokenizer, type MemoryConfig, type TokenizerName } from 'conversation-memory';
+
+/**
+ * A custom tokenizer, as users register one: whitespace-separated words of the content plus one
+ * per tool call and per content part (so messages without content still weigh something).
+ */
+export const WORDS_TOKENIZER = 'prop-test-words';
+registerTokenizer(
+  WORDS_TOKENIZER,
+  (message) =>
+    (message.content ?? '').split(/\s+/).filter((word) => word !== '').length +
+    (message.toolCalls?.length ?? 0) +
+    (message.contentParts?.length ?? 0),
+);
 
 /** A message limit: mostly 1..5 (so trimming happens often), sometimes up to 12. */
 export const maxMessagesArb: fc.Arbitrary<number> = fc.oneof(
@@ -13,13 +26,17 @@ export const maxTokensArb: fc.Arbitrary<number | null> = fc.oneof(
   { arbitrary: fc.integer({ min: 1, max: 60 }), weight: 2 },
 );
 
-/** A built-in tokenizer name: mostly `'heuristic'`, sometimes a real gpt-tokenizer encoding. */
+/**
+ * A tokenizer name: mostly `'heuristic'`, sometimes a real gpt-tokenizer encoding or a registered
+ * custom tokenizer.
+ */
 export const tokenizerArb: fc.Arbitrary<TokenizerName> = fc.oneof(
   { arbitrary: fc.constant('heuristic' as const), weight: 6 },
   { arbitrary: fc.constantFrom('o200k_base' as const, 'cl100k_base' as const), weight: 1 },
+  { arbitrary: fc.constant(WORDS_TOKENIZER), weight: 1 },
 );
 
-/** A valid memory config with any of the built-in tokenizers. */
+/** A valid memory config with any of the tokenizers above. */
 export const configArb: fc.Arbitrary<MemoryConfig> = fc.record({
   maxMessages: maxMessagesArb,
   maxTokens: maxTokensArb,
