@@ -102,12 +102,27 @@ const asRecord = (value: unknown, at: At): Record<string, unknown> => {
   return value as Record<string, unknown>;
 };
 
-/** An optional list: absent or `null` is none, and so is `[]` (as the reference reads it). */
-const optionalList = (list: unknown, at: At, key: string): readonly unknown[] | undefined => {
+/**
+ * An optional list, each item normalized by `each`: absent or `null` is none, and so is `[]` (as
+ * the reference reads it). `each` is a module-level function, so no closure is made per call.
+ */
+const normalizeList = <T>(
+  list: unknown,
+  at: At,
+  key: 'toolCalls' | 'contentParts',
+  each: (value: unknown, at: At) => T,
+): T[] | undefined => {
   if (list === undefined || list === null) return undefined;
-  if (!Array.isArray(list))
+  if (!Array.isArray(list)) {
     fail(at, `${pathOf(at)}.${key} must be an array, received ${describeValue(list)}`);
-  return (list as readonly unknown[]).length === 0 ? undefined : (list as readonly unknown[]);
+  }
+  const items = list as readonly unknown[];
+  if (items.length === 0) return undefined;
+  const out = new Array<T>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    out[i] = each(items[i], { api: at.api, where: at.where, list: key, index: i });
+  }
+  return out;
 };
 
 const normalizeToolCall = (value: unknown, at: At): ToolCall => {
@@ -191,14 +206,8 @@ export const normalizeMessage = (value: unknown, api: string, where?: Where): Me
     role: role as Message['role'],
     content: content as string | null,
   };
-  const calls = optionalList(raw['toolCalls'], at, 'toolCalls');
-  if (calls !== undefined) {
-    const toolCalls = new Array<ToolCall>(calls.length);
-    for (let i = 0; i < calls.length; i++) {
-      toolCalls[i] = normalizeToolCall(calls[i], { api, where, list: 'toolCalls', index: i });
-    }
-    message.toolCalls = toolCalls;
-  }
+  const toolCalls = normalizeList(raw['toolCalls'], at, 'toolCalls', normalizeToolCall);
+  if (toolCalls !== undefined) message.toolCalls = toolCalls;
   const toolCallId = optionalString(raw['toolCallId'], at, 'toolCallId');
   if (toolCallId !== undefined) message.toolCallId = toolCallId;
   const toolName = optionalString(raw['toolName'], at, 'toolName');
@@ -207,14 +216,8 @@ export const normalizeMessage = (value: unknown, api: string, where?: Where): Me
   if (toolResult !== undefined) message.toolResult = toolResult;
   const imageBase64 = optionalString(raw['imageBase64'], at, 'imageBase64');
   if (imageBase64 !== undefined) message.imageBase64 = imageBase64;
-  const parts = optionalList(raw['contentParts'], at, 'contentParts');
-  if (parts !== undefined) {
-    const contentParts = new Array<ContentPart>(parts.length);
-    for (let i = 0; i < parts.length; i++) {
-      contentParts[i] = normalizePart(parts[i], { api, where, list: 'contentParts', index: i });
-    }
-    message.contentParts = contentParts;
-  }
+  const contentParts = normalizeList(raw['contentParts'], at, 'contentParts', normalizePart);
+  if (contentParts !== undefined) message.contentParts = contentParts;
   return registerCanonical(message);
 };
 
