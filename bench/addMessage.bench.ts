@@ -543,4 +543,22 @@ for (const config of [...COUNT_BOUND, ...TOKEN_BOUND]) {
   );
 }
 console.log('');
+// One pathological message: a 100,000-character run with no whitespace (a pasted blob, a long
+// hash). gpt-tokenizer's BPE is quadratic on one long pre-token; the library counts such runs
+// in 256-character pieces. One add each, so this is a single timing, not a median.
+{
+  const blob = 'x'.repeat(100_000);
+  const memory = createMemory({ tokenizer: 'o200k_base' });
+  const t0 = performance.now();
+  const added = addMessage(memory, { role: 'tool', content: blob, toolCallId: 'c1' }).state;
+  const ours = performance.now() - t0;
+  const t1 = performance.now();
+  const direct = countTokens(blob, { disallowedSpecial: new Set() });
+  const alone = performance.now() - t1;
+  console.log(
+    `one message of 100,000 "x" (o200k_base): addMessage ${ours.toFixed(1)} ms (${int(added.totalTokens)} tokens); ` +
+      `gpt-tokenizer countTokens on it ${alone.toFixed(0)} ms (${int(direct)} tokens)`,
+  );
+}
+console.log('');
 console.log(`done in ${((performance.now() - started) / 1_000).toFixed(1)} s`);

@@ -76,3 +76,4 @@ export type { FromDictOptions } from './codec/fromDict';
 export type { MemoryDict, MessageDict, ToolCallDict, ContentPartDict } from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
 export type { ErrorCode } from './errors/ConversationMemoryError';
+export type { DecodeFailureKind } from './errors/errorClasses';

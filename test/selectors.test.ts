@@ -61,7 +61,16 @@ describe('selectors', () => {
     ['totalTokens', (s: unknown) => totalTokens(s as never)],
     ['getRecent', (s: unknown) => getRecent(s as never, 1)],
   ])('%s rejects a value that is not a state', (api, select) => {
-    for (const bad of [undefined, null, {}, { config: {}, messages: [], tokenCounts: [1] }]) {
+    const valid = createMemory();
+    for (const bad of [
+      undefined,
+      null,
+      {},
+      { ...valid, tokenCounts: [1] },
+      { ...valid, summary: undefined },
+      { ...valid, config: {} },
+      { ...valid, config: { ...valid.config, maxTokens: '5' } },
+    ]) {
       expect(() => select(bad)).toThrow(MemoryArgumentError);
     }
     expect(() => select(undefined)).toThrow(

@@ -13,6 +13,7 @@ import {
   imageMessage,
   type MemoryState,
   messageToDict,
+  MemoryArgumentError,
   MemoryDecodeError,
   setSummary,
   toDict,
@@ -335,11 +336,32 @@ describe('fromDict: validation (stricter than the reference)', () => {
     ]);
   });
 
-  it('returns Left, never throws, for invalid options', () => {
-    const result = fromDict({ max_messages: 5 }, null as never);
-    expect(E.isLeft(result) && result.left.problems).toEqual([
-      'options must be an object, received null',
-    ]);
+  it('throws for invalid options: a programmer error, not bad input', () => {
+    expect(() => fromDict({ max_messages: 5 }, null as never)).toThrow(MemoryArgumentError);
+    expect(() => fromDict({ max_messages: 5 }, 'heuristic' as never)).toThrow(
+      'fromDict: options must be an object such as { tokenizer }, received "heuristic"',
+    );
+  });
+
+  it('tells bad data from a tokenizer that cannot count here', () => {
+    const data = fromDict({ max_messages: 0 });
+    expect(E.isLeft(data) && data.left.kind).toBe('data');
+    const tokenizer = fromDict({ max_messages: 5 }, { tokenizer: 'not-registered' });
+    expect(E.isLeft(tokenizer) && tokenizer.left.kind).toBe('tokenizer');
+  });
+
+  it('returns Left for input that throws while it is read', () => {
+    const getter = { max_messages: 5 };
+    Object.defineProperty(getter, 'messages', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no access');
+      },
+    });
+    expect(problems(getter)).toEqual(['(root): could not read the input: Error: no access']);
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(problems(proxy)[0]).toMatch(/^\(root\): /);
   });
 
   it('reports one line for non-object parameters, and reads null parameters as {}', () => {
@@ -364,6 +386,9 @@ describe('fromDict: validation (stricter than the reference)', () => {
       return 1;
     });
     registerTokenizer('serialization-test-negative', () => -1);
+    registerTokenizer('serialization-test-odd-throw', () => {
+      throw Object.create(null);
+    });
     const input = {
       max_messages: 5,
       messages: [
@@ -374,6 +399,10 @@ describe('fromDict: validation (stricter than the reference)', () => {
     const thrown = fromDict(input, { tokenizer: 'serialization-test-throws' });
     expect(E.isLeft(thrown) && thrown.left.problems).toEqual([
       'messages[1]: tokenizer "serialization-test-throws" threw Error: boom',
+    ]);
+    const odd = fromDict(input, { tokenizer: 'serialization-test-odd-throw' });
+    expect(E.isLeft(odd) && odd.left.problems).toEqual([
+      'messages[0]: tokenizer "serialization-test-odd-throw" threw an object',
     ]);
     const negative = fromDict(input, { tokenizer: 'serialization-test-negative' });
     expect(E.isLeft(negative) && negative.left.problems).toEqual([

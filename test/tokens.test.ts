@@ -97,6 +97,38 @@ describe('gpt-tokenizer encodings', () => {
   });
 });
 
+describe('long runs without whitespace', () => {
+  // gpt-tokenizer's BPE is quadratic on one long pre-token (4 s for 100,000 "x"); such runs are
+  // counted in 256-character pieces. Timings are in the benchmark; these tests check the counts.
+  const letters = (n: number): string =>
+    Array.from({ length: n }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(i * 7919) % 26]).join('');
+
+  it('counts a run of one repeated character exactly', () => {
+    expect(countMessageTokens('o200k_base', userMessage('x'.repeat(100_000)))).toBe(12_500);
+  });
+
+  it('stays within 0.5% of the one-shot count for random letters, text around them included', () => {
+    const text = `Here is the key: ${letters(20_000)} and that is all.`;
+    const direct = o200k(text, { disallowedSpecial: new Set() });
+    const ours = countMessageTokens('o200k_base', userMessage(text));
+    expect(Math.abs(ours - direct) / direct).toBeLessThan(0.005);
+  });
+
+  it('never splits a surrogate pair between pieces', () => {
+    const astral = '𠀀'.repeat(600); // a CJK letter outside the BMP: 2 UTF-16 units each
+    const direct = o200k(astral, { disallowedSpecial: new Set() });
+    const ours = countMessageTokens('o200k_base', userMessage(astral));
+    expect(Math.abs(ours - direct) / direct).toBeLessThan(0.01);
+  });
+
+  it('counts long text with normal spacing exactly, as one piece', () => {
+    const prose = 'The quick brown fox jumps over the lazy dog. '.repeat(500);
+    expect(countMessageTokens('cl100k_base', userMessage(prose))).toBe(cl100k(prose));
+    const base64 = Buffer.from(letters(3000)).toString('base64');
+    expect(countMessageTokens('o200k_base', userMessage(base64))).toBe(o200k(base64));
+  });
+});
+
 describe('estimateTokens (the reference helper)', () => {
   it('returns 0 for empty text', () => {
     expect(estimateTokens('')).toBe(0);

@@ -1,7 +1,12 @@
 import { either as E } from 'fp-ts';
 import { fixToolPairBoundary } from '../core/fixToolPairBoundary';
 import { isConversationMemoryError } from '../errors/ConversationMemoryError';
-import { MemoryDecodeError } from '../errors/errorClasses';
+import {
+  type DecodeFailureKind,
+  MemoryArgumentError,
+  MemoryDecodeError,
+} from '../errors/errorClasses';
+import { errorText } from '../internal/errorText';
 import { describeValue } from '../internal/describeValue';
 import { isPlainObject } from '../internal/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
@@ -76,8 +81,10 @@ const toMessage = (raw: t.TypeOf<typeof PersistedMessage>): Message => {
   return registerCanonical(message as unknown as Message);
 };
 
-const fail = (problems: readonly string[]): E.Either<MemoryDecodeError, never> =>
-  E.left(new MemoryDecodeError(API, problems));
+const fail = (
+  problems: readonly string[],
+  kind: DecodeFailureKind = 'data',
+): E.Either<MemoryDecodeError, never> => E.left(new MemoryDecodeError(API, problems, kind));
 
 /** The tokenizer to count with, and how an error names where it came from. */
 const chooseTokenizer = (
@@ -95,11 +102,14 @@ const chooseTokenizer = (
  * {@link fromDict}, keeping what the load dropped: the reference fixes the tool-pair boundary on
  * load, which can drop leading tool results and tool-call messages of the file. Here they are
  * reported in a `memory/trimmed` effect, like any other removal, so a summarizer can still see
- * them. Never throws.
+ * them. Never throws on bad input.
  *
  * @param input - parsed JSON (e.g. `JSON.parse(text)`)
  * @param options - `tokenizer` to count with
- * @returns `Right({ state, effects })` or `Left(MemoryDecodeError)` listing every problem
+ * @returns `Right({ state, effects })` or `Left(MemoryDecodeError)` listing every problem;
+ *   `left.kind` tells bad data (`'data'`) from a tokenizer that cannot count here (`'tokenizer'`)
+ * @throws MemoryArgumentError when `options` is not an object (a programmer error; bad input
+ *   never throws)
  * @example
  * ```ts
  * const loaded = fromDictWithEffects({ max_messages: 5, messages: [{ role: 'tool', content: 't' }, { role: 'user', content: 'u' }] });
@@ -111,8 +121,23 @@ export const fromDictWithEffects = (
   options?: FromDictOptions,
 ): E.Either<MemoryDecodeError, Transition> => {
   if (options !== undefined && !isPlainObject(options)) {
-    return fail([`options must be an object, received ${describeValue(options)}`]);
+    throw new MemoryArgumentError(
+      API,
+      `options must be an object such as { tokenizer }, received ${describeValue(options)}`,
+    );
   }
+  try {
+    return decode(input, options ?? {});
+  } catch (error) {
+    // Input that is not plain JSON can throw while it is read (a getter, a Proxy trap).
+    return fail([`(root): could not read the input: ${errorText(error)}`]);
+  }
+};
+
+const decode = (
+  input: unknown,
+  options: FromDictOptions,
+): E.Either<MemoryDecodeError, Transition> => {
   if (!isPlainObject(input)) {
     return fail([
       `(root): expected an object as written by toDict or to_dict(), got ${describeValue(input)}`,
@@ -121,9 +146,9 @@ export const fromDictWithEffects = (
   const decoded = PersistedMemory.decode(input);
   if (E.isLeft(decoded)) return fail(reportErrors(decoded.left));
   const data = decoded.right;
-  const { name, label } = chooseTokenizer(options ?? {}, data);
+  const { name, label } = chooseTokenizer(options, data);
   const problem = tokenizerProblem(name);
-  if (problem !== undefined) return fail([`${label} ${problem}`]);
+  if (problem !== undefined) return fail([`${label} ${problem}`], 'tokenizer');
   const config: MemoryConfig = Object.freeze({
     maxMessages: data.max_messages,
     maxTokens: data.max_tokens ?? null,
@@ -134,7 +159,7 @@ export const fromDictWithEffects = (
 
 /**
  * Loads a memory from the reference's JSON (`to_dict()` output, from Python or from
- * {@link toDict}), validating everything first. Never throws.
+ * {@link toDict}), validating everything first. Never throws on bad input.
  *
  * As the reference: the limits are **not** re-applied (a file over its limits loads as it is; the
  * next add trims it), the tool-pair boundary **is** fixed (use {@link fromDictWithEffects} to see
@@ -146,7 +171,10 @@ export const fromDictWithEffects = (
  *
  * @param input - parsed JSON (e.g. `JSON.parse(text)`)
  * @param options - `tokenizer` to count with
- * @returns `Right(state)` or `Left(MemoryDecodeError)` listing every problem
+ * @returns `Right(state)` or `Left(MemoryDecodeError)` listing every problem; `left.kind` tells
+ *   bad data (`'data'`) from a tokenizer that cannot count here (`'tokenizer'`)
+ * @throws MemoryArgumentError when `options` is not an object (a programmer error; bad input
+ *   never throws)
  * @example
  * ```ts
  * const result = fromDict(JSON.parse(fs.readFileSync('conversation.json', 'utf8')));
@@ -171,9 +199,9 @@ const restore = (
       counts[i] = countMessageTokens(config.tokenizer, messages[i] as Message, API);
     } catch (error) {
       const reason = isConversationMemoryError(error)
-        ? error.message.replace(/^\[conversation-memory\] \w+: /, '')
-        : `tokenizer "${config.tokenizer}" threw ${String(error)}`;
-      return fail([`messages[${i}]: ${reason}`]);
+        ? error.detail
+        : `tokenizer "${config.tokenizer}" threw ${errorText(error)}`;
+      return fail([`messages[${i}]: ${reason}`], 'tokenizer');
     }
     total += counts[i] as number;
   }

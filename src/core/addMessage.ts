@@ -3,7 +3,7 @@ import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 /**
  * Appends one message, then enforces the limits exactly as the reference's `add`: the count rule,
@@ -24,7 +24,7 @@ import { assertState } from '../internal/assertState';
  * ```
  */
 export const addMessage = (state: MemoryState, message: Message): Transition => {
-  assertState(state, 'addMessage');
+  state = readState(state, 'addMessage');
   const admitted = admit(state, [message], 'addMessage', true);
   return appendAndTrim(state, admitted.messages, admitted.counts, true);
 };

@@ -5,7 +5,7 @@ import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 /**
  * Appends several messages, then enforces the limits **once**, as the reference's `add_many`:
@@ -24,7 +24,7 @@ import { assertState } from '../internal/assertState';
  * ```
  */
 export const addMessages = (state: MemoryState, messages: readonly Message[]): Transition => {
-  assertState(state, 'addMessages');
+  state = readState(state, 'addMessages');
   if (!Array.isArray(messages)) {
     throw new InvalidMessageError(
       'addMessages',

@@ -5,7 +5,7 @@ import { NO_EFFECTS } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
 import { withSummary } from './setSummary';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 /**
  * The reference's summary cap (`_MAX_SUMMARY_CHARS`): a combined summary keeps its newest 4,000
@@ -36,7 +36,7 @@ export const MAX_SUMMARY_CHARS = 4000;
  * ```
  */
 export const applySummary = (state: MemoryState, text: string): Transition => {
-  assertState(state, 'applySummary');
+  state = readState(state, 'applySummary');
   if (typeof text !== 'string') {
     throw new MemoryArgumentError(
       'applySummary',

@@ -1,7 +1,7 @@
 import { makeState, NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 /**
  * Empties the window and removes the summary, as the reference's `clear()` (since v0.17.5). The
@@ -18,7 +18,7 @@ import { assertState } from '../internal/assertState';
  * ```
  */
 export const clearMemory = (state: MemoryState): Transition => {
-  assertState(state, 'clearMemory');
+  state = readState(state, 'clearMemory');
   if (state.messages.length === 0 && state.summary === null) return { state, effects: NO_EFFECTS };
   const effects: MemoryEffect[] = [];
   if (state.messages.length > 0) {

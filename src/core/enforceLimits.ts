@@ -1,7 +1,7 @@
 import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 /**
  * Applies the limits to the window as it is: the count rule, the token rule, then the tool-pair
@@ -17,6 +17,6 @@ import { assertState } from '../internal/assertState';
  * ```
  */
 export const enforceLimits = (state: MemoryState): Transition => {
-  assertState(state, 'enforceLimits');
+  state = readState(state, 'enforceLimits');
   return appendAndTrim(state, [], [], true);
 };

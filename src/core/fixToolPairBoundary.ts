@@ -1,7 +1,7 @@
 import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 /**
  * Drops leading tool results and assistant tool-call messages, keeping at least one message: the
@@ -19,6 +19,6 @@ import { assertState } from '../internal/assertState';
  * ```
  */
 export const fixToolPairBoundary = (state: MemoryState): Transition => {
-  assertState(state, 'fixToolPairBoundary');
+  state = readState(state, 'fixToolPairBoundary');
   return appendAndTrim(state, [], [], false);
 };

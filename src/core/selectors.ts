@@ -2,7 +2,7 @@ import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue, received } from '../internal/describeValue';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 /**
  * The whole window, oldest first. The state's own readonly array is returned (no copy): it never
@@ -16,7 +16,7 @@ import { assertState } from '../internal/assertState';
  * ```
  */
 export const getHistory = (state: MemoryState): readonly Message[] => {
-  assertState(state, 'getHistory');
+  state = readState(state, 'getHistory');
   return state.messages;
 };
 
@@ -35,7 +35,7 @@ export const getHistory = (state: MemoryState): readonly Message[] => {
  * ```
  */
 export const getRecent = (state: MemoryState, n: number): readonly Message[] => {
-  assertState(state, 'getRecent');
+  state = readState(state, 'getRecent');
   if (typeof n !== 'number') {
     throw new MemoryArgumentError('getRecent', `n must be an integer, ${received(n)}`);
   }
@@ -66,7 +66,7 @@ export const getRecent = (state: MemoryState, n: number): readonly Message[] => 
  * ```
  */
 export const getSummary = (state: MemoryState): string | null => {
-  assertState(state, 'getSummary');
+  state = readState(state, 'getSummary');
   return state.summary;
 };
 
@@ -81,6 +81,6 @@ export const getSummary = (state: MemoryState): string | null => {
  * ```
  */
 export const totalTokens = (state: MemoryState): number => {
-  assertState(state, 'totalTokens');
+  state = readState(state, 'totalTokens');
   return state.totalTokens;
 };

@@ -3,7 +3,7 @@ import { describeValue } from '../internal/describeValue';
 import { NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 /**
  * Replaces the summary state and reports the change. Shared by the summary reducers.
@@ -35,7 +35,7 @@ export const withSummary = (state: MemoryState, summary: string | null): Transit
  * ```
  */
 export const setSummary = (state: MemoryState, text: string | null): Transition => {
-  assertState(state, 'setSummary');
+  state = readState(state, 'setSummary');
   if (text !== null && typeof text !== 'string') {
     throw new MemoryArgumentError(
       'setSummary',

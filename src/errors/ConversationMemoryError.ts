@@ -32,19 +32,21 @@ export const ERROR_PREFIX = '[conversation-memory]';
  */
 export const isConversationMemoryError = (
   value: unknown,
-): value is Error & { readonly code: ErrorCode } =>
+): value is Error & { readonly code: ErrorCode; readonly detail: string } =>
   typeof value === 'object' &&
   value !== null &&
   (value as { [BRAND]?: unknown })[BRAND] === true &&
   typeof (value as { code?: unknown }).code === 'string';
 
 /**
- * Marks an error instance with our brand and code. Internal; each error class calls it once.
+ * Marks an error instance with our brand, its code, and its `detail` (the message without the
+ * `[conversation-memory] api:` prefix). Internal; each error class calls it once.
  *
  * @internal
  */
-export const brandError = (error: Error, code: ErrorCode, name: string): void => {
+export const brandError = (error: Error, code: ErrorCode, name: string, detail: string): void => {
   Object.defineProperty(error, BRAND, { value: true, enumerable: false });
+  Object.defineProperty(error, 'detail', { value: detail, enumerable: false });
   Object.defineProperty(error, 'code', { value: code, enumerable: true });
   Object.defineProperty(error, 'name', { value: name, enumerable: false, configurable: true });
 };

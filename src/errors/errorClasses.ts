@@ -1,3 +1,4 @@
+import { errorText } from '../internal/errorText';
 import { brandError, formatMessage } from './ConversationMemoryError';
 
 /**
@@ -11,12 +12,14 @@ import { brandError, formatMessage } from './ConversationMemoryError';
  */
 export class MemoryConfigError extends RangeError {
   declare readonly code: 'CM_CONFIG';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
   /** One line per problem, each naming the field and the value received. */
   readonly problems: readonly string[];
   constructor(api: string, problems: readonly string[]) {
     super(formatMessage(api, problems.join('; ')));
     this.problems = problems;
-    brandError(this, 'CM_CONFIG', 'MemoryConfigError');
+    brandError(this, 'CM_CONFIG', 'MemoryConfigError', problems.join('; '));
   }
 }
 
@@ -30,9 +33,11 @@ export class MemoryConfigError extends RangeError {
  */
 export class MemoryArgumentError extends RangeError {
   declare readonly code: 'CM_ARGUMENT';
-  constructor(api: string, what: string) {
-    super(formatMessage(api, what));
-    brandError(this, 'CM_ARGUMENT', 'MemoryArgumentError');
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  constructor(api: string, what: string, options?: { cause?: unknown }) {
+    super(formatMessage(api, what), options);
+    brandError(this, 'CM_ARGUMENT', 'MemoryArgumentError', what);
   }
 }
 
@@ -49,9 +54,11 @@ export class MemoryArgumentError extends RangeError {
  */
 export class InvalidMessageError extends TypeError {
   declare readonly code: 'CM_INVALID_MESSAGE';
-  constructor(api: string, what: string) {
-    super(formatMessage(api, what));
-    brandError(this, 'CM_INVALID_MESSAGE', 'InvalidMessageError');
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  constructor(api: string, what: string, options?: { cause?: unknown }) {
+    super(formatMessage(api, what), options);
+    brandError(this, 'CM_INVALID_MESSAGE', 'InvalidMessageError', what);
   }
 }
 
@@ -66,9 +73,11 @@ export class InvalidMessageError extends TypeError {
  */
 export class TokenizerError extends Error {
   declare readonly code: 'CM_TOKENIZER';
-  constructor(api: string, what: string) {
-    super(formatMessage(api, what));
-    brandError(this, 'CM_TOKENIZER', 'TokenizerError');
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  constructor(api: string, what: string, options?: { cause?: unknown }) {
+    super(formatMessage(api, what), options);
+    brandError(this, 'CM_TOKENIZER', 'TokenizerError', what);
   }
 }
 
@@ -85,14 +94,35 @@ export class TokenizerError extends Error {
  */
 export class MemoryDecodeError extends Error {
   declare readonly code: 'CM_DECODE';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
   /** One line per problem, each starting with the path of the offending value. */
   readonly problems: readonly string[];
-  constructor(api: string, problems: readonly string[]) {
-    super(formatMessage(api, `invalid input:\n  ${problems.join('\n  ')}`));
+  /**
+   * What failed: `'data'`, the input itself is not a valid memory (a corrupt or foreign file);
+   * `'tokenizer'`, the data is fine but its tokenizer cannot count here (unknown, not loaded in
+   * this runtime, or it failed on a message), so the file must not be discarded as corrupt.
+   */
+  readonly kind: DecodeFailureKind;
+  constructor(api: string, problems: readonly string[], kind: DecodeFailureKind = 'data') {
+    const detail = `invalid input:\n  ${problems.join('\n  ')}`;
+    super(formatMessage(api, detail));
     this.problems = problems;
-    brandError(this, 'CM_DECODE', 'MemoryDecodeError');
+    this.kind = kind;
+    brandError(this, 'CM_DECODE', 'MemoryDecodeError', detail);
   }
 }
+
+/**
+ * Why a decode failed: bad data, or a tokenizer that cannot count here (see
+ * {@link MemoryDecodeError.kind}).
+ *
+ * @example
+ * ```ts
+ * const kind: DecodeFailureKind = 'tokenizer';
+ * ```
+ */
+export type DecodeFailureKind = 'data' | 'tokenizer';
 
 /**
  * Thrown by the facade after a subscriber threw. Every listener has been called and the state
@@ -106,14 +136,11 @@ export class MemoryDecodeError extends Error {
  */
 export class ListenerError extends Error {
   declare readonly code: 'CM_LISTENER';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
   constructor(api: string, cause: unknown, failures: number) {
-    super(
-      formatMessage(
-        api,
-        `${failures} listener(s) threw; the state change was kept. First error: ${String(cause)}`,
-      ),
-      { cause },
-    );
-    brandError(this, 'CM_LISTENER', 'ListenerError');
+    const detail = `${failures} listener(s) threw; the state change was kept. First error: ${errorText(cause)}`;
+    super(formatMessage(api, detail), { cause });
+    brandError(this, 'CM_LISTENER', 'ListenerError', detail);
   }
 }

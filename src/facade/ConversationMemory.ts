@@ -7,7 +7,7 @@ import { createMemory } from '../core/createMemory';
 import { getRecent } from '../core/selectors';
 import { setSummary } from '../core/setSummary';
 import { ListenerError, MemoryArgumentError } from '../errors/errorClasses';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryEffect, Transition } from '../model/effects';
@@ -74,7 +74,7 @@ export class ConversationMemory {
    * ```
    */
   static fromState(state: MemoryState): ConversationMemory {
-    assertState(state, 'ConversationMemory.fromState');
+    state = readState(state, 'ConversationMemory.fromState');
     adopting = { state };
     try {
       return new ConversationMemory();

@@ -5,6 +5,15 @@
  * @internal
  */
 export const describeValue = (value: unknown): string => {
+  try {
+    return describe(value);
+  } catch {
+    // A revoked Proxy, or an object whose prototype chain throws when read.
+    return 'an unreadable value';
+  }
+};
+
+const describe = (value: unknown): string => {
   if (typeof value === 'string') {
     const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
     return JSON.stringify(shown);

@@ -2,7 +2,7 @@ import { DEFAULT_CONFIG } from '../model/config';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import type { MemoryState } from '../model/state';
 import type { ContentPartDict, MemoryDict, MessageDict, ToolCallDict } from './types';
-import { assertState } from '../internal/assertState';
+import { readState } from '../internal/readState';
 
 const toolCallToDict = (call: ToolCall): ToolCallDict => ({
   name: call.name,
@@ -63,7 +63,7 @@ export const messageToDict = (message: Message): MessageDict => ({
  * ```
  */
 export const toDict = (state: MemoryState): MemoryDict => {
-  assertState(state, 'toDict');
+  state = readState(state, 'toDict');
   const dict: MemoryDict = {
     max_messages: state.config.maxMessages,
     max_tokens: state.config.maxTokens,
