@@ -271,6 +271,27 @@ describe('message validation', () => {
     );
   });
 
+  it('accepts parameters nested 200 levels deep and rejects 201, naming the culprit', () => {
+    const nest = (levels: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = {};
+      for (let i = 1; i < levels; i++) value = { a: value };
+      return value;
+    };
+    expect(() =>
+      addMessage(heuristic(), assistant('', call('c1', 'f', { a: nest(199) } as never))),
+    ).not.toThrow();
+    expect(() =>
+      addMessage(heuristic(), assistant('', call('c1', 'f', { a: nest(200) } as never))),
+    ).toThrow(/parameters\.a\.a\.a.*….*: nested deeper than 200 levels$/);
+    // At the limit the fast path and the error path agree, so the Date is what gets reported.
+    expect(() =>
+      addMessage(
+        heuristic(),
+        assistant('', call('c1', 'f', { a: nest(199), b: new Date(0) } as never)),
+      ),
+    ).toThrow('message.toolCalls[0].parameters.b: expected a JSON value, got a Date');
+  });
+
   it('stores a -0 parameter as 0, since JSON has no -0', () => {
     const state = addMessage(
       heuristic(),

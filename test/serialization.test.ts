@@ -327,6 +327,21 @@ describe('fromDict: validation (stricter than the reference)', () => {
     expect(E.isLeft(result) && result.left.problems[0]).toMatch(/^options\.tokenizer must be /);
   });
 
+  it('names codecs briefly and lists at most 20 problems', () => {
+    expect(problems({ max_messages: 5, messages: ['hi'] })).toEqual([
+      'messages[0]: expected message object, got "hi"',
+    ]);
+    expect(
+      problems({ max_messages: 5, messages: [{ role: 'assistant', tool_calls: [1] }] }),
+    ).toEqual(['messages[0].tool_calls[0]: expected tool call object, got 1']);
+    const many = problems({
+      max_messages: 5,
+      messages: Array.from({ length: 500 }, () => ({ role: 'USER' })),
+    });
+    expect(many).toHaveLength(21);
+    expect(many[20]).toBe('… and 480 more problems');
+  });
+
   it('names a non-object input plainly', () => {
     expect(problems(null)).toEqual([
       '(root): expected an object as written by toDict or to_dict(), got null',

@@ -37,29 +37,35 @@ export const RoleCodec = t.keyof({ user: null, assistant: null, system: null, to
  *
  * @internal
  */
-export const PersistedToolCall = t.intersection([
-  t.type({ name: t.string }),
-  t.partial({
-    parameters: ParametersCodec,
-    id: nullableString,
-    thought_signature: nullableString,
-  }),
-]);
+export const PersistedToolCall = t.intersection(
+  [
+    t.type({ name: t.string }),
+    t.partial({
+      parameters: ParametersCodec,
+      id: nullableString,
+      thought_signature: nullableString,
+    }),
+  ],
+  'tool call object',
+);
 
 /**
  * A content part as the reference writes it: `type` required.
  *
  * @internal
  */
-export const PersistedContentPart = t.intersection([
-  t.type({ type: t.string }),
-  t.partial({
-    text: nullableString,
-    image_url: nullableString,
-    image_base64: nullableString,
-    media_type: nullableString,
-  }),
-]);
+export const PersistedContentPart = t.intersection(
+  [
+    t.type({ type: t.string }),
+    t.partial({
+      text: nullableString,
+      image_url: nullableString,
+      image_base64: nullableString,
+      media_type: nullableString,
+    }),
+  ],
+  'content part object',
+);
 
 /**
  * A message as the reference's `Message.to_dict()` writes it (and `from_dict` reads it: only
@@ -67,18 +73,24 @@ export const PersistedContentPart = t.intersection([
  *
  * @internal
  */
-export const PersistedMessage = t.intersection([
-  t.type({ role: RoleCodec }),
-  t.partial({
-    content: nullableString,
-    image_base64: nullableString,
-    tool_name: nullableString,
-    tool_result: nullableString,
-    tool_calls: t.union([t.array(PersistedToolCall), t.null]),
-    tool_call_id: nullableString,
-    content_parts: t.union([t.array(PersistedContentPart), t.null]),
-  }),
-]);
+export const PersistedMessage = t.intersection(
+  [
+    t.type({ role: RoleCodec }),
+    t.partial({
+      content: nullableString,
+      image_base64: nullableString,
+      tool_name: nullableString,
+      tool_result: nullableString,
+      tool_calls: t.union([t.array(PersistedToolCall), t.null], 'list of tool calls or null'),
+      tool_call_id: nullableString,
+      content_parts: t.union(
+        [t.array(PersistedContentPart), t.null],
+        'list of content parts or null',
+      ),
+    }),
+  ],
+  'message object',
+);
 
 /**
  * The key under which we keep what the reference has no field for (the tokenizer name). The
@@ -101,8 +113,8 @@ export const PersistedMemory = t.intersection([
   t.type({ max_messages: Limit }),
   t.partial({
     max_tokens: NullableLimit,
-    messages: t.array(PersistedMessage),
+    messages: t.array(PersistedMessage, 'list of messages'),
     summary: nullableString,
-    [EXTENSION_KEY]: t.partial({ tokenizer: t.string }),
+    [EXTENSION_KEY]: t.partial({ tokenizer: t.string }, '{ tokenizer?: string }'),
   }),
 ]);

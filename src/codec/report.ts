@@ -1,18 +1,23 @@
 import type * as t from 'io-ts';
 import { describeValue } from '../internal/describeValue';
+import { shortenPath } from '../internal/shortenPath';
+
+/** At most this many problems are listed; the rest are counted. */
+const MAX_PROBLEMS = 20;
 
 const isArrayTag = (tag: string | undefined): boolean =>
   tag === 'ArrayType' || tag === 'ReadonlyArrayType';
 
 /**
- * Walks an io-ts context and returns the readable path (`messages[3].role`) and the type found at
- * the end of that path. Union members, intersections and refinements repeat their parent's
- * position, so they extend neither the path nor the expected type: a failing
- * `string | null` is reported once, as `expected (string | null)`.
+ * Walks an io-ts context and returns the readable path (`messages[3].role`), the type found at
+ * the end of that path, and every proper prefix of the path. Union members, intersections and
+ * refinements repeat their parent's position, so they extend neither the path nor the expected
+ * type: a failing `string | null` is reported once, as `expected (string | null)`.
  */
-const locate = (context: t.Context): { path: string; expected: string } => {
+const locate = (context: t.Context): { path: string; expected: string; prefixes: string[] } => {
   let path = '';
   let expected = context[0]?.type.name ?? 'a valid value';
+  const prefixes: string[] = [];
   for (let i = 1; i < context.length; i++) {
     const entry = context[i];
     const parentTag = (context[i - 1]?.type as { _tag?: string } | undefined)?._tag;
@@ -24,35 +29,37 @@ const locate = (context: t.Context): { path: string; expected: string } => {
     ) {
       continue;
     }
-    const key = entry.key;
-    if (isArrayTag(parentTag)) path += `[${key}]`;
-    else path += path === '' ? key : `.${key}`;
+    if (path !== '') prefixes.push(path);
+    path += isArrayTag(parentTag) ? `[${entry.key}]` : path === '' ? entry.key : `.${entry.key}`;
     expected = entry.type.name;
   }
-  return { path: path === '' ? '(root)' : path, expected };
+  return { path: path === '' ? '(root)' : path, expected, prefixes };
 };
 
 /**
  * Renders io-ts errors as one line each: `path: message`, where message is the codec's own text
  * when it gave one, else `expected <type>, got <value>`; a codec's predicate message is attached
- * to its subject (`maxMessages must be at least 1, received 0`). Identical lines are merged.
+ * to its subject (`maxMessages must be at least 1, received 0`). When one member of a union got
+ * deeper (`tool_calls[0].name`), the shallow "expected Array | null" of the other member is
+ * dropped. Identical lines are merged, and at most 20 problems are listed. Linear in the number
+ * of errors (times the path depth), so a hostile input with thousands of bad entries stays cheap.
  *
  * @internal
  */
 export const reportErrors = (errors: t.Errors): readonly string[] => {
   const located = errors.map((error) => ({ error, ...locate(error.context) }));
-  const lines: string[] = [];
+  const hasDeeper = new Set<string>();
+  for (const { prefixes } of located) for (const prefix of prefixes) hasDeeper.add(prefix);
+  const lines = new Set<string>();
+  let more = 0;
   for (const { error, path, expected } of located) {
-    // A union reports one error per member: when one member got deeper (`tool_calls[0].name`),
-    // the shallow "expected Array | null" from the other member only adds noise.
-    const deeper = located.some(
-      (other) => other.path.startsWith(`${path}.`) || other.path.startsWith(`${path}[`),
-    );
-    if (deeper) continue;
+    if (hasDeeper.has(path)) continue;
     const what = error.message ?? `expected ${expected}, got ${describeValue(error.value)}`;
-    // A predicate ("must be at least 1, received 0") reads best attached to its subject.
-    const line = /^(must|is) /.test(what) ? `${path} ${what}` : `${path}: ${what}`;
-    if (!lines.includes(line)) lines.push(line);
+    const subject = shortenPath(path);
+    const line = /^(must|is) /.test(what) ? `${subject} ${what}` : `${subject}: ${what}`;
+    if (lines.has(line)) continue;
+    if (lines.size < MAX_PROBLEMS) lines.add(line);
+    else more++;
   }
-  return lines;
+  return more === 0 ? [...lines] : [...lines, `… and ${more} more problem${more === 1 ? '' : 's'}`];
 };

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../model/message';
 import { describeValue } from './describeValue';
 import { isPlainObject } from './isPlainObject';
+import { shortenPath } from './shortenPath';
 
 /**
  * Thrown by {@link cloneJsonObject} with the path of the first non-JSON value; callers turn it
@@ -17,11 +18,12 @@ export class NotJsonError extends Error {
     reason?: string,
   ) {
     const why = reason ?? `expected a JSON value, got ${describeValue(value)}`;
-    super(path === '' ? why : `${path}: ${why}`);
+    super(path === '' ? why : `${shortenPath(path)}: ${why}`);
     this.reason = why;
   }
 }
 
+/** Containers may nest this many levels deep, the root object included. */
 const MAX_DEPTH = 200;
 
 /** Thrown on the fast path, which builds no path strings; the slow path then finds the culprit. */
@@ -41,6 +43,7 @@ const defineOwn = (target: Record<string, unknown>, key: string, value: unknown)
   }
 };
 
+/** Copies a value found at `depth` (the root object is at depth 0). */
 const cloneValue = (value: unknown, depth: number): JsonValue => {
   switch (typeof value) {
     case 'string':
@@ -52,25 +55,26 @@ const cloneValue = (value: unknown, depth: number): JsonValue => {
       throw NOT_JSON;
     case 'object':
       if (value === null) return null;
-      if (depth > MAX_DEPTH) throw NOT_JSON;
+      if (depth >= MAX_DEPTH) throw NOT_JSON;
       if (Array.isArray(value)) {
         const out = new Array<JsonValue>(value.length);
         for (let i = 0; i < value.length; i++) out[i] = cloneValue(value[i], depth + 1);
         return Object.freeze(out);
       }
-      if (isPlainObject(value)) return cloneObject(value, depth + 1);
+      if (isPlainObject(value)) return cloneObject(value, depth);
       throw NOT_JSON;
     default:
       throw NOT_JSON;
   }
 };
 
+/** Copies a plain object found at `depth`. */
 const cloneObject = (value: Record<string, unknown>, depth: number): JsonObject => {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = value[key];
     // JSON.stringify drops undefined members of objects; so do we, keeping state JSON-exact.
-    if (item !== undefined) defineOwn(out, key, cloneValue(item, depth));
+    if (item !== undefined) defineOwn(out, key, cloneValue(item, depth + 1));
   }
   return Object.freeze(out) as JsonObject;
 };
@@ -92,7 +96,8 @@ const findNonJson = (
   }
   if (typeof value !== 'object') return new NotJsonError(path, value);
   if (ancestors.includes(value)) return new NotJsonError(path, value, 'circular reference');
-  if (ancestors.length > MAX_DEPTH) {
+  // The value's depth is the number of containers above it, as in cloneValue.
+  if (ancestors.length >= MAX_DEPTH) {
     return new NotJsonError(path, value, `nested deeper than ${MAX_DEPTH} levels`);
   }
   if (!Array.isArray(value) && !isPlainObject(value)) return new NotJsonError(path, value);
