@@ -7,7 +7,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
-    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
@@ -28,9 +28,14 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          // Exact names for bare built-ins (a pattern would also match './events' or './path').
+          paths: builtinModules.map((name) => ({
+            name,
+            message: 'The core must stay browser-safe: no Node built-ins.',
+          })),
           patterns: [
             {
-              group: ['node:*', ...builtinModules, ...builtinModules.map((name) => `${name}/*`)],
+              group: ['node:*', ...builtinModules.map((name) => `${name}/*`)],
               message: 'The core must stay browser-safe: no Node built-ins.',
             },
             {

@@ -1,6 +1,6 @@
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   addMessage,
   addMessages,
@@ -194,6 +194,20 @@ describe('registerTokenizer', () => {
     expect(() => registerTokenizer('tokens-test-twice', () => 1)).toThrow(
       'registerTokenizer: "tokens-test-twice" is already registered with another function; choose a new name',
     );
+  });
+
+  it('accepts a new function with the same source text, as when a module is loaded twice', async () => {
+    registerTokenizer('tokens-test-same-source', (m) => (m.content ?? '').length);
+    expect(() =>
+      registerTokenizer('tokens-test-same-source', (m) => (m.content ?? '').length),
+    ).not.toThrow();
+    await import('./fixtures/registersWordsTokenizer');
+    vi.resetModules();
+    await expect(import('./fixtures/registersWordsTokenizer')).resolves.toBeDefined();
+    expect(
+      addMessage(createMemory({ tokenizer: 'fixture-words' }), userMessage('a b c')).state
+        .totalTokens,
+    ).toBe(3);
   });
 
   it.each(BUILT_IN_TOKENIZERS)('refuses to replace the built-in %s', (name) => {

@@ -22,7 +22,11 @@ interface EncodingModule {
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Loaded counters, shared by the ESM and CJS builds so each table is loaded once per process. */
-const loaded = shared('encodings', () => new Map<EncodingName, (text: string) => number>());
+const loaded = shared(
+  'encodings',
+  () => new Map<EncodingName, (text: string) => number>(),
+  (value) => value instanceof Map,
+);
 
 /**
  * A run this long of letters, or of punctuation, is one pre-token for the BPE, whose cost grows

@@ -1,7 +1,7 @@
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { received } from '../internal/describeValue';
-import { codePointLength } from '../internal/codePoints';
 import { encodingCounter } from './encodings';
+import { quarterCodePoints } from './heuristic';
 import { encodingForModel } from './modelEncodings';
 
 /**
@@ -53,5 +53,5 @@ export const estimateTokensHeuristic = (text: string): number => {
       `text must be a string, ${received(text)}`,
     );
   }
-  return text === '' ? 0 : Math.max(1, Math.floor(codePointLength(text) / 4));
+  return text === '' ? 0 : Math.max(1, quarterCodePoints(text));
 };

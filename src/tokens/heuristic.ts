@@ -14,9 +14,14 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  * countHeuristicTokens({ role: 'user', content: 'abcdefg' }); // 1
  * ```
  */
-export const countHeuristicTokens = (message: Message): number => {
-  const content = message.content;
-  if (content === null) return 0;
-  // Without surrogates, UTF-16 length is the code point count; the regex scan is native code.
-  return Math.floor((SURROGATE.test(content) ? codePointLength(content) : content.length) / 4);
-};
+export const countHeuristicTokens = (message: Message): number =>
+  message.content === null ? 0 : quarterCodePoints(message.content);
+
+/**
+ * `floor(code points / 4)`, the core of both reference heuristics. Without surrogates, UTF-16
+ * length is the code point count, and the regex scan that tells is native code.
+ *
+ * @internal
+ */
+export const quarterCodePoints = (text: string): number =>
+  Math.floor((SURROGATE.test(text) ? codePointLength(text) : text.length) / 4);

@@ -33,7 +33,11 @@ export const BUILT_IN_TOKENIZERS: readonly TokenizerName[] = Object.freeze([
 ]);
 
 /** Custom tokenizers, shared by every copy of the package loaded in this realm (ESM and CJS). */
-const custom = shared('tokenizers', () => new Map<string, MessageTokenCounter>());
+const custom = shared(
+  'tokenizers',
+  () => new Map<string, MessageTokenCounter>(),
+  (value) => value instanceof Map,
+);
 
 const isEncoding = (name: string): name is 'o200k_base' | 'cl100k_base' =>
   name === 'o200k_base' || name === 'cl100k_base';
@@ -54,9 +58,11 @@ export const isKnownTokenizer = (name: unknown): name is TokenizerName =>
 
 /**
  * Adds a custom tokenizer under a new name, for use as `createMemory({ tokenizer: name })`.
- * A name is bound for good: registering the same function again is allowed, another function
- * under a taken name (or a built-in name) throws, since states already counted with the old one
- * would stop agreeing with a recount.
+ * A name is bound for good: registering the same function again (or a function with the same
+ * source text, as when a module is loaded twice) is allowed; another function under a taken name
+ * (or a built-in name) throws, since states already counted with the old one would stop agreeing
+ * with a recount. The registry is shared by every copy of this package in the realm (its ESM and
+ * CJS builds).
  *
  * @param name - a non-empty name, not a built-in one
  * @param count - counts one message; pure, returning a non-negative integer
@@ -82,7 +88,10 @@ export const registerTokenizer = (name: string, count: MessageTokenCounter): voi
     throw new TokenizerError(api, `"${name}" is a built-in tokenizer and cannot be replaced`);
   }
   const existing = custom.get(name);
-  if (existing !== undefined && existing !== count) {
+  // The same source text is accepted again: a module that registers its tokenizer when it loads
+  // may be loaded twice (a test runner resetting modules, hot reload), each time with a new
+  // function object.
+  if (existing !== undefined && existing !== count && String(existing) !== String(count)) {
     throw new TokenizerError(
       api,
       `"${name}" is already registered with another function; choose a new name`,

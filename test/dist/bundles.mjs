@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const consumer = `
@@ -23,8 +24,8 @@ const consumer = `
 `;
 
 const work = mkdtempSync(join(tmpdir(), 'cm-bundles-'));
-// The consumer sits inside the package, so 'conversation-memory' resolves to this build.
-const entry = join(process.cwd(), 'test', 'dist', '.consumer.mjs');
+const entry = join(work, 'consumer.mjs');
+const root = fileURLToPath(new URL('../../', import.meta.url));
 try {
   writeFileSync(entry, consumer);
   for (const platform of ['browser', 'node']) {
@@ -37,6 +38,10 @@ try {
       platform,
       outdir,
       outExtension: { '.js': '.mjs' },
+      // 'conversation-memory' is this build; its own dependencies come from this package's
+      // node_modules, as they would from an application's.
+      alias: { 'conversation-memory': join(root, 'dist', 'index.js') },
+      nodePaths: [join(root, 'node_modules')],
       logLevel: 'error',
     });
     const chunks = readdirSync(outdir);
@@ -44,13 +49,12 @@ try {
     const prelude = platform === 'browser' ? 'delete process.getBuiltinModule;' : '';
     const output = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', `${prelude} await import(${JSON.stringify(join(outdir, '.consumer.mjs'))});`],
+      ['--input-type=module', '-e', `${prelude} await import(${JSON.stringify(join(outdir, 'consumer.mjs'))});`],
       { cwd: work, encoding: 'utf8' },
     );
     assert.deepEqual(JSON.parse(output), ['CM_CONFIG', 4], `${platform} bundle`);
   }
   console.log('browser and node bundles: ok');
 } finally {
-  rmSync(entry, { force: true });
   rmSync(work, { recursive: true, force: true });
 }

@@ -65,6 +65,8 @@ const browserLike = execFileSync(
      const cm = await import('conversation-memory');
      const out = [];
      try { cm.createMemory(); out.push('created'); } catch (e) { out.push(e.message); }
+     const early = cm.fromDict({ max_messages: 2, messages: [{ role: 'user', content: 'hi' }] });
+     out.push([early._tag, early.left?.kind, early.left?.problems[0]]);
      const heuristic = cm.addMessage(cm.createMemory({ tokenizer: 'heuristic' }), cm.userMessage('abcdefgh')).state;
      out.push(heuristic.totalTokens);
      await cm.loadTokenizer('o200k_base');
@@ -76,6 +78,11 @@ const browserLike = execFileSync(
 );
 assert.deepEqual(JSON.parse(browserLike), [
   '[conversation-memory] createMemory: tokenizer must be loaded first in this runtime: call `await loadTokenizer("o200k_base")`',
+  [
+    'Left',
+    'tokenizer',
+    'tokenizer (the default) must be loaded first in this runtime: call `await loadTokenizer("o200k_base")`',
+  ],
   2,
   4,
   'CM_TOKENIZER',
