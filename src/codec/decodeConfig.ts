@@ -5,6 +5,7 @@ import { describeValue } from '../internal/describeValue';
 import { isPlainObject } from '../internal/isPlainObject';
 import { DEFAULT_CONFIG, type MemoryConfig } from '../model/config';
 import { isKnownTokenizer, isTokenizerReady } from '../tokens/registry';
+import { checkedCodec } from './checkedCodec';
 import { Limit, NullableLimit } from './limits';
 import { reportErrors } from './report';
 
@@ -32,15 +33,7 @@ export const tokenizerProblem = (name: unknown): string | undefined => {
 };
 
 /** A tokenizer name that is known and usable in this runtime. */
-const Tokenizer = new t.Type<string, string, unknown>(
-  'tokenizer name',
-  (u): u is string => tokenizerProblem(u) === undefined,
-  (u, c) => {
-    const problem = tokenizerProblem(u);
-    return problem === undefined ? t.success(u as string) : t.failure(u, c, problem);
-  },
-  t.identity,
-);
+const Tokenizer = checkedCodec<string>('tokenizer name', tokenizerProblem);
 
 const Options = t.type({
   maxMessages: Limit,

@@ -1,4 +1,4 @@
-import * as t from 'io-ts';
+import { checkedCodec } from './checkedCodec';
 import { describeValue, received } from '../internal/describeValue';
 
 /**
@@ -24,28 +24,13 @@ export const limitProblem = (value: unknown): string | undefined => {
  *
  * @internal
  */
-export const Limit = new t.Type<number, number, unknown>(
-  'integer ≥ 1',
-  (u): u is number => limitProblem(u) === undefined,
-  (u, c) => {
-    const problem = limitProblem(u);
-    return problem === undefined ? t.success(u as number) : t.failure(u, c, problem);
-  },
-  t.identity,
-);
+export const Limit = checkedCodec<number>('integer ≥ 1', limitProblem);
 
 /**
  * An io-ts codec for an optional limit: `null` (no limit) or an integer ≥ 1.
  *
  * @internal
  */
-export const NullableLimit = new t.Type<number | null, number | null, unknown>(
-  'integer ≥ 1 or null',
-  (u): u is number | null => u === null || limitProblem(u) === undefined,
-  (u, c) => {
-    if (u === null) return t.success(null);
-    const problem = limitProblem(u);
-    return problem === undefined ? t.success(u as number) : t.failure(u, c, problem);
-  },
-  t.identity,
+export const NullableLimit = checkedCodec<number | null>('integer ≥ 1 or null', (value) =>
+  value === null ? undefined : limitProblem(value),
 );
