@@ -44,14 +44,14 @@ const pieceEnd = (text: string, from: number, to: number): number => {
   return end < to && unit >= 0xd800 && unit <= 0xdbff ? end + 1 : end;
 };
 
+const isAsciiSpace = (unit: number): boolean => unit === 32 || (unit >= 9 && unit <= 13);
+
 /**
  * Whether the text has `RUN_PIECE` characters in a row without ASCII whitespace: a cheap, sound
  * pre-check (a long pre-token has no whitespace) that reads a few characters per `RUN_PIECE`
  * instead of every character. It probes the last character of each candidate window and, when
  * that is not whitespace, looks back for whitespace that rules the window out.
  */
-const isAsciiSpace = (unit: number): boolean => unit === 32 || (unit >= 9 && unit <= 13);
-
 const mayHaveLongRun = (text: string): boolean => {
   let end = RUN_PIECE - 1;
   while (end < text.length) {
