@@ -74,6 +74,10 @@ describe('ConversationMemory: the seed object API', () => {
     history.push(user('injected'));
     memory.getRecent(1).pop();
     expect(contents(memory.getHistory())).toEqual(['a']);
+    memory.add(user('b'));
+    const last = memory.getRecent(1);
+    last.push(user('injected'));
+    expect(contents(memory.getRecent(5))).toEqual(['a', 'b']);
     expect(memory.getHistory()).not.toBe(memory.state.messages);
   });
 

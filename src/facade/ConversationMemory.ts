@@ -236,7 +236,9 @@ export class ConversationMemory {
    * ```
    */
   getRecent(n: number): Message[] {
-    return getRecent(this.#state, n).slice();
+    const recent = getRecent(this.#state, n);
+    // The selector copies already unless n covers the whole window (then it is the state's array).
+    return recent === this.#state.messages ? recent.slice() : (recent as Message[]);
   }
 
   /**

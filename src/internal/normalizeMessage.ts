@@ -1,6 +1,6 @@
 import { InvalidMessageError } from '../errors/errorClasses';
 import type { ContentPart, Message, ToolCall } from '../model/message';
-import { isRole } from '../model/role';
+import { isRole, ROLES } from '../model/role';
 import { cloneJsonObject, NotJsonError } from './cloneJson';
 import { describeValue } from './describeValue';
 import { deepFreezeMessage } from './freeze';
@@ -32,6 +32,9 @@ const pathOf = (at: At): string => {
   const base = at.where === undefined ? 'message' : `messages[${at.where}]`;
   return at.list === undefined ? base : `${base}.${at.list}[${at.index ?? 0}]`;
 };
+
+/** `"user", "assistant", "system", "tool"`, from the one list of roles. */
+const ROLE_LIST = ROLES.map((role) => JSON.stringify(role)).join(', ');
 
 const fail = (at: At, what: string): never => {
   throw new InvalidMessageError(at.api, what);
@@ -93,6 +96,23 @@ const optionalString = (item: unknown, at: At, key: string): string | undefined 
     fail(at, `${pathOf(at)}.${key} must be a string, received ${describeValue(item)}`);
   }
   return item as string;
+};
+
+/** The optional string fields of a message and of a content part, in their canonical order. */
+const MESSAGE_STRINGS = ['toolCallId', 'toolName', 'toolResult', 'imageBase64'] as const;
+const PART_STRINGS = ['text', 'imageUrl', 'imageBase64', 'mediaType'] as const;
+
+/** Copies optional string fields that are set from `raw` to `target`, validating each. */
+const copyStrings = <K extends string>(
+  raw: Record<string, unknown>,
+  target: { [P in K]?: string },
+  keys: readonly K[],
+  at: At,
+): void => {
+  for (const key of keys) {
+    const item = optionalString(raw[key], at, key);
+    if (item !== undefined) target[key] = item;
+  }
 };
 
 const asRecord = (value: unknown, at: At): Record<string, unknown> => {
@@ -162,14 +182,7 @@ const normalizePart = (value: unknown, at: At): ContentPart => {
     fail(at, `${pathOf(at)}.type must be a string, received ${describeValue(type)}`);
   }
   const part: { -readonly [K in keyof ContentPart]: ContentPart[K] } = { type: type as string };
-  const text = optionalString(raw['text'], at, 'text');
-  if (text !== undefined) part.text = text;
-  const imageUrl = optionalString(raw['imageUrl'], at, 'imageUrl');
-  if (imageUrl !== undefined) part.imageUrl = imageUrl;
-  const imageBase64 = optionalString(raw['imageBase64'], at, 'imageBase64');
-  if (imageBase64 !== undefined) part.imageBase64 = imageBase64;
-  const mediaType = optionalString(raw['mediaType'], at, 'mediaType');
-  if (mediaType !== undefined) part.mediaType = mediaType;
+  copyStrings(raw, part, PART_STRINGS, at);
   return part;
 };
 
@@ -193,10 +206,7 @@ export const normalizeMessage = (value: unknown, api: string, where?: Where): Me
   checkKeys(raw, isMessageKey, at);
   const role = raw['role'];
   if (!isRole(role)) {
-    fail(
-      at,
-      `${pathOf(at)}.role must be one of "user", "assistant", "system", "tool", received ${describeValue(role)}`,
-    );
+    fail(at, `${pathOf(at)}.role must be one of ${ROLE_LIST}, received ${describeValue(role)}`);
   }
   const content = raw['content'];
   if (content !== null && typeof content !== 'string') {
@@ -208,14 +218,7 @@ export const normalizeMessage = (value: unknown, api: string, where?: Where): Me
   };
   const toolCalls = normalizeList(raw['toolCalls'], at, 'toolCalls', normalizeToolCall);
   if (toolCalls !== undefined) message.toolCalls = toolCalls;
-  const toolCallId = optionalString(raw['toolCallId'], at, 'toolCallId');
-  if (toolCallId !== undefined) message.toolCallId = toolCallId;
-  const toolName = optionalString(raw['toolName'], at, 'toolName');
-  if (toolName !== undefined) message.toolName = toolName;
-  const toolResult = optionalString(raw['toolResult'], at, 'toolResult');
-  if (toolResult !== undefined) message.toolResult = toolResult;
-  const imageBase64 = optionalString(raw['imageBase64'], at, 'imageBase64');
-  if (imageBase64 !== undefined) message.imageBase64 = imageBase64;
+  copyStrings(raw, message, MESSAGE_STRINGS, at);
   const contentParts = normalizeList(raw['contentParts'], at, 'contentParts', normalizePart);
   if (contentParts !== undefined) message.contentParts = contentParts;
   return registerCanonical(message);
