@@ -59,6 +59,7 @@ export { isConversationMemoryError } from './errors/ConversationMemoryError';
 
 export type { Role } from './model/role';
 export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from './model/message';
+export type { MessageInput, ToolCallInput, ContentPartInput } from './model/messageInput';
 export type { ToolResultOrigin } from './model/constructors';
 export type { Base64Image } from './model/imageMessage';
 export type { MemoryConfig, MemoryOptions, TokenizerName } from './model/config';
@@ -76,4 +77,4 @@ export type { FromDictOptions } from './codec/fromDict';
 export type { MemoryDict, MessageDict, ToolCallDict, ContentPartDict } from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
 export type { ErrorCode } from './errors/ConversationMemoryError';
-export type { DecodeFailureKind } from './errors/errorClasses';
+export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';

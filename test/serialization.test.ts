@@ -334,12 +334,17 @@ describe('fromDict: validation (stricter than the reference)', () => {
     expect(
       problems({ max_messages: 5, messages: [{ role: 'assistant', tool_calls: [1] }] }),
     ).toEqual(['messages[0].tool_calls[0]: expected tool call object, got 1']);
-    const many = problems({
+    const many = fromDict({
       max_messages: 5,
       messages: Array.from({ length: 500 }, () => ({ role: 'USER' })),
     });
-    expect(many).toHaveLength(21);
-    expect(many[20]).toBe('… and 480 more problems');
+    if (!E.isLeft(many)) throw new Error('expected Left');
+    // Only real problems are listed; the total is reported beside them and in the message.
+    expect(many.left.problems).toHaveLength(20);
+    expect(many.left.problems.every((line) => line.startsWith('messages['))).toBe(true);
+    expect(many.left.problemCount).toBe(500);
+    expect(many.left.countComplete).toBe(true);
+    expect(many.left.message).toMatch(/\n {2}… and 480 more problems \(500 in all\)$/);
   });
 
   it('names a non-object input plainly', () => {

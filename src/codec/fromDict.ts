@@ -1,25 +1,34 @@
 import { either as E } from 'fp-ts';
+import type * as t from 'io-ts';
 import { fixToolPairBoundary } from '../core/fixToolPairBoundary';
 import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import {
-  type DecodeFailureKind,
+  type DecodeErrorOptions,
   MemoryArgumentError,
   MemoryDecodeError,
 } from '../errors/errorClasses';
-import { errorText } from '../internal/errorText';
 import { describeValue } from '../internal/describeValue';
+import { errorText } from '../internal/errorText';
+import { keySegment } from '../internal/escapeText';
 import { isPlainObject } from '../internal/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
+import { tokenizerProblem } from '../internal/tokenizerProblem';
+import { totalTooLarge } from '../internal/tokenTotal';
 import { makeState } from '../internal/window';
 import { DEFAULT_CONFIG, type MemoryConfig, type TokenizerName } from '../model/config';
-import type { ContentPart, Message, ToolCall } from '../model/message';
 import type { Transition } from '../model/effects';
+import type { ContentPart, Message, ToolCall } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { countMessageTokens } from '../tokens/registry';
-import { tokenizerProblem } from './decodeConfig';
-import { EXTENSION_KEY, PersistedMemory } from './persisted';
-import type * as t from 'io-ts';
-import type { PersistedContentPart, PersistedMessage, PersistedToolCall } from './persisted';
+import { ProblemBudget } from './budget';
+import {
+  EXTENSION_KEY,
+  type PersistedContentPart,
+  type PersistedMemory,
+  type PersistedMessage,
+  persistedMemoryCodec,
+  type PersistedToolCall,
+} from './persisted';
 import { reportErrors } from './report';
 
 /**
@@ -64,7 +73,7 @@ const toPart = (raw: t.TypeOf<typeof PersistedContentPart>): ContentPart => {
 };
 
 /** The reference's `Message.from_dict`: missing content is `""`, explicit `null` stays `null`. */
-const toMessage = (raw: t.TypeOf<typeof PersistedMessage>): Message => {
+const toMessage = (raw: PersistedMessage): Message => {
   const message: Record<string, unknown> = {
     role: raw.role,
     content: raw.content === undefined ? '' : raw.content,
@@ -83,16 +92,15 @@ const toMessage = (raw: t.TypeOf<typeof PersistedMessage>): Message => {
 
 const fail = (
   problems: readonly string[],
-  kind: DecodeFailureKind = 'data',
-): E.Either<MemoryDecodeError, never> => E.left(new MemoryDecodeError(API, problems, kind));
+  options?: DecodeErrorOptions,
+): E.Either<MemoryDecodeError, never> => E.left(new MemoryDecodeError(API, problems, options));
 
 /** The tokenizer to count with, and how an error names where it came from. */
 const chooseTokenizer = (
-  options: FromDictOptions,
-  data: t.TypeOf<typeof PersistedMemory>,
+  tokenizer: unknown,
+  data: PersistedMemory,
 ): { name: unknown; label: string } => {
-  if (options.tokenizer !== undefined)
-    return { name: options.tokenizer, label: 'options.tokenizer' };
+  if (tokenizer !== undefined) return { name: tokenizer, label: 'options.tokenizer' };
   const stored = data[EXTENSION_KEY]?.tokenizer;
   if (stored !== undefined) return { name: stored, label: `${EXTENSION_KEY}.tokenizer` };
   return { name: DEFAULT_CONFIG.tokenizer, label: 'tokenizer (the default)' };
@@ -120,35 +128,60 @@ export const fromDictWithEffects = (
   input: unknown,
   options?: FromDictOptions,
 ): E.Either<MemoryDecodeError, Transition> => {
-  if (options !== undefined && !isPlainObject(options)) {
-    throw new MemoryArgumentError(
-      API,
-      `options must be an object such as { tokenizer }, received ${describeValue(options)}`,
-    );
-  }
+  const tokenizer = readOptions(options);
   try {
-    return decode(input, options ?? {});
+    return decode(input, tokenizer);
   } catch (error) {
     // Input that is not plain JSON can throw while it is read (a getter, a Proxy trap).
     return fail([`(root): could not read the input: ${errorText(error)}`]);
   }
 };
 
-const decode = (
-  input: unknown,
-  options: FromDictOptions,
-): E.Either<MemoryDecodeError, Transition> => {
+/** Reads `options.tokenizer` once; anything else in `options` is a programmer error. */
+const readOptions = (options: FromDictOptions | undefined): unknown => {
+  if (options === undefined) return undefined;
+  let tokenizer: unknown;
+  try {
+    if (!isPlainObject(options)) {
+      throw new MemoryArgumentError(
+        API,
+        `options must be an object such as { tokenizer }, received ${describeValue(options)}`,
+      );
+    }
+    for (const key of Object.keys(options)) {
+      if (key !== 'tokenizer') {
+        throw new MemoryArgumentError(
+          API,
+          `options${keySegment(key)} is not an option; expected tokenizer`,
+        );
+      }
+      tokenizer = (options as Record<string, unknown>)[key];
+    }
+  } catch (error) {
+    if (isConversationMemoryError(error)) throw error;
+    throw new MemoryArgumentError(API, `options could not be read: ${errorText(error)}`, {
+      cause: error,
+    });
+  }
+  return tokenizer;
+};
+
+const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError, Transition> => {
   if (!isPlainObject(input)) {
     return fail([
       `(root): expected an object as written by toDict or to_dict(), got ${describeValue(input)}`,
     ]);
   }
-  const decoded = PersistedMemory.decode(input);
-  if (E.isLeft(decoded)) return fail(reportErrors(decoded.left));
+  const budget = new ProblemBudget();
+  const decoded = persistedMemoryCodec(budget).decode(input);
+  if (E.isLeft(decoded)) {
+    const problems = reportErrors(decoded.left);
+    return fail(problems, { problemCount: problems.length, countComplete: !budget.exhausted });
+  }
   const data = decoded.right;
-  const { name, label } = chooseTokenizer(options, data);
+  const { name, label } = chooseTokenizer(tokenizer, data);
   const problem = tokenizerProblem(name);
-  if (problem !== undefined) return fail([`${label} ${problem}`], 'tokenizer');
+  if (problem !== undefined) return fail([`${label} ${problem}`], { kind: 'tokenizer' });
   const config: MemoryConfig = Object.freeze({
     maxMessages: data.max_messages,
     maxTokens: data.max_tokens ?? null,
@@ -189,21 +222,26 @@ export const fromDict = (
 
 const restore = (
   config: MemoryConfig,
-  data: t.TypeOf<typeof PersistedMemory>,
+  data: PersistedMemory,
 ): E.Either<MemoryDecodeError, Transition> => {
   const messages = (data.messages ?? []).map(toMessage);
   const counts = new Array<number>(messages.length);
   let total = 0;
   for (let i = 0; i < messages.length; i++) {
+    let count: number;
     try {
-      counts[i] = countMessageTokens(config.tokenizer, messages[i] as Message, API);
+      count = countMessageTokens(config.tokenizer, messages[i] as Message, API);
     } catch (error) {
       const reason = isConversationMemoryError(error)
         ? error.detail
-        : `tokenizer "${config.tokenizer}" threw ${errorText(error)}`;
-      return fail([`messages[${i}]: ${reason}`], 'tokenizer');
+        : `tokenizer ${describeValue(config.tokenizer)} threw ${errorText(error)}`;
+      return fail([`messages[${i}]: ${reason}`], { kind: 'tokenizer' });
     }
-    total += counts[i] as number;
+    total += count;
+    if (total > Number.MAX_SAFE_INTEGER) {
+      return fail([`messages[${i}]: ${totalTooLarge(config.tokenizer)}`], { kind: 'tokenizer' });
+    }
+    counts[i] = count;
   }
   const state = makeState(config, messages, counts, total, data.summary ?? null);
   return E.right(fixToolPairBoundary(state));

@@ -1,36 +1,19 @@
+import { limitProblem, nullableLimitProblem } from '../internal/limitProblem';
 import { checkedCodec } from './checkedCodec';
-import { describeValue, received } from '../internal/describeValue';
-
-/**
- * Why a limit value is invalid, or `undefined` when it is an integer ≥ 1. The reference's own
- * check (`< 1`) comes before the integer check, so `0.5` reads "must be at least 1" there and here.
- *
- * @internal
- */
-export const limitProblem = (value: unknown): string | undefined => {
-  if (value === undefined) return 'is required (an integer ≥ 1)';
-  if (typeof value !== 'number') return `must be a number, ${received(value)}`;
-  if (Number.isNaN(value)) return 'must be a finite integer, received NaN';
-  if (value < 1) return `must be at least 1, received ${describeValue(value)}`;
-  if (!Number.isFinite(value)) return `must be a finite integer, received ${describeValue(value)}`;
-  if (!Number.isInteger(value)) return `must be an integer, received ${describeValue(value)}`;
-  if (!Number.isSafeInteger(value))
-    return `must be a safe integer, received ${describeValue(value)}`;
-  return undefined;
-};
 
 /**
  * An io-ts codec for a limit: an integer ≥ 1, with a message that names the problem.
  *
  * @internal
  */
-export const Limit = checkedCodec<number>('integer ≥ 1', limitProblem);
+export const Limit = /* @__PURE__ */ checkedCodec<number>('integer ≥ 1', limitProblem);
 
 /**
  * An io-ts codec for an optional limit: `null` (no limit) or an integer ≥ 1.
  *
  * @internal
  */
-export const NullableLimit = checkedCodec<number | null>('integer ≥ 1 or null', (value) =>
-  value === null ? undefined : limitProblem(value),
+export const NullableLimit = /* @__PURE__ */ checkedCodec<number | null>(
+  'integer ≥ 1 or null',
+  nullableLimitProblem,
 );

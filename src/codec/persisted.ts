@@ -1,16 +1,20 @@
 import * as t from 'io-ts';
 import { cloneJsonObject, NotJsonError } from '../internal/cloneJson';
+import { shortenPath } from '../internal/shortenPath';
 import type { JsonObject } from '../model/message';
+import { boundedArray } from './boundedArray';
+import type { ProblemBudget } from './budget';
 import { Limit, NullableLimit } from './limits';
+import { ownStruct } from './ownStruct';
 
-const nullableString = t.union([t.string, t.null]);
+const nullableString = /* @__PURE__ */ t.union([t.string, t.null]);
 
 /**
  * Tool-call parameters: a JSON object, deep-copied into frozen own-key objects (so `__proto__`
- * pollutes nothing). `null` reads as `{}` (a `ToolCall` always has parameters; the reference keeps
- * `None` and writes it back as `null`).
+ * stays data and pollutes nothing). `null` reads as `{}` (a `ToolCall` always has parameters; the
+ * reference keeps `None` and writes it back as `null`).
  */
-const ParametersCodec = new t.Type<JsonObject, JsonObject, unknown>(
+const ParametersCodec = /* @__PURE__ */ new t.Type<JsonObject, JsonObject, unknown>(
   'JSON object',
   (u): u is JsonObject => typeof u === 'object' && u !== null && !Array.isArray(u),
   (u, c) => {
@@ -19,7 +23,11 @@ const ParametersCodec = new t.Type<JsonObject, JsonObject, unknown>(
       return t.success(cloneJsonObject(u, ''));
     } catch (error) {
       if (!(error instanceof NotJsonError)) throw error;
-      return t.failure(u, c, error.path === '' ? error.reason : `${error.reason} at ${error.path}`);
+      return t.failure(
+        u,
+        c,
+        error.path === '' ? error.reason : `${error.reason} at ${shortenPath(error.path)}`,
+      );
     }
   },
   t.identity,
@@ -30,23 +38,22 @@ const ParametersCodec = new t.Type<JsonObject, JsonObject, unknown>(
  *
  * @internal
  */
-export const RoleCodec = t.keyof({ user: null, assistant: null, system: null, tool: null });
+export const RoleCodec = /* @__PURE__ */ t.keyof({
+  user: null,
+  assistant: null,
+  system: null,
+  tool: null,
+});
 
 /**
  * A tool call as the reference writes it: `name` required, the rest optional or `null`.
  *
  * @internal
  */
-export const PersistedToolCall = t.intersection(
-  [
-    t.type({ name: t.string }),
-    t.partial({
-      parameters: ParametersCodec,
-      id: nullableString,
-      thought_signature: nullableString,
-    }),
-  ],
+export const PersistedToolCall = /* @__PURE__ */ ownStruct(
   'tool call object',
+  { name: t.string },
+  { parameters: ParametersCodec, id: nullableString, thought_signature: nullableString },
 );
 
 /**
@@ -54,42 +61,15 @@ export const PersistedToolCall = t.intersection(
  *
  * @internal
  */
-export const PersistedContentPart = t.intersection(
-  [
-    t.type({ type: t.string }),
-    t.partial({
-      text: nullableString,
-      image_url: nullableString,
-      image_base64: nullableString,
-      media_type: nullableString,
-    }),
-  ],
+export const PersistedContentPart = /* @__PURE__ */ ownStruct(
   'content part object',
-);
-
-/**
- * A message as the reference's `Message.to_dict()` writes it (and `from_dict` reads it: only
- * `role` is required; extra keys are ignored).
- *
- * @internal
- */
-export const PersistedMessage = t.intersection(
-  [
-    t.type({ role: RoleCodec }),
-    t.partial({
-      content: nullableString,
-      image_base64: nullableString,
-      tool_name: nullableString,
-      tool_result: nullableString,
-      tool_calls: t.union([t.array(PersistedToolCall), t.null], 'list of tool calls or null'),
-      tool_call_id: nullableString,
-      content_parts: t.union(
-        [t.array(PersistedContentPart), t.null],
-        'list of content parts or null',
-      ),
-    }),
-  ],
-  'message object',
+  { type: t.string },
+  {
+    text: nullableString,
+    image_url: nullableString,
+    image_base64: nullableString,
+    media_type: nullableString,
+  },
 );
 
 /**
@@ -103,18 +83,58 @@ export const PersistedMessage = t.intersection(
  */
 export const EXTENSION_KEY = 'conversation_memory';
 
+const Extension = /* @__PURE__ */ ownStruct('{ tokenizer?: string }', {}, { tokenizer: t.string });
+
 /**
- * A memory as the reference's `ConversationMemory.to_dict()` writes it. `max_messages` is
- * required (as there); `message_count` is ignored (as there).
+ * The codec of a memory as the reference's `ConversationMemory.to_dict()` writes it, for one
+ * decode call (its lists share that call's failure budget). `max_messages` is required (as
+ * there); `message_count` and unknown keys are ignored (as there); a message needs only `role`
+ * (as the reference's `Message.from_dict`).
  *
  * @internal
  */
-export const PersistedMemory = t.intersection([
-  t.type({ max_messages: Limit }),
-  t.partial({
-    max_tokens: NullableLimit,
-    messages: t.array(PersistedMessage, 'list of messages'),
-    summary: nullableString,
-    [EXTENSION_KEY]: t.partial({ tokenizer: t.string }, '{ tokenizer?: string }'),
-  }),
-]);
+export const persistedMemoryCodec = (budget: ProblemBudget) => {
+  const message = ownStruct(
+    'message object',
+    { role: RoleCodec },
+    {
+      content: nullableString,
+      image_base64: nullableString,
+      tool_name: nullableString,
+      tool_result: nullableString,
+      tool_calls: t.union(
+        [boundedArray('list of tool calls', PersistedToolCall, budget), t.null],
+        'list of tool calls or null',
+      ),
+      tool_call_id: nullableString,
+      content_parts: t.union(
+        [boundedArray('list of content parts', PersistedContentPart, budget), t.null],
+        'list of content parts or null',
+      ),
+    },
+  );
+  return ownStruct(
+    'memory object',
+    { max_messages: Limit },
+    {
+      max_tokens: NullableLimit,
+      messages: boundedArray('list of messages', message, budget),
+      summary: nullableString,
+      [EXTENSION_KEY]: Extension,
+    },
+  );
+};
+
+/**
+ * What {@link persistedMemoryCodec} decodes to.
+ *
+ * @internal
+ */
+export type PersistedMemory = t.TypeOf<ReturnType<typeof persistedMemoryCodec>>;
+
+/**
+ * One message of a {@link PersistedMemory}.
+ *
+ * @internal
+ */
+export type PersistedMessage = NonNullable<PersistedMemory['messages']>[number];

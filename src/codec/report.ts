@@ -2,11 +2,8 @@ import type * as t from 'io-ts';
 import { describeValue } from '../internal/describeValue';
 import { shortenPath } from '../internal/shortenPath';
 
-/** At most this many problems are listed; the rest are counted. */
-const MAX_PROBLEMS = 20;
-
 const isArrayTag = (tag: string | undefined): boolean =>
-  tag === 'ArrayType' || tag === 'ReadonlyArrayType';
+  tag === 'ArrayType' || tag === 'ReadonlyArrayType' || tag === 'BoundedArrayType';
 
 /**
  * Walks an io-ts context and returns the readable path (`messages[3].role`), the type found at
@@ -41,8 +38,9 @@ const locate = (context: t.Context): { path: string; expected: string; prefixes:
  * when it gave one, else `expected <type>, got <value>`; a codec's predicate message is attached
  * to its subject (`maxMessages must be at least 1, received 0`). When one member of a union got
  * deeper (`tool_calls[0].name`), the shallow "expected Array | null" of the other member is
- * dropped. Identical lines are merged, and at most 20 problems are listed. Linear in the number
- * of errors (times the path depth), so a hostile input with thousands of bad entries stays cheap.
+ * dropped. Identical lines are merged. Every distinct line is returned (the error classes list
+ * the first 20 and count the rest); the decoders bound how many errors exist, and this is linear
+ * in their number (times the path depth).
  *
  * @internal
  */
@@ -51,15 +49,11 @@ export const reportErrors = (errors: t.Errors): readonly string[] => {
   const hasDeeper = new Set<string>();
   for (const { prefixes } of located) for (const prefix of prefixes) hasDeeper.add(prefix);
   const lines = new Set<string>();
-  let more = 0;
   for (const { error, path, expected } of located) {
     if (hasDeeper.has(path)) continue;
     const what = error.message ?? `expected ${expected}, got ${describeValue(error.value)}`;
     const subject = shortenPath(path);
-    const line = /^(must|is) /.test(what) ? `${subject} ${what}` : `${subject}: ${what}`;
-    if (lines.has(line)) continue;
-    if (lines.size < MAX_PROBLEMS) lines.add(line);
-    else more++;
+    lines.add(/^(must|is) /.test(what) ? `${subject} ${what}` : `${subject}: ${what}`);
   }
-  return more === 0 ? [...lines] : [...lines, `… and ${more} more problem${more === 1 ? '' : 's'}`];
+  return [...lines];
 };

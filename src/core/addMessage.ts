@@ -1,7 +1,7 @@
 import { admit } from '../internal/admit';
 import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
-import type { Message } from '../model/message';
+import type { MessageInput } from '../model/messageInput';
 import type { MemoryState } from '../model/state';
 import { readState } from '../internal/readState';
 
@@ -11,9 +11,12 @@ import { readState } from '../internal/readState';
  * The message's tokens are counted once, here; nothing already in the window is re-counted.
  *
  * @param state - the current memory
- * @param message - the message to add (validated and stored as a frozen copy)
+ * @param message - the message to add (validated and stored as a frozen copy; tool-call
+ *   parameters may be any object type, checked at run time to be a JSON object)
  * @returns the next state, and one `memory/trimmed` effect listing what left, if anything did
- * @throws InvalidMessageError when `message` is not a valid `Message`; the state is untouched
+ * @throws InvalidMessageError when `message` is not a valid `Message` or cannot be read (a getter
+ *   or Proxy trap throws); the state is untouched
+ * @throws TokenizerError when a custom tokenizer fails on it; the state is untouched
  * @example
  * ```ts
  * let state = createMemory({ maxMessages: 2 });
@@ -23,8 +26,8 @@ import { readState } from '../internal/readState';
  * // effects[0].removed → [userMessage('one')]
  * ```
  */
-export const addMessage = (state: MemoryState, message: Message): Transition => {
+export const addMessage = (state: MemoryState, message: MessageInput): Transition => {
   state = readState(state, 'addMessage');
-  const admitted = admit(state, [message], 'addMessage', true);
+  const admitted = admit(state, message, 'addMessage', true);
   return appendAndTrim(state, admitted.messages, admitted.counts, true);
 };

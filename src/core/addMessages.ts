@@ -1,9 +1,7 @@
-import { InvalidMessageError } from '../errors/errorClasses';
 import { admit } from '../internal/admit';
-import { describeValue } from '../internal/describeValue';
 import { appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
-import type { Message } from '../model/message';
+import type { MessageInput } from '../model/messageInput';
 import type { MemoryState } from '../model/state';
 import { readState } from '../internal/readState';
 
@@ -15,22 +13,20 @@ import { readState } from '../internal/readState';
  * @param state - the current memory
  * @param messages - the messages, oldest first
  * @returns the next state and at most one `memory/trimmed` effect
- * @throws InvalidMessageError naming the first invalid message (`messages[2].role …`); the
- *   state is untouched
+ * @throws InvalidMessageError naming the first invalid message (`messages[2].role …`), or when
+ *   the list cannot be read; the state is untouched
+ * @throws TokenizerError when a custom tokenizer fails on a message; the state is untouched
  * @example
  * ```ts
  * const { state } = addMessages(createMemory(), [userMessage('hi'), assistantMessage('hello')]);
  * state.messages.length; // 2
  * ```
  */
-export const addMessages = (state: MemoryState, messages: readonly Message[]): Transition => {
+export const addMessages = (
+  state: MemoryState,
+  messages: readonly MessageInput[],
+): Transition => {
   state = readState(state, 'addMessages');
-  if (!Array.isArray(messages)) {
-    throw new InvalidMessageError(
-      'addMessages',
-      `messages must be an array, received ${describeValue(messages)}`,
-    );
-  }
   const admitted = admit(state, messages, 'addMessages', false);
   return appendAndTrim(state, admitted.messages, admitted.counts, true);
 };

@@ -1,7 +1,8 @@
-import { decodeConfigFor } from '../codec/decodeConfig';
+import { MemoryConfigError } from '../errors/errorClasses';
+import { checkConfig } from '../internal/checkConfig';
+import { makeState } from '../internal/window';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryState } from '../model/state';
-import { makeState } from '../internal/window';
 
 /**
  * Creates an empty memory: a plain, frozen, JSON-serializable record. Defaults are the
@@ -18,7 +19,7 @@ import { makeState } from '../internal/window';
  * ```
  */
 export const createMemory = (options?: MemoryOptions): MemoryState => {
-  const decoded = decodeConfigFor(options, 'createMemory');
-  if (decoded._tag === 'Left') throw decoded.left;
-  return makeState(decoded.right, [], [], 0, null);
+  const checked = checkConfig(options);
+  if (!checked.ok) throw new MemoryConfigError('createMemory', checked.problems);
+  return makeState(checked.config, [], [], 0, null);
 };

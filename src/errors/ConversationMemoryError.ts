@@ -20,7 +20,8 @@ export const ERROR_PREFIX = '[conversation-memory]';
  * of it. Prefer this over `instanceof`, which fails across duplicated packages.
  *
  * @param value - anything caught
- * @returns `true` when the value carries our brand and a known `code`
+ * @returns `true` when the value carries our brand and a known `code`; never throws, even for a
+ *   hostile value such as a Proxy whose traps throw
  * @example
  * ```ts
  * try {
@@ -32,11 +33,18 @@ export const ERROR_PREFIX = '[conversation-memory]';
  */
 export const isConversationMemoryError = (
   value: unknown,
-): value is Error & { readonly code: ErrorCode; readonly detail: string } =>
-  typeof value === 'object' &&
-  value !== null &&
-  (value as { [BRAND]?: unknown })[BRAND] === true &&
-  typeof (value as { code?: unknown }).code === 'string';
+): value is Error & { readonly code: ErrorCode; readonly detail: string } => {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    return (
+      (value as { [BRAND]?: unknown })[BRAND] === true &&
+      typeof (value as { code?: unknown }).code === 'string'
+    );
+  } catch {
+    // A thrown Proxy whose traps throw is not ours.
+    return false;
+  }
+};
 
 /**
  * Marks an error instance with our brand, its code, and its `detail` (the message without the

@@ -2,6 +2,23 @@ import { errorText } from '../internal/errorText';
 import { brandError, formatMessage } from './ConversationMemoryError';
 
 /**
+ * Errors list at most this many problems; `problemCount` tells how many there were.
+ *
+ * @internal
+ */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/** The closing line for problems that are found but not listed: `… and 30 more problems`. */
+const leftOut = (listed: number, total: number, complete: boolean): string[] => {
+  const more = total - listed;
+  if (more <= 0) return [];
+  const plural = more === 1 ? '' : 's';
+  return complete
+    ? [`… and ${more} more problem${plural} (${total} in all)`]
+    : [`… and at least ${more} more problem${plural} (stopped looking after ${total})`];
+};
+
+/**
  * Thrown by `createMemory` and the `ConversationMemory` constructor for invalid options; returned
  * (never thrown) by `decodeConfig`. A `RangeError`, like the reference's `ValueError`.
  *
@@ -14,12 +31,17 @@ export class MemoryConfigError extends RangeError {
   declare readonly code: 'CM_CONFIG';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
-  /** One line per problem, each naming the field and the value received. */
+  /** One line per problem (at most 20), each naming the field and the value received. */
   readonly problems: readonly string[];
-  constructor(api: string, problems: readonly string[]) {
-    super(formatMessage(api, problems.join('; ')));
-    this.problems = problems;
-    brandError(this, 'CM_CONFIG', 'MemoryConfigError', problems.join('; '));
+  /** How many problems were found in all; more than `problems.length` when some are not listed. */
+  readonly problemCount: number;
+  constructor(api: string, problems: readonly string[], problemCount = problems.length) {
+    const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+    const detail = [...listed, ...leftOut(listed.length, problemCount, true)].join('; ');
+    super(formatMessage(api, detail));
+    this.problems = listed;
+    this.problemCount = Math.max(problemCount, listed.length);
+    brandError(this, 'CM_CONFIG', 'MemoryConfigError', detail);
   }
 }
 
@@ -96,21 +118,49 @@ export class MemoryDecodeError extends Error {
   declare readonly code: 'CM_DECODE';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
-  /** One line per problem, each starting with the path of the offending value. */
+  /** One line per problem (at most 20), each starting with the path of the offending value. */
   readonly problems: readonly string[];
+  /**
+   * How many problems were found in all; more than `problems.length` when some are not listed.
+   * A decoder stops looking after 1,000 problems (so that rejecting a huge input stays cheap):
+   * then `countComplete` is `false` and this is a lower bound.
+   */
+  readonly problemCount: number;
+  /** `false` when the decoder stopped counting problems, so `problemCount` is a lower bound. */
+  readonly countComplete: boolean;
   /**
    * What failed: `'data'`, the input itself is not a valid memory (a corrupt or foreign file);
    * `'tokenizer'`, the data is fine but its tokenizer cannot count here (unknown, not loaded in
    * this runtime, or it failed on a message), so the file must not be discarded as corrupt.
    */
   readonly kind: DecodeFailureKind;
-  constructor(api: string, problems: readonly string[], kind: DecodeFailureKind = 'data') {
-    const detail = `invalid input:\n  ${problems.join('\n  ')}`;
+  constructor(api: string, problems: readonly string[], options: DecodeErrorOptions = {}) {
+    const { kind = 'data', problemCount = problems.length, countComplete = true } = options;
+    const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+    const lines = [...listed, ...leftOut(listed.length, problemCount, countComplete)];
+    const detail = `invalid input:\n  ${lines.join('\n  ')}`;
     super(formatMessage(api, detail));
-    this.problems = problems;
+    this.problems = listed;
+    this.problemCount = Math.max(problemCount, listed.length);
+    this.countComplete = countComplete;
     this.kind = kind;
     brandError(this, 'CM_DECODE', 'MemoryDecodeError', detail);
   }
+}
+
+/**
+ * How a {@link MemoryDecodeError} was found: its kind, and the number of problems in all when
+ * more were found than are listed.
+ *
+ * @example
+ * ```ts
+ * const options: DecodeErrorOptions = { kind: 'data', problemCount: 50 };
+ * ```
+ */
+export interface DecodeErrorOptions {
+  readonly kind?: DecodeFailureKind;
+  readonly problemCount?: number;
+  readonly countComplete?: boolean;
 }
 
 /**

@@ -2,6 +2,7 @@ import { either as E } from 'fp-ts';
 import { fromDict, type FromDictOptions } from '../codec/fromDict';
 import { addMessage } from '../core/addMessage';
 import { addMessages } from '../core/addMessages';
+import { applySummary } from '../core/applySummary';
 import { clearMemory } from '../core/clearMemory';
 import { createMemory } from '../core/createMemory';
 import { getRecent } from '../core/selectors';
@@ -12,6 +13,7 @@ import { describeValue } from '../internal/describeValue';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { Message } from '../model/message';
+import type { MessageInput } from '../model/messageInput';
 import type { MemoryState } from '../model/state';
 import { toDict } from '../serialization/toDict';
 import type { MemoryDict } from '../serialization/types';
@@ -167,7 +169,8 @@ export class ConversationMemory {
 
   /**
    * The summarize-on-trim text, or `null`. Setting it replaces it (no joining, no cap), as the
-   * reference's setter; use the `applySummary` reducer to append with the reference's cap.
+   * reference's setter; use {@link ConversationMemory.applySummary} to append a chunk with the
+   * reference's join and cap.
    *
    * @example
    * ```ts
@@ -184,6 +187,24 @@ export class ConversationMemory {
   }
 
   /**
+   * Appends a summary chunk, as the `applySummary` reducer (and the reference's
+   * `_append_summary`): joined to the existing summary with one space, cut to the newest 4,000
+   * characters; an empty text changes nothing. Subscribers are told, as for every change.
+   *
+   * @param text - the new summary chunk
+   * @returns the effects of this change (a `memory/summaryChanged` effect, or none)
+   * @throws MemoryArgumentError when `text` is not a string
+   * @example
+   * ```ts
+   * memory.subscribe((effects) => effects.forEach((e) => e.type === 'memory/trimmed' && summarize(e.removed)));
+   * memory.applySummary('The user asked about Paris.'); // [{ type: 'memory/summaryChanged', … }]
+   * ```
+   */
+  applySummary(text: string): readonly MemoryEffect[] {
+    return this.#commit(applySummary(this.#state, text));
+  }
+
+  /**
    * Adds one message and enforces the limits.
    *
    * @param message - the message
@@ -193,7 +214,7 @@ export class ConversationMemory {
    * memory.add({ role: 'tool', content: '42', toolCallId: 'c1', toolName: 'calc' });
    * ```
    */
-  add(message: Message): readonly MemoryEffect[] {
+  add(message: MessageInput): readonly MemoryEffect[] {
     return this.#commitAdd(addMessage(this.#state, message));
   }
 
@@ -207,7 +228,7 @@ export class ConversationMemory {
    * memory.addMany([userMessage('hi'), assistantMessage('hello')]);
    * ```
    */
-  addMany(messages: readonly Message[]): readonly MemoryEffect[] {
+  addMany(messages: readonly MessageInput[]): readonly MemoryEffect[] {
     return this.#commitAdd(addMessages(this.#state, messages));
   }
 

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../model/message';
 import { describeValue } from './describeValue';
 import { isPlainObject } from './isPlainObject';
+import { keySegment } from './escapeText';
 import { shortenPath } from './shortenPath';
 
 /**
@@ -79,7 +80,11 @@ const cloneObject = (value: Record<string, unknown>, depth: number): JsonObject 
   return Object.freeze(out) as JsonObject;
 };
 
-const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+/** The path of a member: input keys are shortened and escaped (`a.b`, `a["odd\\nkey"]`). */
+const child = (path: string, key: string): string => {
+  const segment = keySegment(key);
+  return path === '' && segment.startsWith('.') ? segment.slice(1) : `${path}${segment}`;
+};
 
 /**
  * The slow path, run only after a failure: the path of the first value JSON cannot hold, with

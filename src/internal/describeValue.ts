@@ -1,6 +1,9 @@
+import { escapeText, quoteText } from './escapeText';
+
 /**
- * Renders a received value for an error message: strings quoted, numbers as written (`NaN`,
- * `Infinity`), objects by kind. Never throws, never prints a whole large object.
+ * Renders a received value for an error message: strings quoted, shortened and escaped, numbers
+ * as written (`NaN`, `Infinity`, `-0`), objects by kind. Never throws, never prints a whole
+ * large object, never echoes a control character.
  *
  * @internal
  */
@@ -14,22 +17,21 @@ export const describeValue = (value: unknown): string => {
 };
 
 const describe = (value: unknown): string => {
-  if (typeof value === 'string') {
-    const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-    return JSON.stringify(shown);
-  }
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    return typeof value === 'bigint' ? `${String(value)}n` : String(value);
-  }
+  if (typeof value === 'string') return quoteText(value);
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'bigint') return `${String(value)}n`;
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
   if (typeof value === 'function') return 'a function';
-  if (typeof value === 'symbol') return String(value);
-  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (typeof value === 'symbol') return 'a symbol';
+  if (Array.isArray(value)) return `an array of length ${(value as unknown[]).length}`;
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) return 'an object';
   const ctor = (proto as { constructor?: { name?: unknown } }).constructor;
-  return typeof ctor?.name === 'string' && ctor.name !== '' ? `a ${ctor.name}` : 'an object';
+  return typeof ctor?.name === 'string' && ctor.name !== ''
+    ? `a ${escapeText(ctor.name, 40)}`
+    : 'an object';
 };
 
 /**

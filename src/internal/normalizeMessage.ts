@@ -1,14 +1,23 @@
+import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { InvalidMessageError } from '../errors/errorClasses';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import { isRole, ROLES } from '../model/role';
 import { cloneJsonObject, NotJsonError } from './cloneJson';
 import { describeValue } from './describeValue';
+import { errorText } from './errorText';
+import { keySegment } from './escapeText';
 import { deepFreezeMessage } from './freeze';
+import { isPlainObject } from './isPlainObject';
 
 /**
  * Validation of messages given by callers. This runs on every add, so the happy path builds no
  * strings and creates no closures: error paths (`messages[2].toolCalls[0].name`) are assembled
  * only when something is wrong.
+ *
+ * A caller's object is hostile input: only its own enumerable properties are read, each exactly
+ * once (one pass over `Object.keys`), so a getter cannot show one value to the check and another
+ * to the copy, and an inherited or `__proto__` field does not exist. Whatever the object throws
+ * while it is read (a getter, a Proxy trap, a revoked Proxy) becomes an `InvalidMessageError`.
  */
 
 /** Messages this module produced: already valid, canonical and frozen, so they are reused as is. */
@@ -28,8 +37,11 @@ interface At {
   readonly index?: number;
 }
 
+const messagePath = (where: Where): string =>
+  where === undefined ? 'message' : `messages[${where}]`;
+
 const pathOf = (at: At): string => {
-  const base = at.where === undefined ? 'message' : `messages[${at.where}]`;
+  const base = messagePath(at.where);
   return at.list === undefined ? base : `${base}.${at.list}[${at.index ?? 0}]`;
 };
 
@@ -40,54 +52,55 @@ const fail = (at: At, what: string): never => {
   throw new InvalidMessageError(at.api, what);
 };
 
-const isMessageKey = (key: string): boolean => {
+/** What a caller probably meant by a key that is not a field, from other message formats. */
+const messageKeyHint = (key: string): string => {
   switch (key) {
-    case 'role':
-    case 'content':
-    case 'toolCalls':
-    case 'toolCallId':
-    case 'toolName':
-    case 'toolResult':
-    case 'imageBase64':
-    case 'contentParts':
-      return true;
+    case 'tool_calls':
+      return ' (did you mean toolCalls?)';
+    case 'tool_call_id':
+      return ' (did you mean toolCallId?)';
+    case 'tool_name':
+    case 'name':
+      return ' (did you mean toolName?)';
+    case 'tool_result':
+      return ' (did you mean toolResult?)';
+    case 'image_base64':
+      return ' (did you mean imageBase64?)';
+    case 'content_parts':
+      return ' (did you mean contentParts?)';
     default:
-      return false;
+      return '';
   }
 };
-const isToolCallKey = (key: string): boolean =>
-  key === 'id' || key === 'name' || key === 'parameters' || key === 'thoughtSignature';
-const isPartKey = (key: string): boolean =>
-  key === 'type' ||
-  key === 'text' ||
-  key === 'imageUrl' ||
-  key === 'imageBase64' ||
-  key === 'mediaType';
 
-/** The reference's snake_case names, so a pasted JSON message gets a useful hint. */
-const CAMEL_OF: Readonly<Record<string, string>> = {
-  tool_calls: 'toolCalls',
-  tool_call_id: 'toolCallId',
-  tool_name: 'toolName',
-  tool_result: 'toolResult',
-  image_base64: 'imageBase64',
-  content_parts: 'contentParts',
-  thought_signature: 'thoughtSignature',
-  image_url: 'imageUrl',
-  media_type: 'mediaType',
-};
-
-const checkKeys = (
-  value: Record<string, unknown>,
-  allowed: (key: string) => boolean,
-  at: At,
-): void => {
-  for (const key of Object.keys(value)) {
-    if (allowed(key) || value[key] === undefined) continue;
-    const hint = Object.hasOwn(CAMEL_OF, key) ? ` (did you mean ${CAMEL_OF[key]}?)` : '';
-    fail(at, `${pathOf(at)}.${key} is not a field of this object${hint}`);
+const toolCallKeyHint = (key: string): string => {
+  switch (key) {
+    case 'thought_signature':
+      return ' (did you mean thoughtSignature?)';
+    case 'arguments':
+    case 'args':
+    case 'input':
+      return ' (did you mean parameters? It takes the arguments as an object, not a JSON string)';
+    default:
+      return '';
   }
 };
+
+const partKeyHint = (key: string): string => {
+  switch (key) {
+    case 'image_url':
+      return ' (did you mean imageUrl?)';
+    case 'image_base64':
+      return ' (did you mean imageBase64?)';
+    case 'media_type':
+      return ' (did you mean mediaType?)';
+    default:
+      return '';
+  }
+};
+
+const notAField = (at: At, key: string, hint: string): never =>
+  fail(at, `${pathOf(at)}${keySegment(key)} is not a field of this object${hint}`);
 
 /** An optional string field: absent, `undefined` and `null` all mean "not set". */
 const optionalString = (item: unknown, at: At, key: string): string | undefined => {
@@ -96,23 +109,6 @@ const optionalString = (item: unknown, at: At, key: string): string | undefined 
     fail(at, `${pathOf(at)}.${key} must be a string, received ${describeValue(item)}`);
   }
   return item as string;
-};
-
-/** The optional string fields of a message and of a content part, in their canonical order. */
-const MESSAGE_STRINGS = ['toolCallId', 'toolName', 'toolResult', 'imageBase64'] as const;
-const PART_STRINGS = ['text', 'imageUrl', 'imageBase64', 'mediaType'] as const;
-
-/** Copies optional string fields that are set from `raw` to `target`, validating each. */
-const copyStrings = <K extends string>(
-  raw: Record<string, unknown>,
-  target: { [P in K]?: string },
-  keys: readonly K[],
-  at: At,
-): void => {
-  for (const key of keys) {
-    const item = optionalString(raw[key], at, key);
-    if (item !== undefined) target[key] = item;
-  }
 };
 
 const asRecord = (value: unknown, at: At): Record<string, unknown> => {
@@ -124,7 +120,8 @@ const asRecord = (value: unknown, at: At): Record<string, unknown> => {
 
 /**
  * An optional list, each item normalized by `each`: absent or `null` is none, and so is `[]` (as
- * the reference reads it). `each` is a module-level function, so no closure is made per call.
+ * the reference reads it). `length` and each item are read once. `each` is a module-level
+ * function, so no closure is made per call.
  */
 const normalizeList = <T>(
   list: unknown,
@@ -137,9 +134,10 @@ const normalizeList = <T>(
     fail(at, `${pathOf(at)}.${key} must be an array, received ${describeValue(list)}`);
   }
   const items = list as readonly unknown[];
-  if (items.length === 0) return undefined;
-  const out = new Array<T>(items.length);
-  for (let i = 0; i < items.length; i++) {
+  const length = items.length;
+  if (length === 0) return undefined;
+  const out = new Array<T>(length);
+  for (let i = 0; i < length; i++) {
     out[i] = each(items[i], { api: at.api, where: at.where, list: key, index: i });
   }
   return out;
@@ -147,68 +145,160 @@ const normalizeList = <T>(
 
 const normalizeToolCall = (value: unknown, at: At): ToolCall => {
   const raw = asRecord(value, at);
-  checkKeys(raw, isToolCallKey, at);
-  const name = raw['name'];
+  let name: unknown;
+  let parameters: unknown;
+  let id: unknown;
+  let thoughtSignature: unknown;
+  let unknownKey: string | undefined;
+  let openAiShaped = false;
+  for (const key of Object.keys(raw)) {
+    const item = raw[key];
+    switch (key) {
+      case 'name':
+        name = item;
+        break;
+      case 'parameters':
+        parameters = item;
+        break;
+      case 'id':
+        id = item;
+        break;
+      case 'thoughtSignature':
+        thoughtSignature = item;
+        break;
+      default:
+        if (item === undefined) break;
+        if (key === 'function') openAiShaped = true;
+        unknownKey ??= key;
+    }
+  }
+  if (openAiShaped) {
+    fail(
+      at,
+      `${pathOf(at)} looks like an OpenAI tool call ({ id, type, function: { name, arguments } }); ` +
+        'pass { id, name, parameters } instead (did you mean parameters? ' +
+        'parameters = JSON.parse(function.arguments))',
+    );
+  }
+  if (unknownKey !== undefined) notAField(at, unknownKey, toolCallKeyHint(unknownKey));
   if (typeof name !== 'string') {
     fail(at, `${pathOf(at)}.name must be a string, received ${describeValue(name)}`);
   }
-  let parameters;
+  let copied;
   try {
-    parameters = cloneJsonObject(raw['parameters'] ?? {}, `${pathOf(at)}.parameters`);
+    copied = cloneJsonObject(parameters ?? {}, `${pathOf(at)}.parameters`);
   } catch (error) {
     if (error instanceof NotJsonError) fail(at, error.message);
     throw error;
   }
-  const id = optionalString(raw['id'], at, 'id');
-  const thoughtSignature = optionalString(raw['thoughtSignature'], at, 'thoughtSignature');
+  const callId = optionalString(id, at, 'id');
+  const signature = optionalString(thoughtSignature, at, 'thoughtSignature');
   const call: {
     id?: string;
     name: string;
     parameters: ToolCall['parameters'];
     thoughtSignature?: string;
   } =
-    id === undefined
-      ? { name: name as string, parameters }
-      : { id, name: name as string, parameters };
-  if (thoughtSignature !== undefined) call.thoughtSignature = thoughtSignature;
+    callId === undefined
+      ? { name: name as string, parameters: copied }
+      : { id: callId, name: name as string, parameters: copied };
+  if (signature !== undefined) call.thoughtSignature = signature;
   return call;
 };
 
 const normalizePart = (value: unknown, at: At): ContentPart => {
   const raw = asRecord(value, at);
-  checkKeys(raw, isPartKey, at);
-  const type = raw['type'];
+  let type: unknown;
+  let text: unknown;
+  let imageUrl: unknown;
+  let imageBase64: unknown;
+  let mediaType: unknown;
+  for (const key of Object.keys(raw)) {
+    const item = raw[key];
+    switch (key) {
+      case 'type':
+        type = item;
+        break;
+      case 'text':
+        text = item;
+        break;
+      case 'imageUrl':
+        imageUrl = item;
+        break;
+      case 'imageBase64':
+        imageBase64 = item;
+        break;
+      case 'mediaType':
+        mediaType = item;
+        break;
+      default:
+        if (item !== undefined) notAField(at, key, partKeyHint(key));
+    }
+  }
   if (typeof type !== 'string') {
     fail(at, `${pathOf(at)}.type must be a string, received ${describeValue(type)}`);
   }
   const part: { -readonly [K in keyof ContentPart]: ContentPart[K] } = { type: type as string };
-  copyStrings(raw, part, PART_STRINGS, at);
+  const partText = optionalString(text, at, 'text');
+  if (partText !== undefined) part.text = partText;
+  const url = optionalString(imageUrl, at, 'imageUrl');
+  if (url !== undefined) part.imageUrl = url;
+  const base64 = optionalString(imageBase64, at, 'imageBase64');
+  if (base64 !== undefined) part.imageBase64 = base64;
+  const media = optionalString(mediaType, at, 'mediaType');
+  if (media !== undefined) part.mediaType = media;
   return part;
 };
 
-/**
- * Validates a message given by a caller and returns its canonical form: a new, deeply frozen
- * object with only the `Message` fields, no `undefined` or `null` optional fields, empty lists
- * left out and tool-call parameters deep-copied. The caller's object is never changed. A message
- * already in canonical form (made here before) is returned as is, so moving messages between
- * states costs nothing.
- *
- * @param value - the message as given
- * @param api - the public function name, for the error
- * @param where - the message's index in a list, or `undefined` for a single message
- * @throws InvalidMessageError naming the field and the value received
- * @internal
- */
-export const normalizeMessage = (value: unknown, api: string, where?: Where): Message => {
-  if (typeof value === 'object' && value !== null && canonical.has(value)) return value as Message;
-  const at: At = { api, where };
+/** The role problem, with a note when the object is not plain (its prototype is not read). */
+const roleProblem = (raw: object, role: unknown, at: At): string =>
+  `${pathOf(at)}.role must be one of ${ROLE_LIST}, received ${describeValue(role)}` +
+  (role === undefined && !isPlainObject(raw)
+    ? ` (only own enumerable properties are read, and this is ${describeValue(raw)})`
+    : '');
+
+const normalizeFresh = (value: unknown, at: At): Message => {
   const raw = asRecord(value, at);
-  checkKeys(raw, isMessageKey, at);
-  const role = raw['role'];
-  if (!isRole(role)) {
-    fail(at, `${pathOf(at)}.role must be one of ${ROLE_LIST}, received ${describeValue(role)}`);
+  let role: unknown;
+  let content: unknown;
+  let toolCalls: unknown;
+  let toolCallId: unknown;
+  let toolName: unknown;
+  let toolResult: unknown;
+  let imageBase64: unknown;
+  let contentParts: unknown;
+  for (const key of Object.keys(raw)) {
+    const item = raw[key];
+    switch (key) {
+      case 'role':
+        role = item;
+        break;
+      case 'content':
+        content = item;
+        break;
+      case 'toolCalls':
+        toolCalls = item;
+        break;
+      case 'toolCallId':
+        toolCallId = item;
+        break;
+      case 'toolName':
+        toolName = item;
+        break;
+      case 'toolResult':
+        toolResult = item;
+        break;
+      case 'imageBase64':
+        imageBase64 = item;
+        break;
+      case 'contentParts':
+        contentParts = item;
+        break;
+      default:
+        if (item !== undefined) notAField(at, key, messageKeyHint(key));
+    }
   }
-  const content = raw['content'];
+  if (!isRole(role)) fail(at, roleProblem(raw, role, at));
   if (content !== null && typeof content !== 'string') {
     fail(at, `${pathOf(at)}.content must be a string or null, received ${describeValue(content)}`);
   }
@@ -216,11 +306,48 @@ export const normalizeMessage = (value: unknown, api: string, where?: Where): Me
     role: role as Message['role'],
     content: content as string | null,
   };
-  const toolCalls = normalizeList(raw['toolCalls'], at, 'toolCalls', normalizeToolCall);
-  if (toolCalls !== undefined) message.toolCalls = toolCalls;
-  copyStrings(raw, message, MESSAGE_STRINGS, at);
-  const contentParts = normalizeList(raw['contentParts'], at, 'contentParts', normalizePart);
-  if (contentParts !== undefined) message.contentParts = contentParts;
+  const calls = normalizeList(toolCalls, at, 'toolCalls', normalizeToolCall);
+  if (calls !== undefined) message.toolCalls = calls;
+  const callId = optionalString(toolCallId, at, 'toolCallId');
+  if (callId !== undefined) message.toolCallId = callId;
+  const tool = optionalString(toolName, at, 'toolName');
+  if (tool !== undefined) message.toolName = tool;
+  const result = optionalString(toolResult, at, 'toolResult');
+  if (result !== undefined) message.toolResult = result;
+  const image = optionalString(imageBase64, at, 'imageBase64');
+  if (image !== undefined) message.imageBase64 = image;
+  const parts = normalizeList(contentParts, at, 'contentParts', normalizePart);
+  if (parts !== undefined) message.contentParts = parts;
+  return message;
+};
+
+/**
+ * Validates a message given by a caller and returns its canonical form: a new, deeply frozen
+ * object with only the `Message` fields, no `undefined` or `null` optional fields, empty lists
+ * left out and tool-call parameters deep-copied. The caller's object is never changed, and each
+ * of its own properties is read once. A message already in canonical form (made here before) is
+ * returned as is, so moving messages between states costs nothing.
+ *
+ * @param value - the message as given
+ * @param api - the public function name, for the error
+ * @param where - the message's index in a list, or `undefined` for a single message
+ * @throws InvalidMessageError naming the field and the value received, or saying that the value
+ *   could not be read (a getter or Proxy trap threw; `cause` holds what it threw)
+ * @internal
+ */
+export const normalizeMessage = (value: unknown, api: string, where?: Where): Message => {
+  if (typeof value === 'object' && value !== null && canonical.has(value)) return value as Message;
+  let message: Message;
+  try {
+    message = normalizeFresh(value, { api, where });
+  } catch (error) {
+    if (isConversationMemoryError(error)) throw error;
+    throw new InvalidMessageError(
+      api,
+      `${messagePath(where)} could not be read: ${errorText(error)}`,
+      { cause: error },
+    );
+  }
   return registerCanonical(message);
 };
 

@@ -2,6 +2,7 @@ import { current, isDraft, isModified, original } from 'immer';
 import { MemoryArgumentError } from '../errors/errorClasses';
 import type { MemoryState } from '../model/state';
 import { describeValue } from './describeValue';
+import { errorText } from './errorText';
 
 const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is MemoryState => {
   if (typeof candidate !== 'object' || candidate === null) return false;
@@ -20,6 +21,22 @@ const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is Mem
   );
 };
 
+/** What the caller passed instead of a state, said so that it points at the fix. */
+const describeNotAState = (value: unknown): string => {
+  if (typeof value === 'object' && value !== null) {
+    const methods = value as { getHistory?: unknown; addMany?: unknown };
+    // Recognised by its methods: the reducers must not import the facade (bundle size), and a
+    // bundler may have renamed the class (`_ConversationMemory`).
+    if (typeof methods.getHistory === 'function' && typeof methods.addMany === 'function') {
+      return 'received a ConversationMemory (the object API); pass its .state, or call the method on it';
+    }
+    if ('state' in value && 'effects' in value) {
+      return 'received what looks like a Transition ({ state, effects }, what a reducer returns); pass its .state';
+    }
+  }
+  return `received ${describeValue(value)}`;
+};
+
 /**
  * Reads the state argument of a reducer or selector, in O(1):
  *
@@ -28,21 +45,26 @@ const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is Mem
  *   snapshot (`current`). Working on the draft itself would put proxies into the new state, and
  *   Immer revokes them when its producer ends;
  * - anything that is not shaped like a `MemoryState` (a JavaScript caller, a store slice that was
- *   never initialized, a facade instead of its state) is rejected with `MemoryArgumentError`.
+ *   never initialized, a facade or a transition instead of a state) is rejected with
+ *   `MemoryArgumentError`, which says what it looks like; so is a value that throws when read (a
+ *   revoked Proxy).
  *
  * It checks the shape, not the content: states are made by this library and trusted.
  *
  * @internal
  */
 export const readState = (state: unknown, api: string): MemoryState => {
-  const plain: unknown = isDraft(state)
-    ? isModified(state)
-      ? current(state)
-      : original(state)
-    : state;
-  if (isStateShaped(plain as Partial<MemoryState> | null)) return plain as MemoryState;
+  let plain: unknown;
+  let problem: string | undefined;
+  try {
+    plain = isDraft(state) ? (isModified(state) ? current(state) : original(state)) : state;
+    if (isStateShaped(plain as Partial<MemoryState> | null)) return plain as MemoryState;
+    problem = describeNotAState(state);
+  } catch (error) {
+    problem = `the value could not be read: ${errorText(error)}`;
+  }
   throw new MemoryArgumentError(
     api,
-    `state must be a MemoryState (made by createMemory, a reducer or fromDict), received ${describeValue(state)}`,
+    `state must be a MemoryState (made by createMemory, a reducer or fromDict), ${problem}`,
   );
 };

@@ -1,7 +1,11 @@
 import { InvalidMessageError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
+import { errorText } from '../internal/errorText';
+import { keySegment } from '../internal/escapeText';
+import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { normalizeMessage } from '../internal/normalizeMessage';
-import type { Message, ToolCall } from './message';
+import type { Message } from './message';
+import type { ToolCallInput } from './messageInput';
 
 /**
  * A user message.
@@ -34,7 +38,8 @@ export const systemMessage = (content: string): Message =>
  * tool-call-only reply, as some providers return it).
  *
  * @param content - the reply text, or `null`
- * @param toolCalls - tool calls the assistant requests
+ * @param toolCalls - tool calls the assistant requests (`parameters` may be any object type,
+ *   such as an interface; it is checked at run time to be a JSON object)
  * @returns a frozen, canonical message
  * @example
  * ```ts
@@ -43,7 +48,7 @@ export const systemMessage = (content: string): Message =>
  */
 export const assistantMessage = (
   content: string | null,
-  toolCalls?: readonly ToolCall[],
+  toolCalls?: readonly ToolCallInput[],
 ): Message => normalizeMessage({ role: 'assistant', content, toolCalls }, 'assistantMessage');
 
 /**
@@ -55,9 +60,9 @@ export const assistantMessage = (
  * ```
  */
 export interface ToolResultOrigin {
-  readonly toolCallId?: string;
-  readonly toolName?: string;
-  readonly toolResult?: string;
+  readonly toolCallId?: string | undefined;
+  readonly toolName?: string | undefined;
+  readonly toolResult?: string | undefined;
 }
 
 /**
@@ -78,14 +83,48 @@ export const toolMessage = (content: string, origin: ToolResultOrigin = {}): Mes
       `origin must be an object such as { toolCallId, toolName }, received ${describeValue(origin)}`,
     );
   }
-  return normalizeMessage(
-    {
-      role: 'tool',
-      content,
-      toolCallId: origin.toolCallId,
-      toolName: origin.toolName,
-      toolResult: origin.toolResult,
-    },
-    'toolMessage',
-  );
+  let fields: { -readonly [K in keyof ToolResultOrigin]: unknown };
+  try {
+    fields = readOrigin(origin);
+  } catch (error) {
+    if (isConversationMemoryError(error)) throw error;
+    throw new InvalidMessageError('toolMessage', `origin could not be read: ${errorText(error)}`, {
+      cause: error,
+    });
+  }
+  return normalizeMessage({ role: 'tool', content, ...fields }, 'toolMessage');
+};
+
+/** The origin field a foreign key probably meant. */
+const originHint = (key: string): string | undefined => {
+  switch (key) {
+    case 'tool_call_id':
+    case 'id':
+      return 'toolCallId';
+    case 'tool_name':
+    case 'name':
+      return 'toolName';
+    case 'tool_result':
+      return 'toolResult';
+    default:
+      return undefined;
+  }
+};
+
+/** The origin's own fields, each read once; an unknown key is an error (a typo would lose data). */
+const readOrigin = (origin: object): { -readonly [K in keyof ToolResultOrigin]: unknown } => {
+  const fields: { -readonly [K in keyof ToolResultOrigin]: unknown } = {};
+  for (const key of Object.keys(origin)) {
+    const value = (origin as Record<string, unknown>)[key];
+    if (key === 'toolCallId' || key === 'toolName' || key === 'toolResult') {
+      fields[key] = value;
+    } else if (value !== undefined) {
+      const hint = originHint(key);
+      throw new InvalidMessageError(
+        'toolMessage',
+        `origin${keySegment(key)} is not a field of this object${hint === undefined ? '' : ` (did you mean ${hint}?)`}; expected toolCallId, toolName, toolResult`,
+      );
+    }
+  }
+  return fields;
 };

@@ -1,5 +1,6 @@
 import { InvalidMessageError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
+import { errorText } from '../internal/errorText';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import type { ContentPart, Message } from './message';
 
@@ -39,18 +40,32 @@ const imagePart = (image: string | Base64Image): ContentPart => {
         ' (files are not read here: load the bytes and pass them as base64)',
     );
   }
-  if (typeof image !== 'object' || image === null || typeof image.base64 !== 'string') {
+  if (typeof image !== 'object' || image === null) throw notAnImage(image);
+  let base64: unknown;
+  let mediaType: unknown;
+  try {
+    // Each field read once.
+    ({ base64, mediaType } = image);
+  } catch (error) {
+    throw new InvalidMessageError('imageMessage', `image could not be read: ${errorText(error)}`, {
+      cause: error,
+    });
+  }
+  if (typeof base64 !== 'string') throw notAnImage(image);
+  if (mediaType !== undefined && typeof mediaType !== 'string') {
     throw new InvalidMessageError(
       'imageMessage',
-      `image must be an http(s) URL, a base64 data URL or { base64, mediaType }, received ${describeValue(image)}`,
+      `image.mediaType must be a string, received ${describeValue(mediaType)}`,
     );
   }
-  return {
-    type: 'image_base64',
-    imageBase64: image.base64,
-    mediaType: image.mediaType ?? 'image/jpeg',
-  };
+  return { type: 'image_base64', imageBase64: base64, mediaType: mediaType ?? 'image/jpeg' };
 };
+
+const notAnImage = (image: unknown): InvalidMessageError =>
+  new InvalidMessageError(
+    'imageMessage',
+    `image must be an http(s) URL, a base64 data URL or { base64, mediaType }, received ${describeValue(image)}`,
+  );
 
 /**
  * A user message with an image, shaped as the reference's `image_message`: `content` is the

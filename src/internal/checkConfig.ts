@@ -1,0 +1,91 @@
+import { DEFAULT_CONFIG, type MemoryConfig } from '../model/config';
+import { describeValue } from './describeValue';
+import { errorText } from './errorText';
+import { keySegment } from './escapeText';
+import { isPlainObject } from './isPlainObject';
+import { limitProblem, nullableLimitProblem } from './limitProblem';
+import { tokenizerProblem } from './tokenizerProblem';
+
+/**
+ * The outcome of {@link checkConfig}: a frozen config, or every problem found (each naming the
+ * field and the value received).
+ *
+ * @internal
+ */
+export type ConfigCheck =
+  | { readonly ok: true; readonly config: MemoryConfig }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+const OPTION_LIST = 'maxMessages, maxTokens, tokenizer';
+
+/** The reference's snake_case names of the options, for a "did you mean" hint. */
+const snakeHint = (key: string): string => {
+  switch (key) {
+    case 'max_messages':
+      return ' (did you mean maxMessages?)';
+    case 'max_tokens':
+      return ' (did you mean maxTokens?)';
+    default:
+      return '';
+  }
+};
+
+/** An input key as the subject of a problem: `max_messages`, or `["odd key"]` when it is odd. */
+const keyName = (key: string): string => {
+  const segment = keySegment(key);
+  return segment.startsWith('.') ? segment.slice(1) : segment;
+};
+
+/**
+ * Validates memory options and fills the defaults, as a plain function: no io-ts, no fp-ts, so
+ * `createMemory` stays small in a chat UI's bundle (`decodeConfig` wraps it in an `Either`).
+ * Each own enumerable property of the input is read exactly once, inherited ones never; a getter
+ * or Proxy trap that throws is reported as a problem, never thrown.
+ *
+ * @internal
+ */
+export const checkConfig = (input: unknown): ConfigCheck => {
+  try {
+    return check(input);
+  } catch (error) {
+    return { ok: false, problems: [`options could not be read: ${errorText(error)}`] };
+  }
+};
+
+const check = (input: unknown): ConfigCheck => {
+  if (input === undefined) return { ok: true, config: DEFAULT_CONFIG };
+  if (!isPlainObject(input)) {
+    return { ok: false, problems: [`options must be an object, received ${describeValue(input)}`] };
+  }
+  let maxMessages: unknown;
+  let maxTokens: unknown;
+  let tokenizer: unknown;
+  const problems: string[] = [];
+  for (const key of Object.keys(input)) {
+    switch (key) {
+      case 'maxMessages':
+        maxMessages = input[key];
+        break;
+      case 'maxTokens':
+        maxTokens = input[key];
+        break;
+      case 'tokenizer':
+        tokenizer = input[key];
+        break;
+      default:
+        problems.push(`${keyName(key)} is not an option${snakeHint(key)}; expected ${OPTION_LIST}`);
+    }
+  }
+  const config: MemoryConfig = {
+    maxMessages: maxMessages === undefined ? DEFAULT_CONFIG.maxMessages : (maxMessages as number),
+    maxTokens: maxTokens === undefined ? DEFAULT_CONFIG.maxTokens : (maxTokens as number | null),
+    tokenizer: tokenizer === undefined ? DEFAULT_CONFIG.tokenizer : (tokenizer as string),
+  };
+  const messagesProblem = limitProblem(config.maxMessages);
+  if (messagesProblem !== undefined) problems.push(`maxMessages ${messagesProblem}`);
+  const tokensProblem = nullableLimitProblem(config.maxTokens);
+  if (tokensProblem !== undefined) problems.push(`maxTokens ${tokensProblem}`);
+  const nameProblem = tokenizerProblem(config.tokenizer);
+  if (nameProblem !== undefined) problems.push(`tokenizer ${nameProblem}`);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: Object.freeze(config) };
+};

@@ -1,0 +1,38 @@
+import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { InvalidMessageError } from '../errors/errorClasses';
+import { describeValue } from './describeValue';
+import { errorText } from './errorText';
+
+const unreadable = (api: string, what: string, error: unknown): InvalidMessageError =>
+  new InvalidMessageError(api, `${what} could not be read: ${errorText(error)}`, { cause: error });
+
+/**
+ * The length of a caller's list of messages, read once. A value that is not an array, or that
+ * throws when read (a revoked Proxy, a `length` trap), is an `InvalidMessageError`.
+ *
+ * @internal
+ */
+export const listLength = (list: unknown, api: string): number => {
+  try {
+    if (!Array.isArray(list)) {
+      throw new InvalidMessageError(api, `messages must be an array, received ${describeValue(list)}`);
+    }
+    return (list as readonly unknown[]).length;
+  } catch (error) {
+    if (isConversationMemoryError(error)) throw error;
+    throw unreadable(api, 'messages', error);
+  }
+};
+
+/**
+ * Item `index` of a caller's list, read once; a throwing read is an `InvalidMessageError`.
+ *
+ * @internal
+ */
+export const listItem = (list: readonly unknown[], index: number, api: string): unknown => {
+  try {
+    return list[index];
+  } catch (error) {
+    throw unreadable(api, `messages[${index}]`, error);
+  }
+};

@@ -1,0 +1,19 @@
+import { isKnownTokenizer, isTokenizerReady } from '../tokens/registry';
+import { describeValue } from './describeValue';
+
+/**
+ * Why a tokenizer name cannot be used here, or `undefined` when it can: unknown, or a built-in
+ * encoding this runtime cannot load synchronously (a browser that has not awaited
+ * `loadTokenizer`). Phrased to follow the field's name.
+ *
+ * @internal
+ */
+export const tokenizerProblem = (name: unknown): string | undefined => {
+  if (!isKnownTokenizer(name)) {
+    return `must be "o200k_base", "cl100k_base", "heuristic" or a name registered with registerTokenizer, received ${describeValue(name)}`;
+  }
+  if (!isTokenizerReady(name)) {
+    return `must be loaded first in this runtime: call \`await loadTokenizer(${describeValue(name)})\``;
+  }
+  return undefined;
+};
