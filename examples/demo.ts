@@ -15,7 +15,7 @@ import {
   toolMessage,
   userMessage,
   type Message,
-} from '../src/index';
+} from 'conversation-memory';
 
 const MAX_MESSAGES = 6;
 const MAX_TOKENS = 90;

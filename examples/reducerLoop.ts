@@ -23,7 +23,7 @@ import {
   type MemoryState,
   type Message,
   type Transition,
-} from '../src/index';
+} from 'conversation-memory';
 
 type Action =
   | { readonly type: 'add'; readonly message: Message }

@@ -22,7 +22,7 @@ import {
   totalTokens,
   userMessage,
   type MemoryState,
-} from '../src/index';
+} from 'conversation-memory';
 
 // A small file in the reference's format, as selectools writes it (every message has all eight
 // keys; tool calls are written with `name`, not `tool_name`).

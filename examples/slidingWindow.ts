@@ -15,7 +15,7 @@ import {
   userMessage,
   type MemoryState,
   type Message,
-} from '../src/index';
+} from 'conversation-memory';
 
 const show = (messages: readonly Message[]): string =>
   `[${messages.map((m) => `${m.role.toUpperCase()}(${JSON.stringify(m.content)})`).join(', ')}]`;

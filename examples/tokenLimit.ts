@@ -29,7 +29,7 @@ import {
   type MemoryState,
   type Message,
   type TokenizerName,
-} from '../src/index';
+} from 'conversation-memory';
 
 const MAX_TOKENS = 40;
 

@@ -20,7 +20,7 @@ import {
   type MemoryState,
   type Message,
   type TrimBreakdown,
-} from '../src/index';
+} from 'conversation-memory';
 
 /** A short, exact name for a message: `assistant→call_1+call_2`, `tool(call_1)`, `user:"Hi"`. */
 const key = (m: Message): string => {

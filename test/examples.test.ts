@@ -2,14 +2,20 @@
  * Runs every script in examples/ with tsx, as a user would, and checks that it exits 0 and prints
  * its key line. Each example also asserts its own claims at runtime (it throws when the window is
  * wrong), so an API change that breaks an example fails here.
+ *
+ * Examples import `conversation-memory` by name, as an application does, so each file can be
+ * copied as it is. tsx resolves the name through tsconfig.json's `paths` to `src/`; with
+ * `TEST_DIST=1` a tsconfig that maps it to the built `dist/` is used instead.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const tsconfig =
+  process.env['TEST_DIST'] === '1' ? ['--tsconfig', 'test/dist/tsconfig.examples.json'] : [];
 
 /** One line each example must print (its conclusion), by file name. */
 const expected: Readonly<Record<string, string>> = {
@@ -28,13 +34,21 @@ const examples = readdirSync(new URL('../examples', import.meta.url))
   .sort();
 
 describe('examples', () => {
+  it('every example imports the package by name, never a relative path', () => {
+    for (const name of examples) {
+      const source = readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8');
+      expect(source).toMatch(/from 'conversation-memory';/);
+      expect(source).not.toMatch(/from '\.\.?\//);
+    }
+  });
+
   it('every example has an expected line', () => {
     expect(examples).toEqual(Object.keys(expected).sort());
   });
 
   it.each(examples)('%s runs and prints its key line', (name) => {
     // execFileSync throws (failing the test, with the script's stderr) on a non-zero exit.
-    const stdout = execFileSync(tsx, [`examples/${name}`], {
+    const stdout = execFileSync(tsx, [...tsconfig, `examples/${name}`], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,11 @@ import type { either as E } from 'fp-ts';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   addMessage,
+  addMessages,
+  assistantMessage,
   ConversationMemory,
+  type JsonObject,
+  type MessageInput,
   createMemory,
   decodeConfig,
   fromDict,
@@ -71,5 +75,46 @@ describe('public types', () => {
     expectTypeOf(memory.lastTrimmed).toEqualTypeOf<readonly Message[]>();
     expectTypeOf(memory.state).toEqualTypeOf<MemoryState>();
     expectTypeOf(memory.subscribe).returns.toEqualTypeOf<() => void>();
+  });
+
+  it('tool-call arguments may be any object type; the stored type stays exact', () => {
+    interface WeatherArgs {
+      city: string;
+      days?: number;
+    }
+    const args: WeatherArgs = { city: 'Paris' };
+    const fromSdk: Record<string, unknown> = JSON.parse('{"q":"cats"}');
+    const state = createMemory();
+    // An interface (no index signature) and an SDK's Record<string, unknown>, without a cast.
+    const added = addMessage(state, {
+      role: 'assistant',
+      content: null,
+      toolCalls: [
+        { id: 'c1', name: 'get_weather', parameters: args },
+        { id: 'c2', name: 'search', parameters: fromSdk },
+      ],
+    });
+    assistantMessage(null, [{ name: 'get_weather', parameters: args }]);
+    addMessages(state, [
+      { role: 'assistant', content: null, toolCalls: [{ name: 's', parameters: fromSdk }] },
+    ]);
+    new ConversationMemory().add({
+      role: 'assistant',
+      content: null,
+      toolCalls: [{ name: 'g', parameters: args }],
+    });
+    // Optional fields may be written as undefined (exactOptionalPropertyTypes callers).
+    const maybeId: string | undefined = undefined;
+    addMessage(state, { role: 'tool', content: '4', toolCallId: maybeId });
+    // What is stored is the exact Message type: parameters are a JSON object.
+    const stored = added.state.messages[0]?.toolCalls?.[0];
+    expectTypeOf(stored?.parameters).toEqualTypeOf<JsonObject | undefined>();
+    expectTypeOf(added.state.messages).toEqualTypeOf<readonly Message[]>();
+    // Every stored Message is accepted back as input.
+    expectTypeOf<Message>().toMatchTypeOf<MessageInput>();
+    // Arguments must still be an object.
+    const asString = { name: 'f', parameters: '{}' };
+    // @ts-expect-error a JSON string is not parameters
+    assistantMessage(null, [asString]);
   });
 });

@@ -22,10 +22,7 @@ import { readState } from '../internal/readState';
  * state.messages.length; // 2
  * ```
  */
-export const addMessages = (
-  state: MemoryState,
-  messages: readonly MessageInput[],
-): Transition => {
+export const addMessages = (state: MemoryState, messages: readonly MessageInput[]): Transition => {
   state = readState(state, 'addMessages');
   const admitted = admit(state, messages, 'addMessages', false);
   return appendAndTrim(state, admitted.messages, admitted.counts, true);

@@ -29,7 +29,7 @@ import type { MemoryDict } from '../serialization/types';
  */
 export type MemoryListener = (effects: readonly MemoryEffect[], state: MemoryState) => void;
 
-const NOTHING_TRIMMED: readonly Message[] = Object.freeze([]);
+const NOTHING_TRIMMED: readonly Message[] = /* @__PURE__ */ Object.freeze([]);
 
 /** Set for the duration of `fromState`, so the constructor adopts a state instead of creating one. */
 let adopting: { readonly state: MemoryState } | undefined;

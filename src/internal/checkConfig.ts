@@ -87,5 +87,7 @@ const check = (input: unknown): ConfigCheck => {
   if (tokensProblem !== undefined) problems.push(`maxTokens ${tokensProblem}`);
   const nameProblem = tokenizerProblem(config.tokenizer);
   if (nameProblem !== undefined) problems.push(`tokenizer ${nameProblem}`);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: Object.freeze(config) };
+  return problems.length > 0
+    ? { ok: false, problems }
+    : { ok: true, config: Object.freeze(config) };
 };

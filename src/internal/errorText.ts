@@ -18,9 +18,7 @@ export const errorText = (thrown: unknown): string => {
       const { name, message } = thrown;
       return escapeText(`${String(name)}: ${String(message)}`, MAX_THROWN_TEXT);
     }
-    return typeof thrown === 'string'
-      ? escapeText(thrown, MAX_THROWN_TEXT)
-      : describeValue(thrown);
+    return typeof thrown === 'string' ? escapeText(thrown, MAX_THROWN_TEXT) : describeValue(thrown);
   } catch {
     return describeValue(thrown);
   }

@@ -15,7 +15,10 @@ const unreadable = (api: string, what: string, error: unknown): InvalidMessageEr
 export const listLength = (list: unknown, api: string): number => {
   try {
     if (!Array.isArray(list)) {
-      throw new InvalidMessageError(api, `messages must be an array, received ${describeValue(list)}`);
+      throw new InvalidMessageError(
+        api,
+        `messages must be an array, received ${describeValue(list)}`,
+      );
     }
     return (list as readonly unknown[]).length;
   } catch (error) {

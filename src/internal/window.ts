@@ -15,7 +15,7 @@ const sum = (values: readonly number[]): number => {
 };
 
 /** The one empty effect list every no-op shares. */
-export const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);
+export const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
 
 /**
  * A tool result, or an assistant message that requests tool calls: a message the reference never

@@ -53,7 +53,7 @@ export interface MemoryOptions {
  * DEFAULT_CONFIG.maxMessages; // 20
  * ```
  */
-export const DEFAULT_CONFIG: MemoryConfig = Object.freeze({
+export const DEFAULT_CONFIG: MemoryConfig = /* @__PURE__ */ Object.freeze({
   maxMessages: 20,
   maxTokens: null,
   tokenizer: 'o200k_base',

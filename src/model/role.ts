@@ -17,7 +17,12 @@ export type Role = 'system' | 'user' | 'assistant' | 'tool';
  * ROLES.includes('assistant'); // true
  * ```
  */
-export const ROLES: readonly Role[] = Object.freeze(['user', 'assistant', 'system', 'tool']);
+export const ROLES: readonly Role[] = /* @__PURE__ */ Object.freeze([
+  'user',
+  'assistant',
+  'system',
+  'tool',
+]);
 
 /**
  * Tells whether a value is one of the four {@link Role} strings.
