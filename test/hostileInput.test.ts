@@ -10,6 +10,7 @@ import {
   fromDict,
   fromDictWithEffects,
   InvalidMessageError,
+  isConversationMemoryError,
   MemoryArgumentError,
   MemoryConfigError,
   MemoryDecodeError,
@@ -88,6 +89,12 @@ describe('decodeConfig never throws', () => {
         },
       ),
     );
+  });
+});
+
+describe('isConversationMemoryError never throws', () => {
+  it.each(HOSTILITIES)('is false for a thrown Proxy ($kind $trap)', (hostility) => {
+    expect(isConversationMemoryError(makeHostile(new Error('x'), hostility))).toBe(false);
   });
 });
 
