@@ -44,3 +44,21 @@ describe('error classes', () => {
     );
   });
 });
+
+describe('MemoryDecodeError counts what it does not list', () => {
+  it('lists 20 problems, keeps the count, and still takes a bare kind', () => {
+    const problems = Array.from({ length: 25 }, (_, i) => `messages[${i}]: bad`);
+    const error = new MemoryDecodeError('fromDict', problems, { problemCount: 25 });
+    expect(error.problems).toHaveLength(20);
+    expect(error.problemCount).toBe(25);
+    expect(error.message.endsWith('\n  … and 5 more problems (25 in all)')).toBe(true);
+    expect(new MemoryDecodeError('fromDict', ['x'], 'tokenizer').kind).toBe('tokenizer');
+    const partial = new MemoryDecodeError('fromDict', problems, {
+      problemCount: 1000,
+      countComplete: false,
+    });
+    expect(partial.message).toMatch(
+      /… and at least 980 more problems \(stopped looking after 1000\)$/,
+    );
+  });
+});

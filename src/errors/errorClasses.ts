@@ -134,8 +134,17 @@ export class MemoryDecodeError extends Error {
    * this runtime, or it failed on a message), so the file must not be discarded as corrupt.
    */
   readonly kind: DecodeFailureKind;
-  constructor(api: string, problems: readonly string[], options: DecodeErrorOptions = {}) {
-    const { kind = 'data', problemCount = problems.length, countComplete = true } = options;
+  constructor(
+    api: string,
+    problems: readonly string[],
+    options: DecodeErrorOptions | DecodeFailureKind = {},
+  ) {
+    // A bare kind is what this constructor took before problem counts (0.1.0).
+    const {
+      kind = 'data',
+      problemCount = problems.length,
+      countComplete = true,
+    } = typeof options === 'string' ? { kind: options } : options;
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
     const lines = [...listed, ...leftOut(listed.length, problemCount, countComplete)];
     const detail = `invalid input:\n  ${lines.join('\n  ')}`;
