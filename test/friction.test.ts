@@ -71,7 +71,7 @@ describe('error texts point at the cause', () => {
     const message = { role: 'assistant', content: null, toolCalls: [{ name: 'f', [key]: {} }] };
     expect(thrown(() => addMessage(state, message as never)).message).toBe(
       `[conversation-memory] addMessage: message.toolCalls[0].${key} is not a field of this object ` +
-        '(did you mean parameters? It takes the arguments as an object, not a JSON string)',
+        '(did you mean parameters, as an object rather than a JSON string?)',
     );
   });
 

@@ -3,6 +3,7 @@ import { describeValue } from './describeValue';
 import { errorText } from './errorText';
 import { keySegment } from './escapeText';
 import { isPlainObject } from './isPlainObject';
+import { keyHint, type KeyHints } from './keyHint';
 import { limitProblem, nullableLimitProblem } from './limitProblem';
 import { tokenizerProblem } from './tokenizerProblem';
 
@@ -19,16 +20,7 @@ export type ConfigCheck =
 const OPTION_LIST = 'maxMessages, maxTokens, tokenizer';
 
 /** The reference's snake_case names of the options, for a "did you mean" hint. */
-const snakeHint = (key: string): string => {
-  switch (key) {
-    case 'max_messages':
-      return ' (did you mean maxMessages?)';
-    case 'max_tokens':
-      return ' (did you mean maxTokens?)';
-    default:
-      return '';
-  }
-};
+const OPTION_HINTS: KeyHints = { max_messages: 'maxMessages', max_tokens: 'maxTokens' };
 
 /** An input key as the subject of a problem: `max_messages`, or `["odd key"]` when it is odd. */
 const keyName = (key: string): string => {
@@ -73,7 +65,9 @@ const check = (input: unknown): ConfigCheck => {
         tokenizer = input[key];
         break;
       default:
-        problems.push(`${keyName(key)} is not an option${snakeHint(key)}; expected ${OPTION_LIST}`);
+        problems.push(
+          `${keyName(key)} is not an option${keyHint(key, OPTION_HINTS)}; expected ${OPTION_LIST}`,
+        );
     }
   }
   const config: MemoryConfig = {

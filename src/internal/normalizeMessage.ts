@@ -6,6 +6,7 @@ import { cloneJsonObject, NotJsonError } from './cloneJson';
 import { describeValue } from './describeValue';
 import { errorText } from './errorText';
 import { keySegment } from './escapeText';
+import { keyHint, type KeyHints } from './keyHint';
 import { deepFreezeMessage } from './freeze';
 import { isPlainObject } from './isPlainObject';
 
@@ -53,50 +54,29 @@ const fail = (at: At, what: string): never => {
 };
 
 /** What a caller probably meant by a key that is not a field, from other message formats. */
-const messageKeyHint = (key: string): string => {
-  switch (key) {
-    case 'tool_calls':
-      return ' (did you mean toolCalls?)';
-    case 'tool_call_id':
-      return ' (did you mean toolCallId?)';
-    case 'tool_name':
-    case 'name':
-      return ' (did you mean toolName?)';
-    case 'tool_result':
-      return ' (did you mean toolResult?)';
-    case 'image_base64':
-      return ' (did you mean imageBase64?)';
-    case 'content_parts':
-      return ' (did you mean contentParts?)';
-    default:
-      return '';
-  }
+const MESSAGE_HINTS: KeyHints = {
+  tool_calls: 'toolCalls',
+  tool_call_id: 'toolCallId',
+  tool_name: 'toolName',
+  name: 'toolName',
+  tool_result: 'toolResult',
+  image_base64: 'imageBase64',
+  content_parts: 'contentParts',
 };
 
-const toolCallKeyHint = (key: string): string => {
-  switch (key) {
-    case 'thought_signature':
-      return ' (did you mean thoughtSignature?)';
-    case 'arguments':
-    case 'args':
-    case 'input':
-      return ' (did you mean parameters? It takes the arguments as an object, not a JSON string)';
-    default:
-      return '';
-  }
+const PARAMETERS = 'parameters, as an object rather than a JSON string';
+
+const TOOL_CALL_HINTS: KeyHints = {
+  thought_signature: 'thoughtSignature',
+  arguments: PARAMETERS,
+  args: PARAMETERS,
+  input: PARAMETERS,
 };
 
-const partKeyHint = (key: string): string => {
-  switch (key) {
-    case 'image_url':
-      return ' (did you mean imageUrl?)';
-    case 'image_base64':
-      return ' (did you mean imageBase64?)';
-    case 'media_type':
-      return ' (did you mean mediaType?)';
-    default:
-      return '';
-  }
+const PART_HINTS: KeyHints = {
+  image_url: 'imageUrl',
+  image_base64: 'imageBase64',
+  media_type: 'mediaType',
 };
 
 const notAField = (at: At, key: string, hint: string): never =>
@@ -180,7 +160,7 @@ const normalizeToolCall = (value: unknown, at: At): ToolCall => {
         'parameters = JSON.parse(function.arguments))',
     );
   }
-  if (unknownKey !== undefined) notAField(at, unknownKey, toolCallKeyHint(unknownKey));
+  if (unknownKey !== undefined) notAField(at, unknownKey, keyHint(unknownKey, TOOL_CALL_HINTS));
   if (typeof name !== 'string') {
     fail(at, `${pathOf(at)}.name must be a string, received ${describeValue(name)}`);
   }
@@ -232,7 +212,7 @@ const normalizePart = (value: unknown, at: At): ContentPart => {
         mediaType = item;
         break;
       default:
-        if (item !== undefined) notAField(at, key, partKeyHint(key));
+        if (item !== undefined) notAField(at, key, keyHint(key, PART_HINTS));
     }
   }
   if (typeof type !== 'string') {
@@ -295,7 +275,7 @@ const normalizeFresh = (value: unknown, at: At): Message => {
         contentParts = item;
         break;
       default:
-        if (item !== undefined) notAField(at, key, messageKeyHint(key));
+        if (item !== undefined) notAField(at, key, keyHint(key, MESSAGE_HINTS));
     }
   }
   if (!isRole(role)) fail(at, roleProblem(raw, role, at));

@@ -2,6 +2,7 @@ import { InvalidMessageError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { keySegment } from '../internal/escapeText';
+import { keyHint, type KeyHints } from '../internal/keyHint';
 import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import type { Message } from './message';
@@ -96,19 +97,12 @@ export const toolMessage = (content: string, origin: ToolResultOrigin = {}): Mes
 };
 
 /** The origin field a foreign key probably meant. */
-const originHint = (key: string): string | undefined => {
-  switch (key) {
-    case 'tool_call_id':
-    case 'id':
-      return 'toolCallId';
-    case 'tool_name':
-    case 'name':
-      return 'toolName';
-    case 'tool_result':
-      return 'toolResult';
-    default:
-      return undefined;
-  }
+const ORIGIN_HINTS: KeyHints = {
+  tool_call_id: 'toolCallId',
+  id: 'toolCallId',
+  tool_name: 'toolName',
+  name: 'toolName',
+  tool_result: 'toolResult',
 };
 
 /** The origin's own fields, each read once; an unknown key is an error (a typo would lose data). */
@@ -119,10 +113,9 @@ const readOrigin = (origin: object): { -readonly [K in keyof ToolResultOrigin]: 
     if (key === 'toolCallId' || key === 'toolName' || key === 'toolResult') {
       fields[key] = value;
     } else if (value !== undefined) {
-      const hint = originHint(key);
       throw new InvalidMessageError(
         'toolMessage',
-        `origin${keySegment(key)} is not a field of this object${hint === undefined ? '' : ` (did you mean ${hint}?)`}; expected toolCallId, toolName, toolResult`,
+        `origin${keySegment(key)} is not a field of this object${keyHint(key, ORIGIN_HINTS)}; expected toolCallId, toolName, toolResult`,
       );
     }
   }
