@@ -45,24 +45,26 @@ export const checkConfig = (input: unknown): ConfigCheck => {
 };
 
 const check = (input: unknown): ConfigCheck => {
-  if (input === undefined) return { ok: true, config: DEFAULT_CONFIG };
-  if (!isPlainObject(input)) {
+  // No options means every default, checked like any other (the default tokenizer may not be
+  // loadable in this runtime yet).
+  if (input !== undefined && !isPlainObject(input)) {
     return { ok: false, problems: [`options must be an object, received ${describeValue(input)}`] };
   }
   let maxMessages: unknown;
   let maxTokens: unknown;
   let tokenizer: unknown;
   const problems: string[] = [];
-  for (const key of Object.keys(input)) {
+  const options: Record<string, unknown> = input ?? {};
+  for (const key of Object.keys(options)) {
     switch (key) {
       case 'maxMessages':
-        maxMessages = input[key];
+        maxMessages = options[key];
         break;
       case 'maxTokens':
-        maxTokens = input[key];
+        maxTokens = options[key];
         break;
       case 'tokenizer':
-        tokenizer = input[key];
+        tokenizer = options[key];
         break;
       default:
         problems.push(
