@@ -1,6 +1,8 @@
 import { TokenizerError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { shared } from '../internal/shared';
+import { findSyncRequire, type SyncRequire } from './syncRequire';
 
 /**
  * The gpt-tokenizer encodings this library can load. Each one is a large table (o200k is 2.4 MB of
@@ -91,26 +93,13 @@ const adopt = (name: EncodingName, module: EncodingModule): ((text: string) => n
   return count;
 };
 
-type SyncRequire = (id: string) => unknown;
+/** Found once, then kept; while none is found, each use looks again. */
+let syncRequire: SyncRequire | undefined;
 
-/**
- * A synchronous `require` for Node (both our ESM and CJS builds), found through
- * `process.getBuiltinModule` so the browser core never imports a Node built-in. `undefined` in
- * browsers and other runtimes, where `loadTokenizer` must be awaited first.
- */
-const findSyncRequire = (): SyncRequire | undefined => {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const moduleApi = proc?.getBuiltinModule?.('module') as
-    { createRequire?: (from: string) => SyncRequire } | undefined;
-  if (moduleApi?.createRequire === undefined) return undefined;
-  const from = typeof __filename === 'string' ? __filename : import.meta.url;
-  return moduleApi.createRequire(from);
+const isNotFound = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND';
 };
-
-let syncRequire: SyncRequire | null | undefined;
-
-/** Encodings the synchronous loader failed on (a bundle without node_modules): not retried. */
-const notLoadableSync = new Set<EncodingName>();
 
 /**
  * Returns the counter of an encoding, loading it synchronously on first use where the runtime
@@ -119,35 +108,30 @@ const notLoadableSync = new Set<EncodingName>();
  * `loadTokenizer` must be awaited first. Throws a `TokenizerError` only when the encoding is
  * found but fails to load.
  *
+ * @param name - an encoding name
+ * @returns its counter, or `undefined` when it must be loaded with `loadTokenizer` first
+ * @example
+ * ```ts
+ * tryEncodingCounter('o200k_base')?.('Hello, world!'); // 4 in Node
+ * ```
  * @internal
  */
 export const tryEncodingCounter = (name: EncodingName): ((text: string) => number) | undefined => {
   const ready = loaded.get(name);
   if (ready !== undefined) return ready;
-  if (notLoadableSync.has(name)) return undefined;
-  try {
-    if (syncRequire === undefined) syncRequire = findSyncRequire() ?? null;
-  } catch {
-    // createRequire refuses a module URL that is not a file (code loaded over https or data:).
-    syncRequire = null;
-  }
-  if (syncRequire === null) return undefined;
+  syncRequire ??= findSyncRequire();
+  if (syncRequire === undefined) return undefined;
   let module: EncodingModule;
   try {
     module = syncRequire(`gpt-tokenizer/encoding/${name}`) as EncodingModule;
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
-      // A bundle without node_modules: loadTokenizer's import() finds the bundled chunk instead.
-      notLoadableSync.add(name);
-      return undefined;
-    }
+    // A bundle without node_modules beside it: loadTokenizer's import() finds the bundled chunk
+    // instead. Not remembered: node_modules may appear later, and the next use looks again.
+    if (isNotFound(error)) return undefined;
     throw new TokenizerError(
       'loadTokenizer',
-      `loading the "${name}" encoding failed: ${errorText(error)}`,
-      {
-        cause: error,
-      },
+      `loading the ${describeValue(name)} encoding failed: ${errorText(error)}`,
+      { cause: error },
     );
   }
   return adopt(name, module);
@@ -156,6 +140,13 @@ export const tryEncodingCounter = (name: EncodingName): ((text: string) => numbe
 /**
  * Returns the counter of an encoding, or throws a {@link TokenizerError} that says how to load it.
  *
+ * @param name - an encoding name
+ * @param api - the public function to name in the error
+ * @returns its counter
+ * @example
+ * ```ts
+ * encodingCounter('cl100k_base', 'estimateTokens')('Hello, world!'); // 4
+ * ```
  * @internal
  */
 export const encodingCounter = (name: EncodingName, api: string): ((text: string) => number) => {
@@ -163,24 +154,38 @@ export const encodingCounter = (name: EncodingName, api: string): ((text: string
   if (count !== undefined) return count;
   throw new TokenizerError(
     api,
-    `the "${name}" encoding is not loaded and this runtime cannot load it synchronously; ` +
-      `call \`await loadTokenizer("${name}")\` once before using it`,
+    `the ${describeValue(name)} encoding is not loaded and this runtime cannot load it synchronously; ` +
+      `call \`await loadTokenizer(${JSON.stringify(name)})\` once before using it`,
   );
+};
+
+/** The dynamic import of each encoding (bundlers make each one a separate chunk). */
+const importEncoding = (name: EncodingName): Promise<EncodingModule> => {
+  switch (name) {
+    case 'o200k_base':
+      return import('gpt-tokenizer/encoding/o200k_base');
+    case 'cl100k_base':
+      return import('gpt-tokenizer/encoding/cl100k_base');
+    case 'p50k_base':
+      return import('gpt-tokenizer/encoding/p50k_base');
+    case 'r50k_base':
+      return import('gpt-tokenizer/encoding/r50k_base');
+  }
 };
 
 /**
  * Loads an encoding asynchronously (code-split by bundlers), for runtimes without a synchronous
  * loader. Resolves at once when it is already loaded.
  *
+ * @param name - an encoding name
+ * @returns a promise that settles when the encoding can count synchronously
+ * @example
+ * ```ts
+ * await loadEncoding('o200k_base');
+ * ```
  * @internal
  */
 export const loadEncoding = async (name: EncodingName): Promise<void> => {
   if (tryEncodingCounter(name) !== undefined) return;
-  const modules: Record<EncodingName, () => Promise<EncodingModule>> = {
-    o200k_base: () => import('gpt-tokenizer/encoding/o200k_base'),
-    cl100k_base: () => import('gpt-tokenizer/encoding/cl100k_base'),
-    p50k_base: () => import('gpt-tokenizer/encoding/p50k_base'),
-    r50k_base: () => import('gpt-tokenizer/encoding/r50k_base'),
-  };
-  adopt(name, await modules[name]());
+  adopt(name, await importEncoding(name));
 };
