@@ -2,6 +2,7 @@ import { TokenizerError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { shared } from '../internal/shared';
+import { countInPieces } from './piecesForCounting';
 import { findSyncRequire, type SyncRequire } from './syncRequire';
 
 /**
@@ -30,65 +31,9 @@ const loaded = shared(
   (value) => value instanceof Map,
 );
 
-/**
- * A run this long of letters, or of punctuation, is one pre-token for the BPE, whose cost grows
- * with the square of the run (gpt-tokenizer takes 4 s for 100,000 "x"). Such runs are counted in
- * pieces of this size: linear time, and within a token per piece of the one-shot count (exact for
- * repeated characters, 0.1% off for random letters). Text without such runs is counted as is.
- */
-const RUN_PIECE = 256;
-const LONG_RUN = /[\p{L}\p{M}]{256,}|[^\s\p{L}\p{M}\p{N}]{256,}/gu;
-
-/** The end of a piece starting at `from`, moved so that it never splits a surrogate pair. */
-const pieceEnd = (text: string, from: number, to: number): number => {
-  const end = Math.min(from + RUN_PIECE, to);
-  const unit = text.charCodeAt(end - 1);
-  return end < to && unit >= 0xd800 && unit <= 0xdbff ? end + 1 : end;
-};
-
-const isAsciiSpace = (unit: number): boolean => unit === 32 || (unit >= 9 && unit <= 13);
-
-/**
- * Whether the text has `RUN_PIECE` characters in a row without ASCII whitespace: a cheap, sound
- * pre-check (a long pre-token has no whitespace) that reads a few characters per `RUN_PIECE`
- * instead of every character. It probes the last character of each candidate window and, when
- * that is not whitespace, looks back for whitespace that rules the window out.
- */
-const mayHaveLongRun = (text: string): boolean => {
-  let end = RUN_PIECE - 1;
-  while (end < text.length) {
-    let i = end;
-    while (i > end - RUN_PIECE && !isAsciiSpace(text.charCodeAt(i))) i--;
-    if (i === end - RUN_PIECE) return true;
-    end = i + RUN_PIECE;
-  }
-  return false;
-};
-
-const countBounded = (module: EncodingModule, text: string): number => {
-  if (!mayHaveLongRun(text)) return module.countTokens(text, AS_PLAIN_TEXT);
-  LONG_RUN.lastIndex = 0;
-  if (!LONG_RUN.test(text)) return module.countTokens(text, AS_PLAIN_TEXT);
-  let total = 0;
-  let done = 0;
-  LONG_RUN.lastIndex = 0;
-  for (const match of text.matchAll(LONG_RUN)) {
-    const start = match.index;
-    const end = start + match[0].length;
-    if (start > done) total += module.countTokens(text.slice(done, start), AS_PLAIN_TEXT);
-    for (let from = start; from < end;) {
-      const to = pieceEnd(text, from, end);
-      total += module.countTokens(text.slice(from, to), AS_PLAIN_TEXT);
-      from = to;
-    }
-    done = end;
-  }
-  if (done < text.length) total += module.countTokens(text.slice(done), AS_PLAIN_TEXT);
-  return total;
-};
-
 const adopt = (name: EncodingName, module: EncodingModule): ((text: string) => number) => {
-  const count = (text: string): number => (text === '' ? 0 : countBounded(module, text));
+  const countPiece = (piece: string): number => module.countTokens(piece, AS_PLAIN_TEXT);
+  const count = (text: string): number => countInPieces(countPiece, name, text);
   loaded.set(name, count);
   return count;
 };
