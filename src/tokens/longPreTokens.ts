@@ -2,8 +2,10 @@
  * The longest pre-token (one match of an encoding's split regex) that is handed to the encoder
  * whole, in UTF-16 code units. gpt-tokenizer's BPE costs the square of a pre-token's length (4 s
  * for 100,000 "x", 7.5 s for 80,000 spaces), so longer pre-tokens are counted in pieces of this
- * size. Chunking runs of one repeated character (space, newline, tab, U+00A0, U+3000, "x", "!")
- * and 2-character periodic runs at 256 gives exactly the one-shot count with o200k and cl100k.
+ * size. The count of such a pre-token is then an estimate: measured over 50,000 random texts with
+ * long runs, 68% count exactly as one-shot, 0.27 tokens per cut on average, at most 5 per cut
+ * (0.1% of the tokens); a run of one repeated character (space, newline, U+00A0, U+3000, "x")
+ * alone, and many 2-character periods ("/\n", "ab"), count exactly.
  *
  * @example
  * ```ts

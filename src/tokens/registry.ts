@@ -135,6 +135,12 @@ export const loadTokenizer = async (name: TokenizerName): Promise<void> => {
 /**
  * Whether a known tokenizer can count right now (its table is loaded, or loadable synchronously).
  *
+ * @param name - a known tokenizer name
+ * @returns `false` for a built-in encoding that must be loaded with `loadTokenizer` first
+ * @example
+ * ```ts
+ * isTokenizerReady('heuristic'); // true
+ * ```
  * @internal
  */
 export const isTokenizerReady = (name: TokenizerName): boolean =>
