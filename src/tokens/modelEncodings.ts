@@ -1,19 +1,23 @@
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
 import type { EncodingName } from './encodings';
 
-/** Current model families, by exact id, that gpt-tokenizer's legacy table does not list. */
-const EXACT: Readonly<Record<string, EncodingName>> = {
-  'gpt-5': 'o200k_base',
-  'gpt-4.5': 'o200k_base',
-  'gpt-4.1': 'o200k_base',
-  'gpt-4o': 'o200k_base',
-  'chatgpt-4o-latest': 'o200k_base',
-  o1: 'o200k_base',
-  o3: 'o200k_base',
-  'o4-mini': 'o200k_base',
-  'gpt-oss-20b': 'o200k_base',
-  'gpt-oss-120b': 'o200k_base',
-};
+/**
+ * Current model families, by exact id, that gpt-tokenizer's legacy table does not list. A `Map`,
+ * so that a model id such as `'constructor'` or `'__proto__'` finds nothing (a plain object would
+ * answer with what `Object.prototype` holds).
+ */
+const EXACT: ReadonlyMap<string, EncodingName> = new Map<string, EncodingName>([
+  ['gpt-5', 'o200k_base'],
+  ['gpt-4.5', 'o200k_base'],
+  ['gpt-4.1', 'o200k_base'],
+  ['gpt-4o', 'o200k_base'],
+  ['chatgpt-4o-latest', 'o200k_base'],
+  ['o1', 'o200k_base'],
+  ['o3', 'o200k_base'],
+  ['o4-mini', 'o200k_base'],
+  ['gpt-oss-20b', 'o200k_base'],
+  ['gpt-oss-120b', 'o200k_base'],
+]);
 
 /** Dated and fine-tuned variants, by prefix, longest first where prefixes nest. */
 const PREFIXES: readonly (readonly [string, EncodingName])[] = [
@@ -37,14 +41,46 @@ const PREFIXES: readonly (readonly [string, EncodingName])[] = [
 ];
 
 /** Encoding variants that share a base table and differ only in special tokens (counted as text). */
-const BASE_OF: Readonly<Record<string, EncodingName>> = {
-  o200k_base: 'o200k_base',
-  o200k_harmony: 'o200k_base',
-  cl100k_base: 'cl100k_base',
-  p50k_base: 'p50k_base',
-  p50k_edit: 'p50k_base',
-  r50k_base: 'r50k_base',
-  gpt2: 'r50k_base',
+const BASE_OF: ReadonlyMap<string, EncodingName> = new Map<string, EncodingName>([
+  ['o200k_base', 'o200k_base'],
+  ['o200k_harmony', 'o200k_base'],
+  ['cl100k_base', 'cl100k_base'],
+  ['p50k_base', 'p50k_base'],
+  ['p50k_edit', 'p50k_base'],
+  ['r50k_base', 'r50k_base'],
+  ['gpt2', 'r50k_base'],
+]);
+
+/** gpt-tokenizer's model table, read by own property only. */
+const tableEncoding = (model: string): EncodingName | undefined => {
+  const table = modelToEncodingMap as Readonly<Record<string, unknown>>;
+  if (!Object.hasOwn(table, model)) return undefined;
+  const encoding = table[model];
+  return typeof encoding === 'string' ? BASE_OF.get(encoding) : undefined;
+};
+
+/**
+ * The encoding of a model this library recognizes (an exact model id, gpt-tokenizer's model
+ * table, or a dated or fine-tuned variant by prefix), or `undefined` for any other string: no
+ * fallback. Used to tell a model id from a tokenizer name (a user who writes
+ * `tokenizer: 'gpt-4o'` means `'o200k_base'`).
+ *
+ * @param model - any string
+ * @returns the model's encoding, or `undefined` when the model is not recognized
+ * @example
+ * ```ts
+ * knownModelEncoding('gpt-4o-2024-08-06'); // 'o200k_base'
+ * knownModelEncoding('my-local-model'); // undefined
+ * ```
+ * @internal
+ */
+export const knownModelEncoding = (model: string): EncodingName | undefined => {
+  const exact = EXACT.get(model) ?? tableEncoding(model);
+  if (exact !== undefined) return exact;
+  for (const [prefix, encoding] of PREFIXES) {
+    if (model.startsWith(prefix)) return encoding;
+  }
+  return undefined;
 };
 
 /**
@@ -61,13 +97,5 @@ const BASE_OF: Readonly<Record<string, EncodingName>> = {
  * encodingForModel('my-local-model'); // 'cl100k_base'
  * ```
  */
-export const encodingForModel = (model: string): EncodingName => {
-  const exact =
-    EXACT[model] ??
-    BASE_OF[(modelToEncodingMap as Readonly<Record<string, string | undefined>>)[model] ?? ''];
-  if (exact !== undefined) return exact;
-  for (const [prefix, encoding] of PREFIXES) {
-    if (model.startsWith(prefix)) return encoding;
-  }
-  return 'cl100k_base';
-};
+export const encodingForModel = (model: string): EncodingName =>
+  knownModelEncoding(model) ?? 'cl100k_base';

@@ -1,11 +1,14 @@
 import { TokenizerError } from '../errors/errorClasses';
+import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { describeValue } from '../internal/describeValue';
+import { errorText } from '../internal/errorText';
 import { shared } from '../internal/shared';
 import type { TokenizerName } from '../model/config';
 import type { Message } from '../model/message';
 import { encodingCounter, loadEncoding, tryEncodingCounter } from './encodings';
 import { countHeuristicTokens } from './heuristic';
 import { countMessageWith } from './messageText';
+import { isSameCounter } from './sameCounter';
 
 /**
  * Counts the tokens of one message. Must be pure and deterministic (a replay calls it again) and
@@ -58,11 +61,20 @@ export const isKnownTokenizer = (name: unknown): name is TokenizerName =>
 
 /**
  * Adds a custom tokenizer under a new name, for use as `createMemory({ tokenizer: name })`.
- * A name is bound for good: registering the same function again (or a function with the same
- * source text, as when a module is loaded twice) is allowed; another function under a taken name
- * (or a built-in name) throws, since states already counted with the old one would stop agreeing
- * with a recount. The registry is shared by every copy of this package in the realm (its ESM and
- * CJS builds).
+ *
+ * A name is bound for good, since states already counted with one function would stop agreeing
+ * with a recount by another. Registering again under a taken name is accepted only for:
+ * - the same function object; or
+ * - a new function object from the same definition, as when a module that registers its
+ *   tokenizer is loaded twice (a test runner's `resetModules`, hot reload). It must have the same
+ *   source text (`Function.prototype.toString`), that text must not be native code (every bound
+ *   function, native function and Proxy shows `function () { [native code] }`), and both
+ *   functions must give the same result, or throw the same error, on each of a fixed set of probe
+ *   messages (plain text, empty text, `null` content, tool calls with parameters, content parts, a
+ *   tool result). Closures from one factory over different values fail that test.
+ *
+ * Anything else under a taken name (or a built-in name) throws. The registry is shared by every
+ * copy of this package in the realm (its ESM and CJS builds).
  *
  * @param name - a non-empty name, not a built-in one
  * @param count - counts one message; pure, returning a non-negative integer
@@ -85,16 +97,16 @@ export const registerTokenizer = (name: string, count: MessageTokenCounter): voi
     throw new TokenizerError(api, `count must be a function, received ${describeValue(count)}`);
   }
   if (BUILT_IN_TOKENIZERS.includes(name)) {
-    throw new TokenizerError(api, `"${name}" is a built-in tokenizer and cannot be replaced`);
-  }
-  const existing = custom.get(name);
-  // The same source text is accepted again: a module that registers its tokenizer when it loads
-  // may be loaded twice (a test runner resetting modules, hot reload), each time with a new
-  // function object.
-  if (existing !== undefined && existing !== count && String(existing) !== String(count)) {
     throw new TokenizerError(
       api,
-      `"${name}" is already registered with another function; choose a new name`,
+      `${describeValue(name)} is a built-in tokenizer and cannot be replaced`,
+    );
+  }
+  const existing = custom.get(name);
+  if (existing !== undefined && !isSameCounter(existing, count)) {
+    throw new TokenizerError(
+      api,
+      `${describeValue(name)} is already registered with another function; choose a new name`,
     );
   }
   custom.set(name, count);
@@ -123,17 +135,42 @@ export const loadTokenizer = async (name: TokenizerName): Promise<void> => {
 /**
  * Whether a known tokenizer can count right now (its table is loaded, or loadable synchronously).
  *
+ * @param name - a known tokenizer name
+ * @returns `false` for a built-in encoding that must be loaded with `loadTokenizer` first
+ * @example
+ * ```ts
+ * isTokenizerReady('heuristic'); // true
+ * ```
  * @internal
  */
 export const isTokenizerReady = (name: TokenizerName): boolean =>
   isEncoding(name) ? tryEncodingCounter(name) !== undefined : isKnownTokenizer(name);
 
+/** A counter's result, validated: a safe integer ≥ 0, with `-0` stored as `0` (JSON has no `-0`). */
 const checkCount = (name: string, value: unknown, api: string): number => {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+    return value === 0 ? 0 : value;
   throw new TokenizerError(
     api,
-    `tokenizer "${name}" must return a non-negative integer, returned ${describeValue(value)}`,
+    `tokenizer ${describeValue(name)} must return a non-negative integer, returned ${describeValue(value)}`,
   );
+};
+
+/** Runs a custom counter; whatever it throws (other than our own errors) becomes a TokenizerError. */
+const runCounter = (
+  name: string,
+  count: MessageTokenCounter,
+  message: Message,
+  api: string,
+): unknown => {
+  try {
+    return count(message);
+  } catch (error) {
+    if (isConversationMemoryError(error)) throw error;
+    throw new TokenizerError(api, `tokenizer ${describeValue(name)} threw ${errorText(error)}`, {
+      cause: error,
+    });
+  }
 };
 
 /**
@@ -143,7 +180,8 @@ const checkCount = (name: string, value: unknown, api: string): number => {
  * @param message - a canonical message
  * @param api - the public function to name in errors (the one the caller called)
  * @returns its token count
- * @throws TokenizerError for an unknown name, or a custom counter's invalid result
+ * @throws TokenizerError for an unknown name, a custom counter that throws (the error is its
+ *   `cause`), or a custom counter's invalid result
  * @example
  * ```ts
  * countMessageTokens('heuristic', userMessage('abcdefgh')); // 2
@@ -160,5 +198,5 @@ export const countMessageTokens = (
   if (count === undefined) {
     throw new TokenizerError(api, `unknown tokenizer ${describeValue(name)}`);
   }
-  return checkCount(name, count(message), api);
+  return checkCount(name, runCounter(name, count, message, api), api);
 };

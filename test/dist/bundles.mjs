@@ -4,13 +4,17 @@
 // - for a Node server bundled into a folder without node_modules: the synchronous loader cannot
 //   find gpt-tokenizer, so the memory must say "call loadTokenizer" (not crash), and after
 //   `await loadTokenizer(...)` count with the bundled chunk.
+// - the same Node server bundle, and one in CommonJS format, retry a failed synchronous load: after
+//   a `node_modules/gpt-tokenizer` link appears beside the bundle, the same process counts without
+//   loadTokenizer (the failure is not remembered, and Node does not cache a failed resolution).
 // The browser bundle is run under Node with `process.getBuiltinModule` removed, which is what
 // makes a runtime browser-like for this library.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -20,6 +24,23 @@ const consumer = `
   try { createMemory(); out.push('created without loading'); } catch (error) { out.push(error.code); }
   await loadTokenizer('o200k_base');
   out.push(addMessage(createMemory(), userMessage('Hello, world!')).state.totalTokens);
+  console.log(JSON.stringify(out));
+`;
+
+// Counts once (no node_modules beside the bundle yet), links gpt-tokenizer beside the bundle,
+// counts again in the same process. No top-level await, so that it also bundles as CommonJS.
+const retrying = `
+  import { mkdirSync, symlinkSync } from 'node:fs';
+  import { dirname, join } from 'node:path';
+  import { addMessage, createMemory, userMessage } from 'conversation-memory';
+  const count = () => {
+    try { return addMessage(createMemory(), userMessage('Hello, world!')).state.totalTokens; }
+    catch (error) { return error.code; }
+  };
+  const out = [count()];
+  mkdirSync(join(process.env.BUNDLE_DIR, 'node_modules'));
+  symlinkSync(process.env.GPT_TOKENIZER, join(process.env.BUNDLE_DIR, 'node_modules', 'gpt-tokenizer'), 'dir');
+  out.push(count());
   console.log(JSON.stringify(out));
 `;
 
@@ -53,6 +74,30 @@ try {
       { cwd: work, encoding: 'utf8' },
     );
     assert.deepEqual(JSON.parse(output), ['CM_CONFIG', 4], `${platform} bundle`);
+  }
+
+  const retryEntry = join(work, 'retrying.mjs');
+  writeFileSync(retryEntry, retrying);
+  const gptTokenizer = dirname(createRequire(join(root, 'package.json')).resolve('gpt-tokenizer/package.json'));
+  for (const format of ['esm', 'cjs']) {
+    const outdir = join(work, `retry-${format}`);
+    const outfile = join(outdir, format === 'esm' ? 'retrying.mjs' : 'retrying.cjs');
+    await build({
+      entryPoints: [retryEntry],
+      bundle: true,
+      format,
+      platform: 'node',
+      outfile,
+      alias: { 'conversation-memory': join(root, 'dist', 'index.js') },
+      nodePaths: [join(root, 'node_modules')],
+      logLevel: 'error',
+    });
+    const output = execFileSync(process.execPath, [outfile], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { ...process.env, BUNDLE_DIR: outdir, GPT_TOKENIZER: gptTokenizer },
+    });
+    assert.deepEqual(JSON.parse(output), ['CM_CONFIG', 4], `${format} bundle, retried`);
   }
   console.log('browser and node bundles: ok');
 } finally {

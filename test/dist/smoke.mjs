@@ -87,4 +87,55 @@ assert.deepEqual(JSON.parse(browserLike), [
   4,
   'CM_TOKENIZER',
 ]);
+
+// Every way of running Node code finds the encodings beside this package, without loadTokenizer:
+// the ESM build through import() from a CommonJS context (`node -e`, `node -p`, where a global
+// `__filename` is '[eval]', which must not be taken for this module's location), an ES module
+// context, the CJS build, and the REPL. Run from the package root, where the name resolves to
+// this package itself.
+const COUNT = `m.addMessage(m.createMemory(), m.userMessage('Hello, world!')).state.totalTokens`;
+const run = (args, input) =>
+  execFileSync(process.execPath, args, { encoding: 'utf8', input, cwd: process.cwd() }).trim();
+const contexts = {
+  'node -e, import()': ['-e', `import('conversation-memory').then((m) => console.log(${COUNT}))`],
+  'node -p, import()': [
+    '-p',
+    `import('conversation-memory').then((m) => console.log('count=' + ${COUNT})) && ''`,
+  ],
+  'node -p, require()': ['-p', `const m = require('conversation-memory'); ${COUNT}`],
+  'node -e, require()': ['-e', `const m = require('conversation-memory'); console.log(${COUNT})`],
+  'node --input-type=module -e': [
+    '--input-type=module',
+    '-e',
+    `const m = await import('conversation-memory'); console.log(${COUNT})`,
+  ],
+};
+for (const [context, args] of Object.entries(contexts)) {
+  const lines = run(args).split('\n');
+  assert.equal(lines.at(-1).replace('count=', ''), '4', `${context}: ${lines.join(' | ')}`);
+}
+// The REPL, one line each: `await` makes it finish the line before it reads the end of input.
+for (const line of [
+  `await import('conversation-memory').then((m) => console.log('count=' + ${COUNT}))`,
+  `const m = require('conversation-memory'); console.log('count=' + ${COUNT})`,
+]) {
+  const out = run(['-i'], `${line}\n`);
+  assert.match(out, /count=4/, `REPL: ${line}: ${out}`);
+}
+
+// A failed synchronous load is not remembered: with process.getBuiltinModule gone, the first use
+// cannot load the encoding; once it is back, the next use loads it, without loadTokenizer.
+const retried = run([
+  '-e',
+  `const saved = process.getBuiltinModule;
+   delete process.getBuiltinModule;
+   import('conversation-memory').then((m) => {
+     const out = [];
+     try { m.estimateTokens('Hello, world!', 'gpt-4'); out.push('counted'); } catch (e) { out.push(e.code); }
+     process.getBuiltinModule = saved;
+     out.push(m.estimateTokens('Hello, world!', 'gpt-4'));
+     console.log(JSON.stringify(out));
+   });`,
+]);
+assert.deepEqual(JSON.parse(retried), ['CM_TOKENIZER', 4]);
 console.log('dist ESM entry: ok');
