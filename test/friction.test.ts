@@ -75,6 +75,29 @@ describe('error texts point at the cause', () => {
     );
   });
 
+  it.each([
+    ['gpt-4o', 'o200k_base'],
+    ['gpt-4o-mini-2024-07-18', 'o200k_base'],
+    ['gpt-4', 'cl100k_base'],
+    ['gpt-3.5-turbo', 'cl100k_base'],
+  ])(
+    'tokenizer: %j names the valid names and suggests that model’s encoding, %s',
+    (model, encoding) => {
+      const message = thrown(() => createMemory({ tokenizer: model })).message;
+      expect(message).toContain(
+        `tokenizer must be "o200k_base", "cl100k_base", "heuristic" or a name registered with registerTokenizer, received "${model}"`,
+      );
+      expect(message).toContain(`("${model}" is a model; its tokenizer is "${encoding}")`);
+    },
+  );
+
+  it('no model suggestion for an unknown name, nor for a model whose encoding no memory uses', () => {
+    expect(thrown(() => createMemory({ tokenizer: 'my-llama' })).message).not.toMatch(/is a model/);
+    expect(thrown(() => createMemory({ tokenizer: 'text-davinci-003' })).message).not.toMatch(
+      /is a model/,
+    );
+  });
+
   it('toolMessage rejects a misspelt origin instead of silently dropping the call id', () => {
     expect(thrown(() => toolMessage('4', { tool_call_id: 'c1' } as never)).message).toBe(
       '[conversation-memory] toolMessage: origin.tool_call_id is not a field of this object ' +

@@ -27,8 +27,31 @@ export class NotJsonError extends Error {
 /** Containers may nest this many levels deep, the root object included. */
 const MAX_DEPTH = 200;
 
-/** Thrown on the fast path, which builds no path strings; the slow path then finds the culprit. */
-const NOT_JSON: unique symbol = Symbol('not JSON');
+/**
+ * Where the copy is: the keys and containers on the way down from the root. Paths are rendered
+ * only when a value fails, so the happy path builds no strings; each value is read once.
+ */
+interface Walk {
+  readonly root: string;
+  readonly keys: (string | number)[];
+  readonly containers: object[];
+}
+
+const pathOf = (walk: Walk): string => {
+  let path = walk.root;
+  for (const key of walk.keys) {
+    if (typeof key === 'number') path += `[${key}]`;
+    else {
+      // Input keys are shortened and escaped (`a.b`, `a["odd\nkey"]`).
+      const segment = keySegment(key);
+      path += path === '' && segment.startsWith('.') ? segment.slice(1) : segment;
+    }
+  }
+  return path;
+};
+
+const notJson = (walk: Walk, value: unknown, reason?: string): NotJsonError =>
+  new NotJsonError(pathOf(walk), value, reason);
 
 /** Sets an own data property even for the key `__proto__`, so input can never pollute prototypes. */
 const defineOwn = (target: Record<string, unknown>, key: string, value: unknown): void => {
@@ -44,8 +67,8 @@ const defineOwn = (target: Record<string, unknown>, key: string, value: unknown)
   }
 };
 
-/** Copies a value found at `depth` (the root object is at depth 0). */
-const cloneValue = (value: unknown, depth: number): JsonValue => {
+/** Copies a value found at the end of `walk`. */
+const cloneValue = (value: unknown, walk: Walk): JsonValue => {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -53,84 +76,58 @@ const cloneValue = (value: unknown, depth: number): JsonValue => {
     case 'number':
       // JSON has no -0 (JSON.stringify writes 0); store 0 so state stays JSON-exact.
       if (Number.isFinite(value)) return value === 0 ? 0 : value;
-      throw NOT_JSON;
+      throw notJson(walk, value);
     case 'object':
       if (value === null) return null;
-      if (depth >= MAX_DEPTH) throw NOT_JSON;
-      if (Array.isArray(value)) {
-        const out = new Array<JsonValue>(value.length);
-        for (let i = 0; i < value.length; i++) out[i] = cloneValue(value[i], depth + 1);
-        return Object.freeze(out);
-      }
-      if (isPlainObject(value)) return cloneObject(value, depth);
-      throw NOT_JSON;
+      return cloneContainer(value, walk);
     default:
-      throw NOT_JSON;
+      throw notJson(walk, value);
   }
 };
 
-/** Copies a plain object found at `depth`. */
-const cloneObject = (value: Record<string, unknown>, depth: number): JsonObject => {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const item = value[key];
-    // JSON.stringify drops undefined members of objects; so do we, keeping state JSON-exact.
-    if (item !== undefined) defineOwn(out, key, cloneValue(item, depth + 1));
+/** Copies an array or a plain object, checking for cycles and depth on the way in. */
+const cloneContainer = (value: object, walk: Walk): JsonValue => {
+  const { keys, containers } = walk;
+  if (containers.includes(value)) throw notJson(walk, value, 'circular reference');
+  // The value's depth is the number of containers above it; the root object is at depth 0.
+  if (containers.length >= MAX_DEPTH) {
+    throw notJson(walk, value, `nested deeper than ${MAX_DEPTH} levels`);
   }
-  return Object.freeze(out) as JsonObject;
-};
-
-/** The path of a member: input keys are shortened and escaped (`a.b`, `a["odd\\nkey"]`). */
-const child = (path: string, key: string): string => {
-  const segment = keySegment(key);
-  return path === '' && segment.startsWith('.') ? segment.slice(1) : `${path}${segment}`;
-};
-
-/**
- * The slow path, run only after a failure: the path of the first value JSON cannot hold, with
- * cycles named as such (`ancestors` holds the objects on the way down).
- */
-const findNonJson = (
-  value: unknown,
-  path: string,
-  ancestors: object[],
-): NotJsonError | undefined => {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-  if (typeof value === 'number') {
-    return Number.isFinite(value) ? undefined : new NotJsonError(path, value);
-  }
-  if (typeof value !== 'object') return new NotJsonError(path, value);
-  if (ancestors.includes(value)) return new NotJsonError(path, value, 'circular reference');
-  // The value's depth is the number of containers above it, as in cloneValue.
-  if (ancestors.length >= MAX_DEPTH) {
-    return new NotJsonError(path, value, `nested deeper than ${MAX_DEPTH} levels`);
-  }
-  if (!Array.isArray(value) && !isPlainObject(value)) return new NotJsonError(path, value);
-  ancestors.push(value);
-  try {
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const found = findNonJson(value[i], `${path}[${i}]`, ancestors);
-        if (found) return found;
-      }
-      return undefined;
+  const isArray = Array.isArray(value);
+  if (!isArray && !isPlainObject(value)) throw notJson(walk, value);
+  containers.push(value);
+  let out: JsonValue;
+  if (isArray) {
+    const items = value as readonly unknown[];
+    const length = items.length;
+    const copy = new Array<JsonValue>(length);
+    for (let i = 0; i < length; i++) {
+      keys.push(i);
+      copy[i] = cloneValue(items[i], walk);
+      keys.pop();
     }
+    out = Object.freeze(copy);
+  } else {
     const record = value as Record<string, unknown>;
+    const copy: Record<string, unknown> = {};
     for (const key of Object.keys(record)) {
-      if (record[key] === undefined) continue;
-      const found = findNonJson(record[key], child(path, key), ancestors);
-      if (found) return found;
+      const item = record[key];
+      // JSON.stringify drops undefined members of objects; so do we, keeping state JSON-exact.
+      if (item === undefined) continue;
+      keys.push(key);
+      defineOwn(copy, key, cloneValue(item, walk));
+      keys.pop();
     }
-    return undefined;
-  } finally {
-    ancestors.pop();
+    out = Object.freeze(copy) as JsonObject;
   }
+  containers.pop();
+  return out;
 };
 
 /**
- * Deep-copies a JSON object into frozen plain objects. Rejects what JSON cannot carry (functions,
- * `Date`, `Map`, `NaN`, nesting deeper than 200 levels, which includes cycles) by throwing
- * {@link NotJsonError} with the path of the culprit; drops `undefined` members, as
+ * Deep-copies a JSON object into frozen plain objects, reading each value once. Rejects what JSON
+ * cannot carry (functions, `Date`, `Map`, `NaN`, cycles, nesting deeper than 200 levels) by
+ * throwing {@link NotJsonError} with the path of the culprit; drops `undefined` members, as
  * `JSON.stringify` does. `__proto__` keys stay own data keys.
  *
  * @param value - the object to copy
@@ -142,10 +139,5 @@ export const cloneJsonObject = (value: unknown, path: string): JsonObject => {
   if (!isPlainObject(value)) {
     throw new NotJsonError(path, value, `expected a JSON object, got ${describeValue(value)}`);
   }
-  try {
-    return cloneObject(value, 0);
-  } catch (error) {
-    if (error !== NOT_JSON) throw error;
-    throw findNonJson(value, path, []) ?? new NotJsonError(path, value);
-  }
+  return cloneContainer(value, { root: path, keys: [], containers: [] }) as JsonObject;
 };

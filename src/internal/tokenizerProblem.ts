@@ -1,5 +1,15 @@
 import { isKnownTokenizer, isTokenizerReady } from '../tokens/registry';
 import { describeValue } from './describeValue';
+import { knownModelEncoding } from '../tokens/modelEncodings';
+
+/** When a model id is given where a tokenizer name belongs: the encoding of that model. */
+const modelHint = (name: unknown): string => {
+  if (typeof name !== 'string') return '';
+  const encoding = knownModelEncoding(name);
+  return encoding === 'o200k_base' || encoding === 'cl100k_base'
+    ? ` (${describeValue(name)} is a model; its tokenizer is "${encoding}")`
+    : '';
+};
 
 /**
  * Why a tokenizer name cannot be used here, or `undefined` when it can: unknown, or a built-in
@@ -10,7 +20,7 @@ import { describeValue } from './describeValue';
  */
 export const tokenizerProblem = (name: unknown): string | undefined => {
   if (!isKnownTokenizer(name)) {
-    return `must be "o200k_base", "cl100k_base", "heuristic" or a name registered with registerTokenizer, received ${describeValue(name)}`;
+    return `must be "o200k_base", "cl100k_base", "heuristic" or a name registered with registerTokenizer, received ${describeValue(name)}${modelHint(name)}`;
   }
   if (!isTokenizerReady(name)) {
     return `must be loaded first in this runtime: call \`await loadTokenizer(${describeValue(name)})\``;

@@ -6,7 +6,7 @@ import type { EncodingName } from './encodings';
  * so that a model id such as `'constructor'` or `'__proto__'` finds nothing (a plain object would
  * answer with what `Object.prototype` holds).
  */
-const EXACT: ReadonlyMap<string, EncodingName> = new Map<string, EncodingName>([
+const EXACT: ReadonlyMap<string, EncodingName> = /* @__PURE__ */ new Map<string, EncodingName>([
   ['gpt-5', 'o200k_base'],
   ['gpt-4.5', 'o200k_base'],
   ['gpt-4.1', 'o200k_base'],
@@ -41,7 +41,7 @@ const PREFIXES: readonly (readonly [string, EncodingName])[] = [
 ];
 
 /** Encoding variants that share a base table and differ only in special tokens (counted as text). */
-const BASE_OF: ReadonlyMap<string, EncodingName> = new Map<string, EncodingName>([
+const BASE_OF: ReadonlyMap<string, EncodingName> = /* @__PURE__ */ new Map<string, EncodingName>([
   ['o200k_base', 'o200k_base'],
   ['o200k_harmony', 'o200k_base'],
   ['cl100k_base', 'cl100k_base'],
