@@ -123,44 +123,36 @@ const normalizeList = <T>(
   return out;
 };
 
-/**
- * Reads the own enumerable properties of `raw` once each, in one pass: the value of `names[i]`
- * lands in slot `i` (absent fields stay `undefined`); any other key whose value is not
- * `undefined` is an error, with a hint from `hints`. One reader for messages, tool calls and
- * parts keeps admission small and its cost one `Object.keys` per object.
- */
-const readFields = (
-  raw: Record<string, unknown>,
-  names: readonly string[],
-  hints: KeyHints,
-  at: At,
-): unknown[] => {
-  const values = new Array<unknown>(names.length).fill(undefined);
-  for (const key of Object.keys(raw)) {
-    const item = raw[key];
-    const slot = names.indexOf(key);
-    if (slot >= 0) values[slot] = item;
-    else if (item !== undefined) notAField(at, key, keyHint(key, hints));
-  }
-  return values;
-};
-
-const TOOL_CALL_FIELDS = ['name', 'parameters', 'id', 'thoughtSignature'] as const;
-const PART_FIELDS = ['type', 'text', 'imageUrl', 'imageBase64', 'mediaType'] as const;
-const MESSAGE_FIELDS = [
-  'role',
-  'content',
-  'toolCalls',
-  'toolCallId',
-  'toolName',
-  'toolResult',
-  'imageBase64',
-  'contentParts',
-] as const;
-
 const normalizeToolCall = (value: unknown, at: At): ToolCall => {
   const raw = asRecord(value, at);
-  if (Object.hasOwn(raw, 'function')) {
+  let name: unknown;
+  let parameters: unknown;
+  let id: unknown;
+  let thoughtSignature: unknown;
+  let unknownKey: string | undefined;
+  let openAiShaped = false;
+  for (const key of Object.keys(raw)) {
+    const item = raw[key];
+    switch (key) {
+      case 'name':
+        name = item;
+        break;
+      case 'parameters':
+        parameters = item;
+        break;
+      case 'id':
+        id = item;
+        break;
+      case 'thoughtSignature':
+        thoughtSignature = item;
+        break;
+      default:
+        if (item === undefined) break;
+        if (key === 'function') openAiShaped = true;
+        unknownKey ??= key;
+    }
+  }
+  if (openAiShaped) {
     fail(
       at,
       `${pathOf(at)} looks like an OpenAI tool call ({ id, type, function: { name, arguments } }); ` +
@@ -168,12 +160,7 @@ const normalizeToolCall = (value: unknown, at: At): ToolCall => {
         'parameters = JSON.parse(function.arguments))',
     );
   }
-  const [name, parameters, id, thoughtSignature] = readFields(
-    raw,
-    TOOL_CALL_FIELDS,
-    TOOL_CALL_HINTS,
-    at,
-  );
+  if (unknownKey !== undefined) notAField(at, unknownKey, keyHint(unknownKey, TOOL_CALL_HINTS));
   if (typeof name !== 'string') {
     fail(at, `${pathOf(at)}.name must be a string, received ${describeValue(name)}`);
   }
@@ -184,45 +171,62 @@ const normalizeToolCall = (value: unknown, at: At): ToolCall => {
     if (error instanceof NotJsonError) fail(at, error.message);
     throw error;
   }
-  const call: { -readonly [K in keyof ToolCall]: ToolCall[K] } = {
-    name: name as string,
-    parameters: copied,
-  };
   const callId = optionalString(id, at, 'id');
-  // The canonical key order is id, name, parameters, thoughtSignature.
-  const ordered: typeof call = callId === undefined ? call : { id: callId, ...call };
   const signature = optionalString(thoughtSignature, at, 'thoughtSignature');
-  if (signature !== undefined) ordered.thoughtSignature = signature;
-  return ordered;
-};
-
-/** Sets `target[key]` to the optional string `value` when it is set (validating it). */
-const setString = <K extends string>(
-  target: { [P in K]?: string },
-  key: K,
-  value: unknown,
-  at: At,
-): void => {
-  const text = optionalString(value, at, key);
-  if (text !== undefined) target[key] = text;
+  const call: {
+    id?: string;
+    name: string;
+    parameters: ToolCall['parameters'];
+    thoughtSignature?: string;
+  } =
+    callId === undefined
+      ? { name: name as string, parameters: copied }
+      : { id: callId, name: name as string, parameters: copied };
+  if (signature !== undefined) call.thoughtSignature = signature;
+  return call;
 };
 
 const normalizePart = (value: unknown, at: At): ContentPart => {
   const raw = asRecord(value, at);
-  const [type, text, imageUrl, imageBase64, mediaType] = readFields(
-    raw,
-    PART_FIELDS,
-    PART_HINTS,
-    at,
-  );
+  let type: unknown;
+  let text: unknown;
+  let imageUrl: unknown;
+  let imageBase64: unknown;
+  let mediaType: unknown;
+  for (const key of Object.keys(raw)) {
+    const item = raw[key];
+    switch (key) {
+      case 'type':
+        type = item;
+        break;
+      case 'text':
+        text = item;
+        break;
+      case 'imageUrl':
+        imageUrl = item;
+        break;
+      case 'imageBase64':
+        imageBase64 = item;
+        break;
+      case 'mediaType':
+        mediaType = item;
+        break;
+      default:
+        if (item !== undefined) notAField(at, key, keyHint(key, PART_HINTS));
+    }
+  }
   if (typeof type !== 'string') {
     fail(at, `${pathOf(at)}.type must be a string, received ${describeValue(type)}`);
   }
   const part: { -readonly [K in keyof ContentPart]: ContentPart[K] } = { type: type as string };
-  setString(part, 'text', text, at);
-  setString(part, 'imageUrl', imageUrl, at);
-  setString(part, 'imageBase64', imageBase64, at);
-  setString(part, 'mediaType', mediaType, at);
+  const partText = optionalString(text, at, 'text');
+  if (partText !== undefined) part.text = partText;
+  const url = optionalString(imageUrl, at, 'imageUrl');
+  if (url !== undefined) part.imageUrl = url;
+  const base64 = optionalString(imageBase64, at, 'imageBase64');
+  if (base64 !== undefined) part.imageBase64 = base64;
+  const media = optionalString(mediaType, at, 'mediaType');
+  if (media !== undefined) part.mediaType = media;
   return part;
 };
 
@@ -235,8 +239,45 @@ const roleProblem = (raw: object, role: unknown, at: At): string =>
 
 const normalizeFresh = (value: unknown, at: At): Message => {
   const raw = asRecord(value, at);
-  const [role, content, toolCalls, toolCallId, toolName, toolResult, imageBase64, contentParts] =
-    readFields(raw, MESSAGE_FIELDS, MESSAGE_HINTS, at);
+  let role: unknown;
+  let content: unknown;
+  let toolCalls: unknown;
+  let toolCallId: unknown;
+  let toolName: unknown;
+  let toolResult: unknown;
+  let imageBase64: unknown;
+  let contentParts: unknown;
+  for (const key of Object.keys(raw)) {
+    const item = raw[key];
+    switch (key) {
+      case 'role':
+        role = item;
+        break;
+      case 'content':
+        content = item;
+        break;
+      case 'toolCalls':
+        toolCalls = item;
+        break;
+      case 'toolCallId':
+        toolCallId = item;
+        break;
+      case 'toolName':
+        toolName = item;
+        break;
+      case 'toolResult':
+        toolResult = item;
+        break;
+      case 'imageBase64':
+        imageBase64 = item;
+        break;
+      case 'contentParts':
+        contentParts = item;
+        break;
+      default:
+        if (item !== undefined) notAField(at, key, keyHint(key, MESSAGE_HINTS));
+    }
+  }
   if (!isRole(role)) fail(at, roleProblem(raw, role, at));
   if (content !== null && typeof content !== 'string') {
     fail(at, `${pathOf(at)}.content must be a string or null, received ${describeValue(content)}`);
@@ -247,10 +288,14 @@ const normalizeFresh = (value: unknown, at: At): Message => {
   };
   const calls = normalizeList(toolCalls, at, 'toolCalls', normalizeToolCall);
   if (calls !== undefined) message.toolCalls = calls;
-  setString(message, 'toolCallId', toolCallId, at);
-  setString(message, 'toolName', toolName, at);
-  setString(message, 'toolResult', toolResult, at);
-  setString(message, 'imageBase64', imageBase64, at);
+  const callId = optionalString(toolCallId, at, 'toolCallId');
+  if (callId !== undefined) message.toolCallId = callId;
+  const tool = optionalString(toolName, at, 'toolName');
+  if (tool !== undefined) message.toolName = tool;
+  const result = optionalString(toolResult, at, 'toolResult');
+  if (result !== undefined) message.toolResult = result;
+  const image = optionalString(imageBase64, at, 'imageBase64');
+  if (image !== undefined) message.imageBase64 = image;
   const parts = normalizeList(contentParts, at, 'contentParts', normalizePart);
   if (parts !== undefined) message.contentParts = parts;
   return message;
