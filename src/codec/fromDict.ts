@@ -13,7 +13,8 @@ import { keySegment } from '../internal/escapeText';
 import { isPlainObject } from '../internal/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
 import { tokenizerProblem } from '../internal/tokenizerProblem';
-import { totalTooLarge } from '../internal/tokenTotal';
+import { addToTotal } from '../internal/tokenTotal';
+import { unreadable } from '../internal/unreadable';
 import { makeState } from '../internal/window';
 import { DEFAULT_CONFIG, type MemoryConfig, type TokenizerName } from '../model/config';
 import type { Transition } from '../model/effects';
@@ -158,10 +159,7 @@ const readOptions = (options: FromDictOptions | undefined): unknown => {
       tokenizer = (options as Record<string, unknown>)[key];
     }
   } catch (error) {
-    if (isConversationMemoryError(error)) throw error;
-    throw new MemoryArgumentError(API, `options could not be read: ${errorText(error)}`, {
-      cause: error,
-    });
+    throw unreadable(error, MemoryArgumentError, API, 'options');
   }
   return tokenizer;
 };
@@ -176,7 +174,7 @@ const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError,
   const decoded = persistedMemoryCodec(budget).decode(input);
   if (E.isLeft(decoded)) {
     const problems = reportErrors(decoded.left);
-    return fail(problems, { problemCount: problems.length, countComplete: !budget.exhausted });
+    return fail(problems, { countComplete: !budget.exhausted });
   }
   const data = decoded.right;
   const { name, label } = chooseTokenizer(tokenizer, data);
@@ -228,20 +226,16 @@ const restore = (
   const counts = new Array<number>(messages.length);
   let total = 0;
   for (let i = 0; i < messages.length; i++) {
-    let count: number;
     try {
-      count = countMessageTokens(config.tokenizer, messages[i] as Message, API);
+      const count = countMessageTokens(config.tokenizer, messages[i] as Message, API);
+      total = addToTotal(total, count, config.tokenizer, API);
+      counts[i] = count;
     } catch (error) {
       const reason = isConversationMemoryError(error)
         ? error.detail
         : `tokenizer ${describeValue(config.tokenizer)} threw ${errorText(error)}`;
       return fail([`messages[${i}]: ${reason}`], { kind: 'tokenizer' });
     }
-    total += count;
-    if (total > Number.MAX_SAFE_INTEGER) {
-      return fail([`messages[${i}]: ${totalTooLarge(config.tokenizer)}`], { kind: 'tokenizer' });
-    }
-    counts[i] = count;
   }
   const state = makeState(config, messages, counts, total, data.summary ?? null);
   return E.right(fixToolPairBoundary(state));

@@ -1,10 +1,9 @@
-import { TokenizerError } from '../errors/errorClasses';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { countMessageTokens } from '../tokens/registry';
 import { normalizeMessage } from './normalizeMessage';
 import { listItem, listLength } from './readList';
-import { totalTooLarge } from './tokenTotal';
+import { addToTotal } from './tokenTotal';
 
 /**
  * Validates, canonicalizes and counts messages on their way into a state: the only place a
@@ -31,10 +30,7 @@ export const admit = (
       ? normalizeMessage(values, api)
       : normalizeMessage(listItem(values as readonly unknown[], i, api), api, i);
     const count = countMessageTokens(state.config.tokenizer, message, api);
-    total += count;
-    if (total > Number.MAX_SAFE_INTEGER) {
-      throw new TokenizerError(api, totalTooLarge(state.config.tokenizer));
-    }
+    total = addToTotal(total, count, state.config.tokenizer, api);
     messages.push(message);
     counts.push(count);
   }

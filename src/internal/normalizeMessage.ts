@@ -1,14 +1,13 @@
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { InvalidMessageError } from '../errors/errorClasses';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import { isRole, ROLES } from '../model/role';
 import { cloneJsonObject, NotJsonError } from './cloneJson';
 import { describeValue } from './describeValue';
-import { errorText } from './errorText';
 import { keySegment } from './escapeText';
 import { keyHint, type KeyHints } from './keyHint';
 import { deepFreezeMessage } from './freeze';
 import { isPlainObject } from './isPlainObject';
+import { unreadable } from './unreadable';
 
 /**
  * Validation of messages given by callers. This runs on every add, so the happy path builds no
@@ -321,12 +320,7 @@ export const normalizeMessage = (value: unknown, api: string, where?: Where): Me
   try {
     message = normalizeFresh(value, { api, where });
   } catch (error) {
-    if (isConversationMemoryError(error)) throw error;
-    throw new InvalidMessageError(
-      api,
-      `${messagePath(where)} could not be read: ${errorText(error)}`,
-      { cause: error },
-    );
+    throw unreadable(error, InvalidMessageError, api, messagePath(where));
   }
   return registerCanonical(message);
 };

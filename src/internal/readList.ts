@@ -1,10 +1,6 @@
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { InvalidMessageError } from '../errors/errorClasses';
 import { describeValue } from './describeValue';
-import { errorText } from './errorText';
-
-const unreadable = (api: string, what: string, error: unknown): InvalidMessageError =>
-  new InvalidMessageError(api, `${what} could not be read: ${errorText(error)}`, { cause: error });
+import { unreadable } from './unreadable';
 
 /**
  * The length of a caller's list of messages, read once. A value that is not an array, or that
@@ -22,8 +18,7 @@ export const listLength = (list: unknown, api: string): number => {
     }
     return (list as readonly unknown[]).length;
   } catch (error) {
-    if (isConversationMemoryError(error)) throw error;
-    throw unreadable(api, 'messages', error);
+    throw unreadable(error, InvalidMessageError, api, 'messages');
   }
 };
 
@@ -36,6 +31,6 @@ export const listItem = (list: readonly unknown[], index: number, api: string): 
   try {
     return list[index];
   } catch (error) {
-    throw unreadable(api, `messages[${index}]`, error);
+    throw unreadable(error, InvalidMessageError, api, `messages[${index}]`);
   }
 };

@@ -1,11 +1,26 @@
+import { TokenizerError } from '../errors/errorClasses';
 import { describeValue } from './describeValue';
 
 /**
- * Why a window cannot take more tokens: its total would pass `Number.MAX_SAFE_INTEGER`, where
- * sums stop being exact and `totalTokens` would drift from the sum of `tokenCounts`. Only a
- * custom tokenizer returning huge counts gets there.
+ * Adds a message's count to a window's running total, which must stay a safe integer: past
+ * `Number.MAX_SAFE_INTEGER` sums stop being exact and `totalTokens` would drift from the sum of
+ * `tokenCounts`. Only a custom tokenizer returning huge counts gets there.
  *
+ * @throws TokenizerError naming the tokenizer when the total would pass the bound
  * @internal
  */
-export const totalTooLarge = (tokenizer: string): string =>
-  `the window's token total with tokenizer ${describeValue(tokenizer)} would pass Number.MAX_SAFE_INTEGER (${Number.MAX_SAFE_INTEGER}); a tokenizer's counts must keep totals exact`;
+export const addToTotal = (
+  total: number,
+  count: number,
+  tokenizer: string,
+  api: string,
+): number => {
+  const next = total + count;
+  if (next > Number.MAX_SAFE_INTEGER) {
+    throw new TokenizerError(
+      api,
+      `the window's token total with tokenizer ${describeValue(tokenizer)} would pass Number.MAX_SAFE_INTEGER (${Number.MAX_SAFE_INTEGER}); a tokenizer's counts must keep totals exact`,
+    );
+  }
+  return next;
+};

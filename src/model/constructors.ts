@@ -1,9 +1,8 @@
 import { InvalidMessageError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
 import { keySegment } from '../internal/escapeText';
 import { keyHint, type KeyHints } from '../internal/keyHint';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { unreadable } from '../internal/unreadable';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import type { Message } from './message';
 import type { ToolCallInput } from './messageInput';
@@ -88,10 +87,7 @@ export const toolMessage = (content: string, origin: ToolResultOrigin = {}): Mes
   try {
     fields = readOrigin(origin);
   } catch (error) {
-    if (isConversationMemoryError(error)) throw error;
-    throw new InvalidMessageError('toolMessage', `origin could not be read: ${errorText(error)}`, {
-      cause: error,
-    });
+    throw unreadable(error, InvalidMessageError, 'toolMessage', 'origin');
   }
   return normalizeMessage({ role: 'tool', content, ...fields }, 'toolMessage');
 };

@@ -1,6 +1,6 @@
 import { InvalidMessageError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
+import { unreadable } from '../internal/unreadable';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import type { ContentPart, Message } from './message';
 
@@ -47,9 +47,7 @@ const imagePart = (image: string | Base64Image): ContentPart => {
     // Each field read once.
     ({ base64, mediaType } = image);
   } catch (error) {
-    throw new InvalidMessageError('imageMessage', `image could not be read: ${errorText(error)}`, {
-      cause: error,
-    });
+    throw unreadable(error, InvalidMessageError, 'imageMessage', 'image');
   }
   if (typeof base64 !== 'string') throw notAnImage(image);
   if (mediaType !== undefined && typeof mediaType !== 'string') {
