@@ -24,9 +24,13 @@ interface EncodingModule {
 /** Text like `<|endoftext|>` is counted as ordinary text, as tiktoken's `disallowed_special=()`. */
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
-/** Loaded counters, shared by the ESM and CJS builds so each table is loaded once per process. */
+/**
+ * Loaded counters, shared by the ESM and CJS builds so each table is loaded once per process.
+ * Named apart from 0.1.0's `encodings` slot: a counter of that release is quadratic on long
+ * whitespace runs, and must not be picked up when both releases are loaded side by side.
+ */
 const loaded = shared(
-  'encodings',
+  'encodings-linear',
   () => new Map<EncodingName, (text: string) => number>(),
   (value) => value instanceof Map,
 );

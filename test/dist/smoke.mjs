@@ -138,4 +138,13 @@ const retried = run([
    });`,
 ]);
 assert.deepEqual(JSON.parse(retried), ['CM_TOKENIZER', 4]);
+
+// Counters loaded by the 0.1.0 release (quadratic on long whitespace runs) sit in its own shared
+// slot; when both releases are loaded side by side, this one never counts with them.
+const beside010 = run([
+  '-e',
+  `globalThis[Symbol.for('conversation-memory/encodings@1')] = new Map([['o200k_base', () => 999]]);
+   import('conversation-memory').then((m) => console.log(m.estimateTokens('Hello, world!', 'gpt-4o')));`,
+]);
+assert.equal(beside010.trim(), '4');
 console.log('dist ESM entry: ok');
