@@ -1,12 +1,8 @@
 import { errorText } from '../internal/errorText';
 import { brandError, formatMessage } from './ConversationMemoryError';
 
-/**
- * Errors list at most this many problems; `problemCount` tells how many there were.
- *
- * @internal
- */
-export const MAX_LISTED_PROBLEMS = 20;
+/** Errors list at most this many problems; `problemCount` tells how many there were. */
+const MAX_LISTED_PROBLEMS = 20;
 
 /** The closing line for problems that are found but not listed: `… and 30 more problems`. */
 const leftOut = (listed: number, total: number, complete: boolean): string[] => {
