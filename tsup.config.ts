@@ -1,7 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    // Adapters use only the public API, imported by the package's own name, so the built
+    // subpaths share the root entry's code instead of carrying a copy of it.
+    openai: 'src/adapters/openai/index.ts',
+    anthropic: 'src/adapters/anthropic/index.ts',
+    'ai-sdk': 'src/adapters/ai-sdk/index.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
@@ -10,4 +17,5 @@ export default defineConfig({
   platform: 'neutral',
   splitting: false,
   treeshake: true,
+  external: ['conversation-memory'],
 });

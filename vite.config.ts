@@ -8,6 +8,9 @@ import { defineConfig } from 'vitest/config';
  */
 const useDist = process.env['TEST_DIST'] === '1';
 const entry = useDist ? './dist/index.js' : './src/index.ts';
+/** The adapter subpaths, each an optional peer's adapter. */
+const subpath = (name: string): string =>
+  useDist ? `./dist/${name}.js` : `./src/adapters/${name}/index.ts`;
 
 export default defineConfig({
   resolve: {
@@ -16,6 +19,10 @@ export default defineConfig({
         find: /^conversation-memory$/,
         replacement: fileURLToPath(new URL(entry, import.meta.url)),
       },
+      ...['openai', 'anthropic', 'ai-sdk'].map((name) => ({
+        find: new RegExp(`^conversation-memory/${name}$`),
+        replacement: fileURLToPath(new URL(subpath(name), import.meta.url)),
+      })),
     ],
   },
   test: {

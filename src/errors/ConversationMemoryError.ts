@@ -10,7 +10,14 @@ const BRAND: unique symbol = Symbol.for('conversation-memory/error') as never;
  * ```
  */
 export type ErrorCode =
-  'CM_CONFIG' | 'CM_ARGUMENT' | 'CM_INVALID_MESSAGE' | 'CM_TOKENIZER' | 'CM_DECODE' | 'CM_LISTENER';
+  | 'CM_CONFIG'
+  | 'CM_ARGUMENT'
+  | 'CM_INVALID_MESSAGE'
+  | 'CM_TOKENIZER'
+  | 'CM_DECODE'
+  | 'CM_LISTENER'
+  | 'CM_AGENT_CONFIG'
+  | 'CM_PROVIDER_RESPONSE';
 
 /** Every message starts with this prefix, so our errors are recognisable in any log. */
 export const ERROR_PREFIX = '[conversation-memory]';

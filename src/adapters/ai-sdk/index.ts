@@ -1,0 +1,6 @@
+/**
+ * The ai-sdk adapter subpath (`conversation-memory/ai-sdk`).
+ *
+ * @packageDocumentation
+ */
+export {};

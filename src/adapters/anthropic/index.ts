@@ -1,0 +1,6 @@
+/**
+ * The anthropic adapter subpath (`conversation-memory/anthropic`).
+ *
+ * @packageDocumentation
+ */
+export {};

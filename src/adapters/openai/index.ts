@@ -1,0 +1,6 @@
+/**
+ * The openai adapter subpath (`conversation-memory/openai`).
+ *
+ * @packageDocumentation
+ */
+export {};
