@@ -98,7 +98,7 @@ for (let action = queue.shift(); action !== undefined; action = queue.shift()) {
       if (effect.reason === 'enforce_limits' && text !== undefined) {
         queue.unshift({ type: 'summarize', text });
       }
-    } else {
+    } else if (effect.type === 'memory/summaryChanged') {
       console.log(
         `    effect: summary ${JSON.stringify(effect.previous)} → ${JSON.stringify(effect.summary)}`,
       );

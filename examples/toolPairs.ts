@@ -99,8 +99,8 @@ for (const message of [...parisKyoto, ...lisbon]) {
 // "And Lisbon?" (6 > 5) drops the first question by count; the window would then start with
 // the 2-call tool turn, so the boundary rule drops the call and both of its results.
 assert.deepEqual(breakdowns, [
-  { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 3 },
-  { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 0 },
+  { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 3, startOn: 0 },
+  { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 },
 ]);
 assert.deepEqual(state.messages.map(key), [
   'user:"And Lisbon?"',
@@ -118,7 +118,12 @@ console.log(`+ ${show(parisKyoto)}`);
 console.log(`    (the count rule alone would have kept ${show(parisKyoto.slice(-3))})`);
 const batchBreakdown = report(batch.effects);
 console.log(`  window ${show(batch.state.messages)}`);
-assert.deepEqual(batchBreakdown, { messageLimit: 2, tokenLimit: 0, toolPairBoundary: 2 });
+assert.deepEqual(batchBreakdown, {
+  messageLimit: 2,
+  tokenLimit: 0,
+  toolPairBoundary: 2,
+  startOn: 0,
+});
 assert.deepEqual(batch.state.messages, [parisKyoto[4]]);
 
 // 3. Loading reference JSON runs the same boundary fix (not the limits), as the reference's

@@ -20,9 +20,20 @@ export { fixToolPairBoundary } from './core/fixToolPairBoundary';
 export { applySummary, MAX_SUMMARY_CHARS } from './core/applySummary';
 export { setSummary } from './core/setSummary';
 export { clearMemory } from './core/clearMemory';
+export { holdForSummary } from './core/holdForSummary';
+export { commitSummary } from './core/commitSummary';
+export { planTrim } from './core/planTrim';
+export { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from './model/state';
 
 // Selectors
-export { getHistory, getRecent, getSummary, totalTokens } from './core/selectors';
+export {
+  getHistory,
+  getRecent,
+  getSummary,
+  totalTokens,
+  getPositions,
+  getPendingSummary,
+} from './core/selectors';
 
 // Tokens
 export {
@@ -54,6 +65,8 @@ export {
   InvalidMessageError,
   TokenizerError,
   ListenerError,
+  AgentConfigError,
+  ProviderResponseError,
 } from './errors/errorClasses';
 export { isConversationMemoryError } from './errors/ConversationMemoryError';
 
@@ -62,19 +75,30 @@ export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from './mo
 export type { MessageInput, ToolCallInput, ContentPartInput } from './model/messageInput';
 export type { ToolResultOrigin } from './model/constructors';
 export type { Base64Image } from './model/imageMessage';
-export type { MemoryConfig, MemoryOptions, TokenizerName } from './model/config';
+export type { MemoryConfig, MemoryOptions, TokenizerName, ToolPairPolicy } from './model/config';
 export type { MemoryState } from './model/state';
+export type { SummaryCoverage } from './model/summaryCoverage';
+export type { TrimPlan } from './core/planTrim';
 export type {
   Transition,
   MemoryEffect,
   TrimmedEffect,
   SummaryChangedEffect,
+  PendingDiscardedEffect,
+  HeldForSummaryEffect,
   TrimBreakdown,
+  TrimRule,
 } from './model/effects';
 export type { MessageTokenCounter } from './tokens/registry';
 export type { EncodingName } from './tokens/encodings';
 export type { FromDictOptions } from './codec/fromDict';
-export type { MemoryDict, MessageDict, ToolCallDict, ContentPartDict } from './serialization/types';
+export type {
+  MemoryDict,
+  MessageDict,
+  ToolCallDict,
+  ContentPartDict,
+  ExtensionDict,
+} from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
 export type { ErrorCode } from './errors/ConversationMemoryError';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';

@@ -49,10 +49,12 @@ describe('addMessage: the count window (reference 1.4 step 1)', () => {
         type: 'memory/trimmed',
         reason: 'enforce_limits',
         removed: [user('Hello')],
+        positions: [0],
+        rules: ['messageLimit'],
         remaining: 3,
         removedTokens: 1,
         remainingTokens: 2,
-        breakdown: { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 0 },
+        breakdown: { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 },
       },
     ]);
   });
@@ -131,7 +133,12 @@ describe('addMessage: the token window (reference 1.4 step 2)', () => {
     expect(effects).toHaveLength(1);
     const effect = effects[0] as TrimmedEffect & { reason: 'enforce_limits' };
     expect(effect.removed).toEqual([a, b]);
-    expect(effect.breakdown).toEqual({ messageLimit: 1, tokenLimit: 1, toolPairBoundary: 0 });
+    expect(effect.breakdown).toEqual({
+      messageLimit: 1,
+      tokenLimit: 1,
+      toolPairBoundary: 0,
+      startOn: 0,
+    });
     expect(effect.removedTokens).toBe(6);
     expect(effect.remainingTokens).toBe(4);
     expect(state.totalTokens).toBe(4);
@@ -197,7 +204,12 @@ describe('addMessage: the tool-pair boundary (reference 1.5)', () => {
     const { state: next, effects } = addMessage(state, user('w'.repeat(8)));
     const effect = effects[0] as TrimmedEffect & { reason: 'enforce_limits' };
     expect(effect.removed).toEqual(window);
-    expect(effect.breakdown).toEqual({ messageLimit: 1, tokenLimit: 1, toolPairBoundary: 2 });
+    expect(effect.breakdown).toEqual({
+      messageLimit: 1,
+      tokenLimit: 1,
+      toolPairBoundary: 2,
+      startOn: 0,
+    });
     expect(contents(next.messages)).toEqual(['w'.repeat(8)]);
   });
 });

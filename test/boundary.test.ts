@@ -22,6 +22,8 @@ const raw = (
     ...createMemory({ maxMessages, maxTokens, tokenizer: 'heuristic' }),
     messages,
     tokenCounts,
+    positions: messages.map((_, i) => i),
+    nextPosition: messages.length,
     totalTokens: tokenCounts.reduce((a, b) => a + b, 0),
   };
 };
@@ -37,10 +39,12 @@ describe('fixToolPairBoundary (reference 1.5)', () => {
         type: 'memory/trimmed',
         reason: 'enforce_limits',
         removed: [tool('t'), assistant('', call('c1'))],
+        positions: [0, 1],
+        rules: ['toolPairBoundary', 'toolPairBoundary'],
         remaining: 1,
         removedTokens: 0,
         remainingTokens: 0,
-        breakdown: { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 2 },
+        breakdown: { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 2, startOn: 0 },
       },
     ]);
   });
@@ -96,10 +100,12 @@ describe('enforceLimits', () => {
         type: 'memory/trimmed',
         reason: 'enforce_limits',
         removed: [user('m0')],
+        positions: [0],
+        rules: ['messageLimit'],
         remaining: 2,
         removedTokens: 0,
         remainingTokens: 0,
-        breakdown: { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 0 },
+        breakdown: { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 },
       },
     ]);
   });

@@ -19,11 +19,23 @@ describe('createMemory', () => {
   it('uses the reference defaults and the GPT-4o tokenizer', () => {
     const state = createMemory();
     expect(state).toEqual({
-      config: { maxMessages: 20, maxTokens: null, tokenizer: 'o200k_base' },
+      config: {
+        maxMessages: 20,
+        maxTokens: null,
+        tokenizer: 'o200k_base',
+        toolPairs: 'reference',
+        startOn: null,
+        pinSystem: false,
+      },
       messages: [],
       tokenCounts: [],
+      positions: [],
+      nextPosition: 0,
       totalTokens: 0,
       summary: null,
+      pendingMessages: [],
+      pendingPositions: [],
+      summaryCoverage: [],
     });
     expect(state.config).toEqual(DEFAULT_CONFIG);
   });
@@ -86,7 +98,7 @@ describe('createMemory', () => {
 
   it('reports every problem at once, unknown options with a hint', () => {
     expect(problemsOf({ max_messages: 5, maxMessages: 0, maxTokens: 'x' })).toEqual([
-      'max_messages is not an option (did you mean maxMessages?); expected maxMessages, maxTokens, tokenizer',
+      'max_messages is not an option (did you mean maxMessages?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem',
       'maxMessages must be at least 1, received 0',
       'maxTokens must be a number, received string "x"',
     ]);
@@ -109,7 +121,7 @@ describe('createMemory', () => {
 describe('decodeConfig', () => {
   it('returns Right with defaults filled in', () => {
     expect(decodeConfig({ maxMessages: 3 })).toEqual(
-      E.right({ maxMessages: 3, maxTokens: null, tokenizer: 'o200k_base' }),
+      E.right({ ...DEFAULT_CONFIG, maxMessages: 3 }),
     );
     expect(decodeConfig(undefined)).toEqual(E.right(DEFAULT_CONFIG));
   });

@@ -61,13 +61,15 @@ const replaceMemory = (model: Model, real: Real, memory: ConversationMemory): vo
 
 /** The effects the model predicts for the add that just ran on `model.reference`. */
 const expectedAddEffects = (model: Model): MemoryEffect[] => {
-  const { lastTrimmed, messages, breakdown } = model.reference;
+  const { lastTrimmed, lastTrimmedPositions, lastRules, messages, breakdown } = model.reference;
   if (lastTrimmed.length === 0) return [];
   return [
     {
       type: 'memory/trimmed',
       reason: 'enforce_limits',
       removed: lastTrimmed,
+      positions: lastTrimmedPositions,
+      rules: lastRules,
       remaining: messages.length,
       removedTokens: count(model, lastTrimmed),
       remainingTokens: count(model, messages),
@@ -82,6 +84,7 @@ const expectAgrees = (model: Model, real: Real): void => {
   const { reference, config } = model;
   expect(memory.length).toBe(reference.messages.length);
   expect(memory.getHistory()).toEqual(reference.messages);
+  expect(memory.getPositions()).toEqual(reference.positions);
   expect(memory.lastTrimmed).toEqual(reference.lastTrimmed);
   expect(memory.summary).toBe(reference.summary);
   expect(memory.maxMessages).toBe(config.maxMessages);
@@ -159,13 +162,14 @@ class AddMany implements MemoryCommand {
 class Clear implements MemoryCommand {
   check = (): boolean => true;
   run(model: Model, real: Real): void {
-    const { messages, summary } = model.reference;
+    const { messages, positions, summary } = model.reference;
     const expected: MemoryEffect[] = [];
     if (messages.length > 0) {
       expected.push({
         type: 'memory/trimmed',
         reason: 'clear',
         removed: messages,
+        positions,
         remaining: 0,
         removedTokens: count(model, messages),
         remainingTokens: 0,

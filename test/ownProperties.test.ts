@@ -8,6 +8,7 @@ import {
   fromDict,
   InvalidMessageError,
   toDict,
+  DEFAULT_CONFIG,
 } from 'conversation-memory';
 import { jsonNodes, memoryDictArb, protoPayloadArb, withProtoKey } from './arbitraries/hostile';
 import { messageArb } from './arbitraries/message';
@@ -33,7 +34,7 @@ describe('__proto__ in a file is data, never a prototype (the issue examples)', 
     expect(result).toEqual(
       E.right(
         expect.objectContaining({
-          config: { maxMessages: 5, maxTokens: null, tokenizer: 'heuristic' },
+          config: { ...DEFAULT_CONFIG, maxMessages: 5, tokenizer: 'heuristic' },
           messages: [{ role: 'user', content: 'hi', toolCalls: [{ name: 'x', parameters: {} }] }],
         }),
       ),
@@ -140,7 +141,7 @@ describe('names of Object.prototype are not found by lookups', () => {
       if (E.isRight(result)) return;
       expect(result.left.problems).toHaveLength(1);
       expect(result.left.problems[0]).toMatch(
-        /is not an option; expected maxMessages, maxTokens, tokenizer$/,
+        /is not an option; expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem$/,
       );
       expect(result.left.message).not.toMatch(/did you mean|native code|function/);
     },
@@ -170,8 +171,8 @@ describe('names of Object.prototype are not found by lookups', () => {
     ) as object;
     const result = fromDict(input, { tokenizer: 'heuristic' });
     expect(E.isRight(result) && result.right.config).toEqual({
+      ...DEFAULT_CONFIG,
       maxMessages: 2,
-      maxTokens: null,
       tokenizer: 'heuristic',
     });
   });

@@ -8,6 +8,7 @@ import {
   fromDict,
   InvalidMessageError,
   userMessage,
+  DEFAULT_CONFIG,
 } from 'conversation-memory';
 import { memoryDictArb, poisonArb, withCountedGetters, type ReadLog } from './arbitraries/hostile';
 import { messageArb } from './arbitraries/message';
@@ -41,7 +42,7 @@ describe('read once: the issue examples', () => {
 
   it('decodeConfig keeps the maxMessages it validated', () => {
     expect(decodeConfig(flipFlop({}, 'maxMessages', 5, 0))).toEqual(
-      E.right({ maxMessages: 5, maxTokens: null, tokenizer: 'o200k_base' }),
+      E.right({ ...DEFAULT_CONFIG, maxMessages: 5 }),
     );
   });
 

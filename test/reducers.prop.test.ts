@@ -174,6 +174,7 @@ describe('differential: the reducers agree with the reference algorithm (heurist
           ).load(initial ?? []);
           let state = initial === null ? createMemory(config) : load(config, initial);
           expect(state.messages).toEqual(reference.messages);
+          expect(state.positions).toEqual(reference.positions);
           for (const operation of operations) {
             const transition =
               operation.kind === 'addMessage'
@@ -183,12 +184,16 @@ describe('differential: the reducers agree with the reference algorithm (heurist
             else reference.addMany(addedBy(operation));
             state = transition.state;
             expect(state.messages).toEqual(reference.messages);
+            expect(state.positions).toEqual(reference.positions);
+            expect(state.nextPosition).toBe(reference.nextPosition);
             expect(removedBy(transition)).toEqual(reference.lastTrimmed);
             const trim = transition.effects.find((e) => e.type === 'memory/trimmed');
             if (reference.lastTrimmed.length > 0) {
               expect(trim).toMatchObject({
                 reason: 'enforce_limits',
                 breakdown: reference.breakdown,
+                positions: reference.lastTrimmedPositions,
+                rules: reference.lastRules,
               });
             } else {
               expect(trim).toBeUndefined();

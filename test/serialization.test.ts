@@ -19,6 +19,7 @@ import {
   toDict,
   toolMessage,
   userMessage,
+  DEFAULT_CONFIG,
 } from 'conversation-memory';
 import { contents } from './helpers';
 
@@ -124,7 +125,7 @@ describe('reference sample files', () => {
 
   it('keeps tool calls, thought signatures, non-ASCII text and the summary', () => {
     const state = load(sample('memory-tools-summary.json'));
-    expect(state.config).toEqual({ maxMessages: 8, maxTokens: 200, tokenizer: 'o200k_base' });
+    expect(state.config).toEqual({ ...DEFAULT_CONFIG, maxMessages: 8, maxTokens: 200 });
     expect(state.messages[1]?.content).toBe("What's the weather in Paris and in Kyōto? ☀️");
     expect(state.messages[2]?.toolCalls).toEqual([
       { id: 'call_1', name: 'get_weather', parameters: { city: 'Paris' } },
@@ -182,10 +183,12 @@ describe('fromDict: the reference from_dict semantics', () => {
         type: 'memory/trimmed',
         reason: 'enforce_limits',
         removed: [{ role: 'tool', content: 'orphan result', toolCallId: 'c0' }],
+        positions: [0],
+        rules: ['toolPairBoundary'],
         remaining: 1,
         removedTokens: 3,
         remainingTokens: 0,
-        breakdown: { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 1 },
+        breakdown: { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 1, startOn: 0 },
       },
     ]);
     expect(fromDict(input, { tokenizer: 'heuristic' })).toEqual(E.right(result.right.state));

@@ -119,6 +119,7 @@ describe('clearMemory', () => {
       ...full,
       messages: [],
       tokenCounts: [],
+      positions: [],
       totalTokens: 0,
       summary: null,
     });
@@ -127,6 +128,7 @@ describe('clearMemory', () => {
         type: 'memory/trimmed',
         reason: 'clear',
         removed: [user('abcdefgh'), user('b')],
+        positions: [0, 1],
         remaining: 0,
         removedTokens: 2,
         remainingTokens: 0,

@@ -30,6 +30,7 @@ import {
   persistedMemoryCodec,
   type PersistedToolCall,
 } from './persisted';
+import { readExtensionState } from './extensionState';
 import { reportErrors } from './report';
 
 /**
@@ -180,10 +181,14 @@ const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError,
   const { name, label } = chooseTokenizer(tokenizer, data);
   const problem = tokenizerProblem(name);
   if (problem !== undefined) return fail([`${label} ${problem}`], { kind: 'tokenizer' });
+  const extension = data[EXTENSION_KEY];
   const config: MemoryConfig = Object.freeze({
     maxMessages: data.max_messages,
     maxTokens: data.max_tokens ?? null,
     tokenizer: name as string,
+    toolPairs: extension?.tool_pairs ?? DEFAULT_CONFIG.toolPairs,
+    startOn: extension?.start_on ?? DEFAULT_CONFIG.startOn,
+    pinSystem: extension?.pin_system ?? DEFAULT_CONFIG.pinSystem,
   });
   return restore(config, data);
 };
@@ -223,6 +228,8 @@ const restore = (
   data: PersistedMemory,
 ): E.Either<MemoryDecodeError, Transition> => {
   const messages = (data.messages ?? []).map(toMessage);
+  const extension = readExtensionState(data, messages.length, toMessage);
+  if (!extension.ok) return fail(extension.problems);
   const counts = new Array<number>(messages.length);
   let total = 0;
   for (let i = 0; i < messages.length; i++) {
@@ -237,6 +244,17 @@ const restore = (
       return fail([`messages[${i}]: ${reason}`], { kind: 'tokenizer' });
     }
   }
-  const state = makeState(config, messages, counts, total, data.summary ?? null);
+  const state = makeState({
+    config,
+    messages,
+    tokenCounts: counts,
+    positions: extension.value.positions,
+    nextPosition: extension.value.nextPosition,
+    totalTokens: total,
+    summary: data.summary ?? null,
+    pendingMessages: extension.value.pendingMessages,
+    pendingPositions: extension.value.pendingPositions,
+    summaryCoverage: extension.value.summaryCoverage,
+  });
   return E.right(fixToolPairBoundary(state));
 };

@@ -4,6 +4,8 @@ import { shortenPath } from '../internal/shortenPath';
 import type { JsonObject } from '../model/message';
 import { boundedArray } from './boundedArray';
 import type { ProblemBudget } from './budget';
+import { describeValue } from '../internal/describeValue';
+import { checkedCodec } from './checkedCodec';
 import { Limit, NullableLimit } from './limits';
 import { ownStruct } from './ownStruct';
 
@@ -73,8 +75,10 @@ export const PersistedContentPart = /* @__PURE__ */ ownStruct(
 );
 
 /**
- * The key under which we keep what the reference has no field for (the tokenizer name). The
- * reference ignores unknown keys, so files we write still load there.
+ * The key under which we keep what the reference has no field for: the tokenizer name, the
+ * trimming policy, the messages' positions, the messages held for summarizing and the summary's
+ * coverage (each only when it differs from what a reference file implies). The reference ignores
+ * unknown keys, so files we write still load there.
  *
  * @example
  * ```ts
@@ -83,7 +87,18 @@ export const PersistedContentPart = /* @__PURE__ */ ownStruct(
  */
 export const EXTENSION_KEY = 'conversation_memory';
 
-const Extension = /* @__PURE__ */ ownStruct('{ tokenizer?: string }', {}, { tokenizer: t.string });
+/** A position: an integer ≥ 0. */
+const Position = /* @__PURE__ */ checkedCodec<number>('integer ≥ 0', (value) =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+    ? undefined
+    : `must be an integer ≥ 0, received ${describeValue(value)}`,
+);
+
+const CoverageRecord = /* @__PURE__ */ ownStruct(
+  'summary coverage object',
+  { from: Position, to: Position, count: Limit },
+  {},
+);
 
 /**
  * The codec of a memory as the reference's `ConversationMemory.to_dict()` writes it, for one
@@ -94,7 +109,40 @@ const Extension = /* @__PURE__ */ ownStruct('{ tokenizer?: string }', {}, { toke
  * @internal
  */
 export const persistedMemoryCodec = (budget: ProblemBudget) => {
-  const message = ownStruct(
+  const message = persistedMessageCodec(budget);
+  const extension = ownStruct(
+    'conversation_memory object',
+    {},
+    {
+      tokenizer: t.string,
+      tool_pairs: t.keyof({ reference: null, strict: null }),
+      start_on: t.union([t.literal('user'), t.null]),
+      pin_system: t.boolean,
+      positions: boundedArray('list of positions', Position, budget),
+      next_position: Position,
+      pending: boundedArray(
+        'list of held messages',
+        ownStruct('held message object', { position: Position, message }, {}),
+        budget,
+      ),
+      summary_coverage: boundedArray('list of summary coverage records', CoverageRecord, budget),
+    },
+  );
+  return ownStruct(
+    'memory object',
+    { max_messages: Limit },
+    {
+      max_tokens: NullableLimit,
+      messages: boundedArray('list of messages', message, budget),
+      summary: nullableString,
+      [EXTENSION_KEY]: extension,
+    },
+  );
+};
+
+/** The codec of one message as the reference writes it. */
+const persistedMessageCodec = (budget: ProblemBudget) =>
+  ownStruct(
     'message object',
     { role: RoleCodec },
     {
@@ -113,17 +161,6 @@ export const persistedMemoryCodec = (budget: ProblemBudget) => {
       ),
     },
   );
-  return ownStruct(
-    'memory object',
-    { max_messages: Limit },
-    {
-      max_tokens: NullableLimit,
-      messages: boundedArray('list of messages', message, budget),
-      summary: nullableString,
-      [EXTENSION_KEY]: Extension,
-    },
-  );
-};
 
 /**
  * What {@link persistedMemoryCodec} decodes to.

@@ -1,5 +1,5 @@
 import { admit } from '../internal/admit';
-import { appendAndTrim } from '../internal/window';
+import { ADD, appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MessageInput } from '../model/messageInput';
 import type { MemoryState } from '../model/state';
@@ -29,5 +29,5 @@ import { readState } from '../internal/readState';
 export const addMessage = (state: MemoryState, message: MessageInput): Transition => {
   state = readState(state, 'addMessage');
   const admitted = admit(state, message, 'addMessage', true);
-  return appendAndTrim(state, admitted.messages, admitted.counts, true);
+  return appendAndTrim(state, admitted.messages, admitted.counts, ADD);
 };

@@ -1,5 +1,5 @@
 import { admit } from '../internal/admit';
-import { appendAndTrim } from '../internal/window';
+import { ADD, appendAndTrim } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MessageInput } from '../model/messageInput';
 import type { MemoryState } from '../model/state';
@@ -25,5 +25,5 @@ import { readState } from '../internal/readState';
 export const addMessages = (state: MemoryState, messages: readonly MessageInput[]): Transition => {
   state = readState(state, 'addMessages');
   const admitted = admit(state, messages, 'addMessages', false);
-  return appendAndTrim(state, admitted.messages, admitted.counts, true);
+  return appendAndTrim(state, admitted.messages, admitted.counts, ADD);
 };

@@ -44,7 +44,17 @@ export const applySummary = (state: MemoryState, text: string): Transition => {
     );
   }
   if (text === '') return { state, effects: NO_EFFECTS };
-  const existing = state.summary;
-  const combined = existing === null || existing === '' ? text : `${existing} ${text}`;
-  return withSummary(state, lastCodePoints(combined, MAX_SUMMARY_CHARS));
+  return withSummary(state, joinSummary(state.summary, text), false);
 };
+
+/**
+ * The reference's `_append_summary`: `existing + ' ' + text` (or `text` alone), keeping the
+ * newest {@link MAX_SUMMARY_CHARS} code points.
+ *
+ * @internal
+ */
+export const joinSummary = (existing: string | null, text: string): string =>
+  lastCodePoints(
+    existing === null || existing === '' ? text : `${existing} ${text}`,
+    MAX_SUMMARY_CHARS,
+  );

@@ -1,12 +1,14 @@
-import { makeState, NO_EFFECTS } from '../internal/window';
+import { EMPTY, makeState, NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
 import { readState } from '../internal/readState';
 
 /**
- * Empties the window and removes the summary, as the reference's `clear()` (since v0.17.5). The
- * limits and tokenizer stay. What was in the window is reported in a `memory/trimmed` effect with
- * `reason: 'clear'`, so even a clear loses nothing silently.
+ * Empties the window and removes the summary, as the reference's `clear()` (since v0.17.5); also
+ * drops the messages held for summarizing and the summary's coverage records. The limits, the
+ * policy and the tokenizer stay, and so does `nextPosition`: positions are never reused. What was
+ * in the window is reported in a `memory/trimmed` effect with `reason: 'clear'`, and held messages
+ * in a `memory/pendingDiscarded` effect, so even a clear loses nothing silently.
  *
  * @param state - the current memory
  * @returns an empty state with the same config, or the same state when already empty
@@ -19,7 +21,14 @@ import { readState } from '../internal/readState';
  */
 export const clearMemory = (state: MemoryState): Transition => {
   state = readState(state, 'clearMemory');
-  if (state.messages.length === 0 && state.summary === null) return { state, effects: NO_EFFECTS };
+  if (
+    state.messages.length === 0 &&
+    state.summary === null &&
+    state.pendingMessages.length === 0 &&
+    state.summaryCoverage.length === 0
+  ) {
+    return { state, effects: NO_EFFECTS };
+  }
   const effects: MemoryEffect[] = [];
   if (state.messages.length > 0) {
     effects.push(
@@ -27,9 +36,20 @@ export const clearMemory = (state: MemoryState): Transition => {
         type: 'memory/trimmed',
         reason: 'clear',
         removed: state.messages,
+        positions: state.positions,
         remaining: 0,
         removedTokens: state.totalTokens,
         remainingTokens: 0,
+      }),
+    );
+  }
+  if (state.pendingMessages.length > 0) {
+    effects.push(
+      Object.freeze({
+        type: 'memory/pendingDiscarded',
+        reason: 'clear',
+        messages: state.pendingMessages,
+        positions: state.pendingPositions,
       }),
     );
   }
@@ -38,5 +58,17 @@ export const clearMemory = (state: MemoryState): Transition => {
       Object.freeze({ type: 'memory/summaryChanged', summary: null, previous: state.summary }),
     );
   }
-  return { state: makeState(state.config, [], [], 0, null), effects: Object.freeze(effects) };
+  const next = makeState({
+    config: state.config,
+    messages: EMPTY,
+    tokenCounts: EMPTY,
+    positions: EMPTY,
+    nextPosition: state.nextPosition,
+    totalTokens: 0,
+    summary: null,
+    pendingMessages: EMPTY,
+    pendingPositions: EMPTY,
+    summaryCoverage: EMPTY,
+  });
+  return { state: next, effects: Object.freeze(effects) };
 };

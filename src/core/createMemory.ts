@@ -1,6 +1,6 @@
 import { MemoryConfigError } from '../errors/errorClasses';
 import { checkConfig } from '../internal/checkConfig';
-import { makeState } from '../internal/window';
+import { EMPTY, makeState } from '../internal/window';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryState } from '../model/state';
 
@@ -21,5 +21,16 @@ import type { MemoryState } from '../model/state';
 export const createMemory = (options?: MemoryOptions): MemoryState => {
   const checked = checkConfig(options);
   if (!checked.ok) throw new MemoryConfigError('createMemory', checked.problems);
-  return makeState(checked.config, [], [], 0, null);
+  return makeState({
+    config: checked.config,
+    messages: EMPTY,
+    tokenCounts: EMPTY,
+    positions: EMPTY,
+    nextPosition: 0,
+    totalTokens: 0,
+    summary: null,
+    pendingMessages: EMPTY,
+    pendingPositions: EMPTY,
+    summaryCoverage: EMPTY,
+  });
 };

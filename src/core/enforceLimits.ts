@@ -18,5 +18,5 @@ import { readState } from '../internal/readState';
  */
 export const enforceLimits = (state: MemoryState): Transition => {
   state = readState(state, 'enforceLimits');
-  return appendAndTrim(state, [], [], true);
+  return appendAndTrim(state, [], [], { limits: true, scan: 'full' });
 };

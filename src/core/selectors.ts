@@ -84,3 +84,40 @@ export const totalTokens = (state: MemoryState): number => {
   state = readState(state, 'totalTokens');
   return state.totalTokens;
 };
+
+/**
+ * The absolute position of each message of the window, parallel to `getHistory(state)`: 0 for the
+ * first message ever added to the conversation, then 1, 2, …. A position never changes while its
+ * message is held and is never reused, so a chat UI can key rendered messages by it.
+ *
+ * @param state - the memory
+ * @returns the positions, ascending (the state's own readonly array)
+ * @example
+ * ```ts
+ * let state = createMemory({ maxMessages: 2 });
+ * for (const text of ['a', 'b', 'c']) state = addMessage(state, userMessage(text)).state;
+ * getPositions(state); // [1, 2]
+ * ```
+ */
+export const getPositions = (state: MemoryState): readonly number[] => {
+  state = readState(state, 'getPositions');
+  return state.positions;
+};
+
+/**
+ * The trimmed messages held for summarizing (`holdForSummary`) and not yet covered by a committed
+ * summary, oldest first, with their positions. They are not part of the window.
+ *
+ * @param state - the memory
+ * @returns `{ messages, positions }`, parallel arrays (empty when nothing waits)
+ * @example
+ * ```ts
+ * const { messages, positions } = getPendingSummary(state);
+ * ```
+ */
+export const getPendingSummary = (
+  state: MemoryState,
+): { readonly messages: readonly Message[]; readonly positions: readonly number[] } => {
+  state = readState(state, 'getPendingSummary');
+  return { messages: state.pendingMessages, positions: state.pendingPositions };
+};

@@ -1,6 +1,6 @@
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
-import { NO_EFFECTS } from '../internal/window';
+import { EMPTY, NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
 import { readState } from '../internal/readState';
@@ -10,19 +10,28 @@ import { readState } from '../internal/readState';
  *
  * @internal
  */
-export const withSummary = (state: MemoryState, summary: string | null): Transition => {
+export const withSummary = (
+  state: MemoryState,
+  summary: string | null,
+  resetCoverage: boolean,
+): Transition => {
   if (summary === state.summary) return { state, effects: NO_EFFECTS };
   const effect: MemoryEffect = Object.freeze({
     type: 'memory/summaryChanged',
     summary,
     previous: state.summary,
   });
-  return { state: Object.freeze({ ...state, summary }), effects: Object.freeze([effect]) };
+  const summaryCoverage = resetCoverage ? EMPTY : state.summaryCoverage;
+  return {
+    state: Object.freeze({ ...state, summary, summaryCoverage }),
+    effects: Object.freeze([effect]),
+  };
 };
 
 /**
  * Replaces the summary outright (the reference's `summary` setter): no joining and no cap.
- * `null` removes it.
+ * `null` removes it. The summary's coverage records are dropped (the new text is the caller's,
+ * and says nothing about which messages it covers).
  *
  * @param state - the current memory
  * @param text - the new summary, or `null`
@@ -42,5 +51,5 @@ export const setSummary = (state: MemoryState, text: string | null): Transition 
       `text must be a string or null, received ${describeValue(text)}`,
     );
   }
-  return withSummary(state, text);
+  return withSummary(state, text, true);
 };

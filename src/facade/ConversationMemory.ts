@@ -5,13 +5,15 @@ import { addMessages } from '../core/addMessages';
 import { applySummary } from '../core/applySummary';
 import { clearMemory } from '../core/clearMemory';
 import { createMemory } from '../core/createMemory';
-import { getRecent } from '../core/selectors';
+import { getPendingSummary, getRecent } from '../core/selectors';
+import { holdForSummary } from '../core/holdForSummary';
+import { commitSummary } from '../core/commitSummary';
 import { setSummary } from '../core/setSummary';
 import { ListenerError, MemoryArgumentError } from '../errors/errorClasses';
 import { readState } from '../internal/readState';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryOptions } from '../model/config';
-import type { MemoryEffect, Transition } from '../model/effects';
+import type { MemoryEffect, Transition, TrimmedEffect } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { MemoryState } from '../model/state';
@@ -53,7 +55,8 @@ export class ConversationMemory {
 
   /**
    * @param options - `maxMessages` (default 20), `maxTokens` (default `null`), `tokenizer`
-   *   (default `'o200k_base'`)
+   *   (default `'o200k_base'`), `toolPairs` (default `'reference'`), `startOn` (default `null`),
+   *   `pinSystem` (default `false`)
    * @throws MemoryConfigError for invalid options
    * @example
    * ```ts
@@ -202,6 +205,67 @@ export class ConversationMemory {
    */
   applySummary(text: string): readonly MemoryEffect[] {
     return this.#commit(applySummary(this.#state, text));
+  }
+
+  /**
+   * Phase one of summarize-on-trim: holds the messages a trim removed until a summary covers them
+   * (see the `holdForSummary` reducer). The agent does this for you when `summarizeOnTrim` is on.
+   *
+   * @param trimmed - a `memory/trimmed` effect this memory emitted
+   * @returns the effects of this change
+   * @example
+   * ```ts
+   * for (const effect of memory.add(message)) {
+   *   if (effect.type === 'memory/trimmed') memory.holdForSummary(effect);
+   * }
+   * ```
+   */
+  holdForSummary(trimmed: TrimmedEffect): readonly MemoryEffect[] {
+    return this.#commit(holdForSummary(this.#state, trimmed));
+  }
+
+  /**
+   * Phase two of summarize-on-trim: commits a summary of the held messages up to position
+   * `through` (see the `commitSummary` reducer). An empty text commits nothing.
+   *
+   * @param text - the summary
+   * @param through - the position of the newest held message it covers
+   * @returns the effects of this change
+   * @example
+   * ```ts
+   * const { positions } = memory.pendingSummary;
+   * memory.commitSummary('The user asked about Paris.', positions[positions.length - 1]);
+   * ```
+   */
+  commitSummary(text: string, through: number): readonly MemoryEffect[] {
+    return this.#commit(commitSummary(this.#state, text, through));
+  }
+
+  /**
+   * The trimmed messages held for summarizing, with their positions (see `getPendingSummary`).
+   *
+   * @example
+   * ```ts
+   * memory.pendingSummary.messages.length; // 0 until something is held
+   * ```
+   */
+  get pendingSummary(): {
+    readonly messages: readonly Message[];
+    readonly positions: readonly number[];
+  } {
+    return getPendingSummary(this.#state);
+  }
+
+  /**
+   * The absolute positions of the window's messages, parallel to `getHistory()`, as a new array.
+   *
+   * @example
+   * ```ts
+   * memory.getPositions(); // [4, 5, 6]
+   * ```
+   */
+  getPositions(): number[] {
+    return this.#state.positions.slice();
   }
 
   /**

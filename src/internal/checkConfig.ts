@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIG, type MemoryConfig } from '../model/config';
+import { DEFAULT_CONFIG, type MemoryConfig, type ToolPairPolicy } from '../model/config';
 import { describeValue } from './describeValue';
 import { errorText } from './errorText';
 import { keySegment } from './escapeText';
@@ -17,10 +17,16 @@ export type ConfigCheck =
   | { readonly ok: true; readonly config: MemoryConfig }
   | { readonly ok: false; readonly problems: readonly string[] };
 
-const OPTION_LIST = 'maxMessages, maxTokens, tokenizer';
+const OPTION_LIST = 'maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem';
 
 /** The reference's snake_case names of the options, for a "did you mean" hint. */
-const OPTION_HINTS: KeyHints = { max_messages: 'maxMessages', max_tokens: 'maxTokens' };
+const OPTION_HINTS: KeyHints = {
+  max_messages: 'maxMessages',
+  max_tokens: 'maxTokens',
+  tool_pairs: 'toolPairs',
+  start_on: 'startOn',
+  pin_system: 'pinSystem',
+};
 
 /** An input key as the subject of a problem: `max_messages`, or `["odd key"]` when it is odd. */
 const keyName = (key: string): string => {
@@ -53,6 +59,9 @@ const check = (input: unknown): ConfigCheck => {
   let maxMessages: unknown;
   let maxTokens: unknown;
   let tokenizer: unknown;
+  let toolPairs: unknown;
+  let startOn: unknown;
+  let pinSystem: unknown;
   const problems: string[] = [];
   const options: Record<string, unknown> = input ?? {};
   for (const key of Object.keys(options)) {
@@ -66,6 +75,15 @@ const check = (input: unknown): ConfigCheck => {
       case 'tokenizer':
         tokenizer = options[key];
         break;
+      case 'toolPairs':
+        toolPairs = options[key];
+        break;
+      case 'startOn':
+        startOn = options[key];
+        break;
+      case 'pinSystem':
+        pinSystem = options[key];
+        break;
       default:
         problems.push(
           `${keyName(key)} is not an option${keyHint(key, OPTION_HINTS)}; expected ${OPTION_LIST}`,
@@ -76,6 +94,9 @@ const check = (input: unknown): ConfigCheck => {
     maxMessages: maxMessages === undefined ? DEFAULT_CONFIG.maxMessages : (maxMessages as number),
     maxTokens: maxTokens === undefined ? DEFAULT_CONFIG.maxTokens : (maxTokens as number | null),
     tokenizer: tokenizer === undefined ? DEFAULT_CONFIG.tokenizer : (tokenizer as string),
+    toolPairs: toolPairs === undefined ? DEFAULT_CONFIG.toolPairs : (toolPairs as ToolPairPolicy),
+    startOn: startOn === undefined ? DEFAULT_CONFIG.startOn : (startOn as 'user' | null),
+    pinSystem: pinSystem === undefined ? DEFAULT_CONFIG.pinSystem : (pinSystem as boolean),
   };
   const messagesProblem = limitProblem(config.maxMessages);
   if (messagesProblem !== undefined) problems.push(`maxMessages ${messagesProblem}`);
@@ -83,7 +104,32 @@ const check = (input: unknown): ConfigCheck => {
   if (tokensProblem !== undefined) problems.push(`maxTokens ${tokensProblem}`);
   const nameProblem = tokenizerProblem(config.tokenizer);
   if (nameProblem !== undefined) problems.push(`tokenizer ${nameProblem}`);
+  problems.push(...policyProblems(config));
   return problems.length > 0
     ? { ok: false, problems }
     : { ok: true, config: Object.freeze(config) };
+};
+
+/**
+ * The problems of the trimming-policy options (`toolPairs`, `startOn`, `pinSystem`), each naming
+ * the field and the value. Shared with the decoder of persisted files.
+ *
+ * @internal
+ */
+export const policyProblems = (
+  config: Pick<MemoryConfig, 'toolPairs' | 'startOn' | 'pinSystem'>,
+) => {
+  const problems: string[] = [];
+  if (config.toolPairs !== 'reference' && config.toolPairs !== 'strict') {
+    problems.push(
+      `toolPairs must be "reference" or "strict", received ${describeValue(config.toolPairs)}`,
+    );
+  }
+  if (config.startOn !== null && config.startOn !== 'user') {
+    problems.push(`startOn must be "user" or null, received ${describeValue(config.startOn)}`);
+  }
+  if (typeof config.pinSystem !== 'boolean') {
+    problems.push(`pinSystem must be true or false, received ${describeValue(config.pinSystem)}`);
+  }
+  return problems;
 };

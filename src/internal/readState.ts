@@ -6,7 +6,7 @@ import { errorText } from './errorText';
 
 const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is MemoryState => {
   if (typeof candidate !== 'object' || candidate === null) return false;
-  const { config, messages, tokenCounts, totalTokens, summary } = candidate;
+  const { config, messages, tokenCounts, positions, totalTokens, summary } = candidate;
   return (
     typeof config === 'object' &&
     config !== null &&
@@ -16,7 +16,14 @@ const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is Mem
     Array.isArray(messages) &&
     Array.isArray(tokenCounts) &&
     messages.length === tokenCounts.length &&
+    Array.isArray(positions) &&
+    messages.length === positions.length &&
+    typeof candidate.nextPosition === 'number' &&
     typeof totalTokens === 'number' &&
+    Array.isArray(candidate.pendingMessages) &&
+    Array.isArray(candidate.pendingPositions) &&
+    Array.isArray(candidate.summaryCoverage) &&
+    typeof config.toolPairs === 'string' &&
     (summary === null || typeof summary === 'string')
   );
 };

@@ -1,12 +1,12 @@
 import type { MemoryConfig } from '../model/config';
-import type { MemoryEffect, Transition, TrimBreakdown } from '../model/effects';
+import type { MemoryEffect, Transition, TrimBreakdown, TrimRule } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { freezeWindow } from './freeze';
+import type { Sequence } from './sequence';
+import { planTrimOf, type PlanScope, type TrimPlan } from './trimPlan';
 
-/** Item `i` of the virtual sequence `held ++ incoming`, without building it. */
-const at = <T>(held: readonly T[], incoming: readonly T[], i: number): T =>
-  (i < held.length ? held[i] : incoming[i - held.length]) as T;
+export { startsToolExchange } from './sequence';
 
 const sum = (values: readonly number[]): number => {
   let total = 0;
@@ -17,49 +17,127 @@ const sum = (values: readonly number[]): number => {
 /** The one empty effect list every no-op shares. */
 export const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
 
-/**
- * A tool result, or an assistant message that requests tool calls: a message the reference never
- * lets start a window of two or more.
- *
- * @internal
- */
-export const startsToolExchange = (message: Message): boolean =>
-  message.role === 'tool' ||
-  (message.role === 'assistant' && message.toolCalls !== undefined && message.toolCalls.length > 0);
+/** The one empty list every empty field of a state shares. */
+export const EMPTY: readonly never[] = /* @__PURE__ */ Object.freeze([]);
 
 /**
- * Builds a state record; the record is always frozen (O(1)), its arrays in development only.
+ * Builds a state record; the record is always frozen (O(1)), its window arrays in development
+ * only (the `freezeWindow` rule).
  *
  * @internal
  */
-export const makeState = (
-  config: MemoryConfig,
-  messages: Message[],
-  tokenCounts: number[],
-  totalTokens: number,
-  summary: string | null,
-): MemoryState =>
+export const makeState = (fields: {
+  config: MemoryConfig;
+  messages: Message[] | readonly Message[];
+  tokenCounts: number[] | readonly number[];
+  positions: number[] | readonly number[];
+  nextPosition: number;
+  totalTokens: number;
+  summary: string | null;
+  pendingMessages: MemoryState['pendingMessages'];
+  pendingPositions: MemoryState['pendingPositions'];
+  summaryCoverage: MemoryState['summaryCoverage'];
+}): MemoryState =>
   Object.freeze({
-    config,
-    messages: freezeWindow(messages),
-    tokenCounts: freezeWindow(tokenCounts),
-    totalTokens,
-    summary,
+    config: fields.config,
+    messages: freezeWindow(fields.messages as Message[]),
+    tokenCounts: freezeWindow(fields.tokenCounts as number[]),
+    positions: freezeWindow(fields.positions as number[]),
+    nextPosition: fields.nextPosition,
+    totalTokens: fields.totalTokens,
+    summary: fields.summary,
+    pendingMessages: fields.pendingMessages,
+    pendingPositions: fields.pendingPositions,
+    summaryCoverage: fields.summaryCoverage,
   });
 
 /**
- * The sliding-window algorithm, on the virtual sequence `state.messages ++ incoming`, without
- * building that sequence: it only moves a start index, then copies the kept part once.
+ * A state like `state` with another window (and next position); everything else carried over.
  *
- * 1. count rule: drop the oldest until at most `maxMessages` remain;
- * 2. token rule (when `maxTokens` is set): drop the oldest while the total exceeds it and more
- *    than one message remains (a total equal to the limit is kept);
- * 3. boundary rule: drop leading tool results and assistant tool-call messages while more than
- *    one message remains.
+ * @internal
+ */
+export const withWindow = (
+  state: MemoryState,
+  messages: Message[],
+  tokenCounts: number[],
+  positions: number[],
+  nextPosition: number,
+  totalTokens: number,
+): MemoryState =>
+  makeState({
+    config: state.config,
+    messages,
+    tokenCounts,
+    positions,
+    nextPosition,
+    totalTokens,
+    summary: state.summary,
+    pendingMessages: state.pendingMessages,
+    pendingPositions: state.pendingPositions,
+    summaryCoverage: state.summaryCoverage,
+  });
+
+/**
+ * The scope of an add: limits on, and only the tail of the (already valid) window scanned.
  *
- * With `limits: false` only the boundary rule runs (`fixToolPairBoundary`). The token total is
- * updated by subtracting the stored counts of what leaves: nothing is re-counted. Cost: one pass
- * over the kept pointers plus the removed ones.
+ * @internal
+ */
+export const ADD: PlanScope = /* @__PURE__ */ Object.freeze({ limits: true, scan: 'tail' });
+
+/** Positions `next`, `next + 1`, … for `count` incoming messages. */
+const newPositions = (next: number, count: number): number[] => {
+  const positions = new Array<number>(count);
+  for (let i = 0; i < count; i++) positions[i] = next + i;
+  return positions;
+};
+
+/** Item `i` of the virtual sequence `held ++ incoming`. */
+const at = <T>(held: readonly T[], incoming: readonly T[], i: number): T =>
+  (i < held.length ? held[i] : incoming[i - held.length]) as T;
+
+/** The kept items of `held ++ incoming`, and the removed ones, for a plan. */
+const split = <T>(
+  held: readonly T[],
+  incoming: readonly T[],
+  removed: readonly number[],
+): { kept: T[]; gone: T[] } => {
+  const cut = removed.length;
+  // The common case: the plan removes a prefix (every reference-policy trim is one).
+  if (cut === 0 || removed[cut - 1] === cut - 1) {
+    if (cut <= held.length) {
+      return { kept: held.slice(cut).concat(incoming), gone: held.slice(0, cut) };
+    }
+    return {
+      kept: incoming.slice(cut - held.length),
+      gone: held.concat(incoming.slice(0, cut - held.length)),
+    };
+  }
+  const size = held.length + incoming.length;
+  const kept: T[] = [];
+  const gone: T[] = [];
+  let r = 0;
+  for (let i = 0; i < size; i++) {
+    if (r < cut && removed[r] === i) {
+      gone.push(at(held, incoming, i));
+      r++;
+    } else {
+      kept.push(at(held, incoming, i));
+    }
+  }
+  return { kept, gone };
+};
+
+const countRules = (rules: readonly TrimRule[]): TrimBreakdown => {
+  const breakdown = { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 };
+  for (const rule of rules) breakdown[rule]++;
+  return Object.freeze(breakdown);
+};
+
+/**
+ * Appends `incoming` to the window and trims it: plans with {@link planTrimOf}, then applies the
+ * plan once (one copy of the window). Incoming messages get the next positions, even those the
+ * plan removes at once. The token total is updated by subtracting the stored counts of what
+ * leaves: nothing is re-counted.
  *
  * @internal
  */
@@ -67,56 +145,45 @@ export const appendAndTrim = (
   state: MemoryState,
   incoming: readonly Message[],
   incomingCounts: readonly number[],
-  limits: boolean,
+  scope: PlanScope,
 ): Transition => {
-  const { config, messages, tokenCounts } = state;
-  const held = messages.length;
-  const size = held + incoming.length;
-
+  const { messages, tokenCounts } = state;
+  const sequence: Sequence = {
+    held: messages,
+    heldCounts: tokenCounts,
+    incoming,
+    incomingCounts,
+    length: messages.length + incoming.length,
+  };
   const before = state.totalTokens + sum(incomingCounts);
-  let total = before;
-  let start = 0;
-  let messageLimit = 0;
-  let tokenLimit = 0;
-  let toolPairBoundary = 0;
+  const plan: TrimPlan = planTrimOf(state.config, sequence, before, scope);
+  if (plan.removed.length === 0 && incoming.length === 0) return { state, effects: NO_EFFECTS };
 
-  if (limits && size > config.maxMessages) {
-    messageLimit = size - config.maxMessages;
-    for (; start < messageLimit; start++) total -= at(tokenCounts, incomingCounts, start);
-  }
-  if (limits && config.maxTokens !== null) {
-    while (size - start > 1 && total > config.maxTokens) {
-      total -= at(tokenCounts, incomingCounts, start++);
-      tokenLimit++;
-    }
-  }
-  while (size - start > 1 && startsToolExchange(at(messages, incoming, start))) {
-    total -= at(tokenCounts, incomingCounts, start++);
-    toolPairBoundary++;
-  }
+  const incomingPositions = newPositions(state.nextPosition, incoming.length);
+  const nextPosition = state.nextPosition + incoming.length;
+  const keptMessages = split(messages, incoming, plan.removed);
+  const keptCounts = split(tokenCounts, incomingCounts, plan.removed);
+  const keptPositions = split(state.positions, incomingPositions, plan.removed);
+  const next = withWindow(
+    state,
+    keptMessages.kept,
+    keptCounts.kept,
+    keptPositions.kept,
+    nextPosition,
+    plan.remainingTokens,
+  );
+  if (plan.removed.length === 0) return { state: next, effects: NO_EFFECTS };
 
-  if (start === 0 && incoming.length === 0) return { state, effects: NO_EFFECTS };
-
-  const keptMessages =
-    start <= held ? messages.slice(start).concat(incoming) : incoming.slice(start - held);
-  const keptCounts =
-    start <= held
-      ? tokenCounts.slice(start).concat(incomingCounts)
-      : incomingCounts.slice(start - held);
-  const next = makeState(config, keptMessages, keptCounts, total, state.summary);
-  if (start === 0) return { state: next, effects: NO_EFFECTS };
-
-  const removed =
-    start <= held ? messages.slice(0, start) : messages.concat(incoming.slice(0, start - held));
-  const breakdown: TrimBreakdown = Object.freeze({ messageLimit, tokenLimit, toolPairBoundary });
   const effect: MemoryEffect = Object.freeze({
     type: 'memory/trimmed',
     reason: 'enforce_limits',
-    removed: freezeWindow(removed),
-    remaining: keptMessages.length,
-    removedTokens: before - total,
-    remainingTokens: total,
-    breakdown,
+    removed: freezeWindow(keptMessages.gone),
+    positions: freezeWindow(keptPositions.gone),
+    rules: freezeWindow(plan.rules as TrimRule[]),
+    remaining: keptMessages.kept.length,
+    removedTokens: before - plan.remainingTokens,
+    remainingTokens: plan.remainingTokens,
+    breakdown: countRules(plan.rules),
   });
   return { state: next, effects: Object.freeze([effect]) };
 };

@@ -28,7 +28,36 @@ export interface MemoryConfig {
   readonly maxTokens: number | null;
   /** Which tokenizer counts each message's tokens when it enters the state. */
   readonly tokenizer: TokenizerName;
+  /** How trimming treats tool calls and their results; see {@link ToolPairPolicy}. */
+  readonly toolPairs: ToolPairPolicy;
+  /**
+   * `'user'`: after the limits, drop leading messages (whole groups under `'strict'`) until the
+   * window's first message that is not a pinned system message is a user message, keeping at
+   * least the newest one. `null` (default): no such rule, as the reference.
+   */
+  readonly startOn: 'user' | null;
+  /** `true`: system messages are never trimmed (they still count toward both limits). */
+  readonly pinSystem: boolean;
 }
+
+/**
+ * How trimming treats tool calls and their results.
+ *
+ * - `'reference'` (default): selectools' exact rules. Limits remove single messages from the
+ *   front; then leading tool results and tool-call messages are dropped, keeping at least one
+ *   message, which may itself be an orphan tool result. Ids are not matched.
+ * - `'strict'`: provider-safe. An assistant tool-call message and all its results (matched by
+ *   id) form a group that is kept or removed whole; the newest group is never split, even when it
+ *   alone exceeds a limit; a group still waiting for its results is kept whole while it is the
+ *   newest; a tool result whose call is not in the window, and a group whose calls were not all
+ *   answered before another message arrived, are removed. The window never holds a lone orphan.
+ *
+ * @example
+ * ```ts
+ * const state = createMemory({ maxMessages: 10, toolPairs: 'strict', startOn: 'user', pinSystem: true });
+ * ```
+ */
+export type ToolPairPolicy = 'reference' | 'strict';
 
 /**
  * What `createMemory` and `new ConversationMemory` accept: every field optional; `undefined`
@@ -36,17 +65,21 @@ export interface MemoryConfig {
  *
  * @example
  * ```ts
- * const options: MemoryOptions = { maxMessages: 10, maxTokens: null };
+ * const options: MemoryOptions = { maxMessages: 10, maxTokens: null, toolPairs: 'strict' };
  * ```
  */
 export interface MemoryOptions {
   readonly maxMessages?: number | undefined;
   readonly maxTokens?: number | null | undefined;
   readonly tokenizer?: TokenizerName | undefined;
+  readonly toolPairs?: ToolPairPolicy | undefined;
+  readonly startOn?: 'user' | null | undefined;
+  readonly pinSystem?: boolean | undefined;
 }
 
 /**
- * The defaults: the reference's `max_messages=20`, `max_tokens=None`, and the GPT-4o encoding.
+ * The defaults: the reference's `max_messages=20`, `max_tokens=None` and trimming rules, and the
+ * GPT-4o encoding.
  *
  * @example
  * ```ts
@@ -57,4 +90,7 @@ export const DEFAULT_CONFIG: MemoryConfig = /* @__PURE__ */ Object.freeze({
   maxMessages: 20,
   maxTokens: null,
   tokenizer: 'o200k_base',
+  toolPairs: 'reference',
+  startOn: null,
+  pinSystem: false,
 });

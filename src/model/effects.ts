@@ -1,12 +1,30 @@
 import type { Message } from './message';
 import type { MemoryState } from './state';
+import type { SummaryCoverage } from './summaryCoverage';
 
 /**
- * How many messages each rule of `enforceLimits` removed, in the order the rules run.
+ * The rule that removed a message from the window:
+ *
+ * - `'messageLimit'`: the window held more than `maxMessages`;
+ * - `'tokenLimit'`: the window held more than `maxTokens`;
+ * - `'toolPairBoundary'`: it would have broken a tool call/result pairing. Under the reference
+ *   policy, a tool result or tool-call message at the start of the window; under `'strict'`, a
+ *   tool result whose call is not in the window, or a group whose calls were not all answered;
+ * - `'startOn'`: `startOn: 'user'` dropped it from the front.
  *
  * @example
  * ```ts
- * const breakdown: TrimBreakdown = { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 2 };
+ * const rule: TrimRule = 'tokenLimit';
+ * ```
+ */
+export type TrimRule = 'messageLimit' | 'tokenLimit' | 'toolPairBoundary' | 'startOn';
+
+/**
+ * How many messages each rule of `enforceLimits` removed.
+ *
+ * @example
+ * ```ts
+ * const breakdown: TrimBreakdown = { messageLimit: 1, tokenLimit: 0, toolPairBoundary: 2, startOn: 0 };
  * ```
  */
 export interface TrimBreakdown {
@@ -14,8 +32,10 @@ export interface TrimBreakdown {
   readonly messageLimit: number;
   /** Removed because the window held more than `maxTokens`. */
   readonly tokenLimit: number;
-  /** Removed because they were tool results or tool-call messages at the start of the window. */
+  /** Removed to keep tool calls and their results paired (see {@link TrimRule}). */
   readonly toolPairBoundary: number;
+  /** Removed by `startOn: 'user'`. */
+  readonly startOn: number;
 }
 
 /**
@@ -23,22 +43,26 @@ export interface TrimBreakdown {
  * of these; nothing is dropped silently.
  *
  * - `reason: 'enforce_limits'`: the sliding window (count, then tokens, then the tool-pair
- *   boundary), as the reference's `on_memory_trim` reports it; `breakdown` says which rule
- *   removed how many.
+ *   rules, then `startOn`), as the reference's `on_memory_trim` reports it; `rules` says which
+ *   rule removed each message and `breakdown` how many each removed.
  * - `reason: 'clear'`: `clearMemory` emptied the window.
  *
  * @example
  * ```ts
  * const { effects } = addMessage(full, userMessage('next'));
- * // [{ type: 'memory/trimmed', reason: 'enforce_limits', removed: [...], remaining: 20, ... }]
+ * // [{ type: 'memory/trimmed', reason: 'enforce_limits', removed: [...], positions: [0], ... }]
  * ```
  */
 export type TrimmedEffect =
   | {
       readonly type: 'memory/trimmed';
       readonly reason: 'enforce_limits';
-      /** The removed messages, in removal order: count rule, token rule, then boundary. */
+      /** The removed messages, in window order. */
       readonly removed: readonly Message[];
+      /** Their positions, parallel to `removed`. */
+      readonly positions: readonly number[];
+      /** The rule that removed each, parallel to `removed`. */
+      readonly rules: readonly TrimRule[];
       /** How many messages remain in the window. */
       readonly remaining: number;
       /** Tokens the removed messages carried. */
@@ -51,13 +75,15 @@ export type TrimmedEffect =
       readonly type: 'memory/trimmed';
       readonly reason: 'clear';
       readonly removed: readonly Message[];
+      readonly positions: readonly number[];
       readonly remaining: 0;
       readonly removedTokens: number;
       readonly remainingTokens: 0;
     };
 
 /**
- * The summary text changed (`applySummary`, `setSummary`, or `clearMemory`).
+ * The summary text changed (`applySummary`, `setSummary`, `commitSummary` or `clearMemory`).
+ * A `commitSummary` also says which held messages the new chunk covers.
  *
  * @example
  * ```ts
@@ -69,6 +95,41 @@ export interface SummaryChangedEffect {
   readonly type: 'memory/summaryChanged';
   readonly summary: string | null;
   readonly previous: string | null;
+  /** Present on a `commitSummary`: what the committed chunk covers. */
+  readonly coverage?: SummaryCoverage;
+}
+
+/**
+ * Held messages (trimmed, waiting for a summary) were dropped without being summarized:
+ * `reason: 'overflow'` when holding more would exceed `MAX_PENDING_MESSAGES` (the oldest go),
+ * `'clear'` when `clearMemory` emptied the memory.
+ *
+ * @example
+ * ```ts
+ * const effect: PendingDiscardedEffect = { type: 'memory/pendingDiscarded', reason: 'clear', messages: [], positions: [] };
+ * ```
+ */
+export interface PendingDiscardedEffect {
+  readonly type: 'memory/pendingDiscarded';
+  readonly reason: 'overflow' | 'clear';
+  readonly messages: readonly Message[];
+  readonly positions: readonly number[];
+}
+
+/**
+ * Trimmed messages were put aside for summarizing (`holdForSummary`).
+ *
+ * @example
+ * ```ts
+ * const effect: HeldForSummaryEffect = { type: 'memory/heldForSummary', positions: [0, 1], pending: 2 };
+ * ```
+ */
+export interface HeldForSummaryEffect {
+  readonly type: 'memory/heldForSummary';
+  /** The positions newly held. */
+  readonly positions: readonly number[];
+  /** How many messages are now held in all. */
+  readonly pending: number;
 }
 
 /**
@@ -77,10 +138,11 @@ export interface SummaryChangedEffect {
  *
  * @example
  * ```ts
- * const describe = (e: MemoryEffect) => (e.type === 'memory/trimmed' ? e.removed.length : e.summary);
+ * const describe = (e: MemoryEffect) => (e.type === 'memory/trimmed' ? e.removed.length : e.type);
  * ```
  */
-export type MemoryEffect = TrimmedEffect | SummaryChangedEffect;
+export type MemoryEffect =
+  TrimmedEffect | SummaryChangedEffect | PendingDiscardedEffect | HeldForSummaryEffect;
 
 /**
  * What every reducer returns: the next state and what happened on the way. When nothing

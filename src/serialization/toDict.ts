@@ -1,7 +1,13 @@
 import { DEFAULT_CONFIG } from '../model/config';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import type { MemoryState } from '../model/state';
-import type { ContentPartDict, MemoryDict, MessageDict, ToolCallDict } from './types';
+import type {
+  ContentPartDict,
+  ExtensionDict,
+  MemoryDict,
+  MessageDict,
+  ToolCallDict,
+} from './types';
 import { readState } from '../internal/readState';
 
 const toolCallToDict = (call: ToolCall): ToolCallDict => ({
@@ -50,9 +56,10 @@ export const messageToDict = (message: Message): MessageDict => ({
 
 /**
  * Serializes a memory to exactly the JSON the reference's `to_dict()` writes: `max_messages`,
- * `max_tokens`, `message_count`, `messages`, `summary`, in that order. A non-default tokenizer is
- * kept under the `conversation_memory` key, which the reference ignores; so files written here
- * load in Python, and Python's load here. Tool-call parameters are the state's own frozen objects.
+ * `max_tokens`, `message_count`, `messages`, `summary`, in that order. What the reference has no
+ * field for (a non-default tokenizer or trimming policy, positions other than 0, 1, 2, …, held
+ * messages, summary coverage) is kept under the `conversation_memory` key, which the reference
+ * ignores; so files written here load in Python, and Python's load here. Tool-call parameters are the state's own frozen objects.
  *
  * @param state - the memory
  * @returns a plain JSON value, ready for `JSON.stringify`
@@ -71,7 +78,36 @@ export const toDict = (state: MemoryState): MemoryDict => {
     messages: state.messages.map(messageToDict),
     summary: state.summary,
   };
-  return state.config.tokenizer === DEFAULT_CONFIG.tokenizer
-    ? dict
-    : { ...dict, conversation_memory: { tokenizer: state.config.tokenizer } };
+  const extension = extensionOf(state);
+  return extension === undefined ? dict : { ...dict, conversation_memory: extension };
+};
+
+/** Whether the positions are what a reference file implies: 0, 1, 2, … and nothing after. */
+const defaultPositions = (state: MemoryState): boolean => {
+  const { positions } = state;
+  if (state.nextPosition !== positions.length) return false;
+  for (let i = 0; i < positions.length; i++) if (positions[i] !== i) return false;
+  return true;
+};
+
+/** What only our extension key can say, or `undefined` when a reference file would say it all. */
+const extensionOf = (state: MemoryState): ExtensionDict | undefined => {
+  const { config } = state;
+  const extension: { -readonly [K in keyof ExtensionDict]: ExtensionDict[K] } = {};
+  if (config.tokenizer !== DEFAULT_CONFIG.tokenizer) extension.tokenizer = config.tokenizer;
+  if (config.toolPairs !== DEFAULT_CONFIG.toolPairs) extension.tool_pairs = config.toolPairs;
+  if (config.startOn !== DEFAULT_CONFIG.startOn) extension.start_on = config.startOn;
+  if (config.pinSystem !== DEFAULT_CONFIG.pinSystem) extension.pin_system = config.pinSystem;
+  if (!defaultPositions(state) || state.pendingMessages.length > 0) {
+    extension.positions = state.positions;
+    extension.next_position = state.nextPosition;
+  }
+  if (state.pendingMessages.length > 0) {
+    extension.pending = state.pendingMessages.map((message, i) => ({
+      position: state.pendingPositions[i] as number,
+      message: messageToDict(message),
+    }));
+  }
+  if (state.summaryCoverage.length > 0) extension.summary_coverage = state.summaryCoverage;
+  return Object.keys(extension).length === 0 ? undefined : extension;
 };

@@ -64,5 +64,31 @@ export interface MemoryDict {
   readonly message_count: number;
   readonly messages: readonly MessageDict[];
   readonly summary: string | null;
-  readonly conversation_memory?: { readonly tokenizer: string };
+  readonly conversation_memory?: ExtensionDict;
+}
+
+/**
+ * What a memory file keeps under `conversation_memory` (the reference ignores it): each key only
+ * when it differs from what a reference file implies.
+ *
+ * @example
+ * ```ts
+ * const extension: ExtensionDict = { tool_pairs: 'strict', positions: [4, 5], next_position: 6 };
+ * ```
+ */
+export interface ExtensionDict {
+  readonly tokenizer?: string;
+  readonly tool_pairs?: 'reference' | 'strict';
+  readonly start_on?: 'user' | null;
+  readonly pin_system?: boolean;
+  /** One per message of `messages`, rising. */
+  readonly positions?: readonly number[];
+  readonly next_position?: number;
+  /** Trimmed messages held for summarizing. */
+  readonly pending?: readonly { readonly position: number; readonly message: MessageDict }[];
+  readonly summary_coverage?: readonly {
+    readonly from: number;
+    readonly to: number;
+    readonly count: number;
+  }[];
 }

@@ -41,6 +41,9 @@ export const configArb: fc.Arbitrary<MemoryConfig> = fc.record({
   maxMessages: maxMessagesArb,
   maxTokens: maxTokensArb,
   tokenizer: tokenizerArb,
+  toolPairs: fc.constant('reference' as const),
+  startOn: fc.constant(null),
+  pinSystem: fc.constant(false),
 });
 
 /** A valid memory config counting with `'heuristic'`, the reference memory's own count. */
@@ -48,4 +51,7 @@ export const heuristicConfigArb: fc.Arbitrary<MemoryConfig> = fc.record({
   maxMessages: maxMessagesArb,
   maxTokens: maxTokensArb,
   tokenizer: fc.constant('heuristic' as const),
+  toolPairs: fc.constant('reference' as const),
+  startOn: fc.constant(null),
+  pinSystem: fc.constant(false),
 });

@@ -1,0 +1,99 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { mergeByPosition } from '../internal/pending';
+import { readState } from '../internal/readState';
+import { NO_EFFECTS } from '../internal/window';
+import type { MemoryEffect, TrimmedEffect, Transition } from '../model/effects';
+import type { Message } from '../model/message';
+import { MAX_PENDING_MESSAGES, type MemoryState } from '../model/state';
+
+const API = 'holdForSummary';
+
+const isTrimmedEffect = (value: unknown): value is TrimmedEffect => {
+  if (typeof value !== 'object' || value === null) return false;
+  const effect = value as Partial<Record<keyof TrimmedEffect, unknown>>;
+  return (
+    effect.type === 'memory/trimmed' &&
+    (effect.reason === 'enforce_limits' || effect.reason === 'clear') &&
+    Array.isArray(effect.removed) &&
+    Array.isArray(effect.positions) &&
+    effect.removed.length === effect.positions.length &&
+    effect.positions.every((p: unknown) => Number.isSafeInteger(p) && (p as number) >= 0)
+  );
+};
+
+/**
+ * Phase one of summarize-on-trim: puts the messages a trim removed aside in the state, where they
+ * wait (outside the window: `getHistory` never shows them) until `commitSummary` commits a
+ * summary that covers them. A summary that fails or comes back empty then loses nothing: the
+ * held messages stay for the next attempt.
+ *
+ * Pass it the `memory/trimmed` effect of an add (`reason: 'enforce_limits'`); a `'clear'` effect
+ * is ignored (a clear means forget), and so are positions already held, so holding the same
+ * effect twice changes nothing. Held messages stay sorted by position. At most
+ * {@link MAX_PENDING_MESSAGES} are held: beyond that the oldest are discarded and reported in a
+ * `memory/pendingDiscarded` effect, never dropped silently.
+ *
+ * @param state - the current memory
+ * @param trimmed - a `memory/trimmed` effect emitted for this memory
+ * @returns the next state with a `memory/heldForSummary` effect, or the same state when nothing
+ *   new was held
+ * @throws MemoryArgumentError when `trimmed` is not a `memory/trimmed` effect
+ * @example
+ * ```ts
+ * const added = addMessage(state, userMessage('next'));
+ * let next = added.state;
+ * for (const effect of added.effects) {
+ *   if (effect.type === 'memory/trimmed') next = holdForSummary(next, effect).state;
+ * }
+ * getPendingSummary(next).messages; // what the trim removed, waiting for a summary
+ * ```
+ */
+export const holdForSummary = (state: MemoryState, trimmed: TrimmedEffect): Transition => {
+  state = readState(state, API);
+  if (!isTrimmedEffect(trimmed)) {
+    throw new MemoryArgumentError(
+      API,
+      `trimmed must be a memory/trimmed effect (with removed and positions), received ${describeValue(trimmed)}`,
+    );
+  }
+  if (trimmed.reason === 'clear' || trimmed.removed.length === 0) {
+    return { state, effects: NO_EFFECTS };
+  }
+  const merged = mergeByPosition(
+    state.pendingMessages,
+    state.pendingPositions,
+    trimmed.removed,
+    trimmed.positions,
+  );
+  if (merged.added.length === 0) return { state, effects: NO_EFFECTS };
+  let messages: readonly Message[] = merged.messages;
+  let positions: readonly number[] = merged.positions;
+  const effects: MemoryEffect[] = [];
+  const excess = messages.length - MAX_PENDING_MESSAGES;
+  if (excess > 0) {
+    effects.push(
+      Object.freeze({
+        type: 'memory/pendingDiscarded',
+        reason: 'overflow',
+        messages: Object.freeze(messages.slice(0, excess)),
+        positions: Object.freeze(positions.slice(0, excess)),
+      }),
+    );
+    messages = messages.slice(excess);
+    positions = positions.slice(excess);
+  }
+  effects.unshift(
+    Object.freeze({
+      type: 'memory/heldForSummary',
+      positions: Object.freeze(merged.added),
+      pending: messages.length,
+    }),
+  );
+  const next: MemoryState = Object.freeze({
+    ...state,
+    pendingMessages: Object.freeze(messages),
+    pendingPositions: Object.freeze(positions),
+  });
+  return { state: next, effects: Object.freeze(effects) };
+};

@@ -1,0 +1,33 @@
+import { readState } from '../internal/readState';
+import { planTrimOf, type TrimPlan } from '../internal/trimPlan';
+import type { MemoryState } from '../model/state';
+
+export type { TrimPlan } from '../internal/trimPlan';
+
+/**
+ * What `enforceLimits` would remove from the window as it is, and by which rule, without
+ * removing it: the trim plan every policy shares, as data. Indices refer to `state.messages`.
+ *
+ * @param state - the memory
+ * @returns the plan (`removed` indices ascending, `rules` parallel, `remainingTokens`)
+ * @example
+ * ```ts
+ * const plan = planTrim(loadedOverLimit);
+ * plan.removed.map((i) => getPositions(loadedOverLimit)[i]); // positions that would leave
+ * ```
+ */
+export const planTrim = (state: MemoryState): TrimPlan => {
+  state = readState(state, 'planTrim');
+  return planTrimOf(
+    state.config,
+    {
+      held: state.messages,
+      heldCounts: state.tokenCounts,
+      incoming: [],
+      incomingCounts: [],
+      length: state.messages.length,
+    },
+    state.totalTokens,
+    { limits: true, scan: 'full' },
+  );
+};

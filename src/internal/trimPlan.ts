@@ -1,0 +1,161 @@
+import type { MemoryConfig } from '../model/config';
+import type { TrimRule } from '../model/effects';
+import type { Message } from '../model/message';
+import { countAt, messageAt, requestsTools, type Sequence, startsToolExchange } from './sequence';
+import { strictOrphans, strictScanStart } from './toolGroups';
+
+/**
+ * Which messages leave a window, and by which rule: the one planning step every policy shares.
+ * Indices refer to the sequence the plan was made for (held messages, then incoming ones).
+ *
+ * @example
+ * ```ts
+ * const plan: TrimPlan = { removed: [0, 1], rules: ['messageLimit', 'toolPairBoundary'], remainingTokens: 42 };
+ * ```
+ */
+export interface TrimPlan {
+  /** Indices of the messages that leave, ascending. */
+  readonly removed: readonly number[];
+  /** The rule that removes each, parallel to `removed`. */
+  readonly rules: readonly TrimRule[];
+  /** Tokens of the messages that stay. */
+  readonly remainingTokens: number;
+}
+
+/**
+ * What a plan is made for: `limits: false` runs the tool-pair rules only (`fixToolPairBoundary`,
+ * a load); `scan: 'tail'` trusts the held window to be valid already (an add), `'full'` checks
+ * it all (an explicit `enforceLimits` or `fixToolPairBoundary`, a load).
+ *
+ * @internal
+ */
+export interface PlanScope {
+  readonly limits: boolean;
+  readonly scan: 'tail' | 'full';
+}
+
+const NO_REMOVALS: readonly number[] = /* @__PURE__ */ Object.freeze([]);
+
+/**
+ * Plans a trim of `sequence` under `config`, in this order:
+ *
+ * 1. `'strict'` only: the pairing rules (orphan tool results, unanswered groups);
+ * 2. the count rule, then the token rule: drop the oldest unit (one message, or a whole
+ *    tool-call group under `'strict'`) while over the limit and more than one unit remains;
+ * 3. `'reference'` only: the boundary rule, drop leading tool results and tool-call messages
+ *    while more than one message remains;
+ * 4. `startOn: 'user'`: drop leading units until one starts with a user message, keeping one.
+ *
+ * Pinned system messages (`pinSystem`) are skipped by every rule and still counted. Cost: the
+ * units removed plus the newest unit (an add never re-scans the window), plus the scanned tail
+ * under `'strict'`.
+ *
+ * @internal
+ */
+export const planTrimOf = (
+  config: MemoryConfig,
+  sequence: Sequence,
+  totalTokens: number,
+  scope: PlanScope,
+): TrimPlan => {
+  const n = sequence.length;
+  const strict = config.toolPairs === 'strict';
+  const pinSystem = config.pinSystem;
+
+  const orphans = strict
+    ? strictOrphans(sequence, scope.scan === 'full' ? 0 : strictScanStart(sequence.held))
+    : NO_REMOVALS;
+  const gone: ReadonlySet<number> | undefined = orphans.length > 0 ? new Set(orphans) : undefined;
+  let total = totalTokens;
+  for (const i of orphans) total -= countAt(sequence, i);
+  let count = n - orphans.length;
+
+  const stays = (i: number): boolean =>
+    (gone !== undefined && gone.has(i)) || (pinSystem && messageAt(sequence, i).role === 'system');
+
+  // The newest unit is never removed: its first index bounds every front rule.
+  let last = n - 1;
+  while (last >= 0 && stays(last)) last--;
+  if (strict) {
+    while (last > 0 && (gone?.has(last) === true || messageAt(sequence, last).role === 'tool'))
+      last--;
+  }
+
+  const removed: number[] = [];
+  const rules: TrimRule[] = [];
+  let front = 0;
+
+  /** Where the unit starting at `start` ends (exclusive). */
+  const unitEnd = (start: number): number => {
+    if (!strict || !requestsTools(messageAt(sequence, start))) return start + 1;
+    let end = start + 1;
+    while (end < n && (gone?.has(end) === true || messageAt(sequence, end).role === 'tool')) end++;
+    return end;
+  };
+
+  const removeWhile = (rule: TrimRule): void => {
+    for (;;) {
+      while (front < n && stays(front)) front++;
+      if (front >= last) return;
+      if (!shouldRemove(rule, messageAt(sequence, front))) return;
+      const end = unitEnd(front);
+      for (let i = front; i < end; i++) {
+        if (gone !== undefined && gone.has(i)) continue;
+        removed.push(i);
+        rules.push(rule);
+        total -= countAt(sequence, i);
+        count--;
+      }
+      front = end;
+    }
+  };
+
+  const shouldRemove = (rule: TrimRule, message: Message): boolean => {
+    switch (rule) {
+      case 'messageLimit':
+        return count > config.maxMessages;
+      case 'tokenLimit':
+        return total > (config.maxTokens as number);
+      case 'toolPairBoundary':
+        return startsToolExchange(message);
+      case 'startOn':
+        return message.role !== 'user';
+    }
+  };
+
+  if (scope.limits) {
+    removeWhile('messageLimit');
+    if (config.maxTokens !== null) removeWhile('tokenLimit');
+  }
+  if (!strict) removeWhile('toolPairBoundary');
+  if (scope.limits && config.startOn === 'user') removeWhile('startOn');
+
+  if (orphans.length === 0) return { removed, rules, remainingTokens: total };
+  return mergeOrphans(orphans, removed, rules, total);
+};
+
+/** Merges the pairing removals into the front removals, keeping indices ascending. */
+const mergeOrphans = (
+  orphans: readonly number[],
+  front: readonly number[],
+  frontRules: readonly TrimRule[],
+  remainingTokens: number,
+): TrimPlan => {
+  const removed: number[] = [];
+  const rules: TrimRule[] = [];
+  let a = 0;
+  let b = 0;
+  while (a < orphans.length || b < front.length) {
+    if (
+      b >= front.length ||
+      (a < orphans.length && (orphans[a] as number) < (front[b] as number))
+    ) {
+      removed.push(orphans[a++] as number);
+      rules.push('toolPairBoundary');
+    } else {
+      removed.push(front[b] as number);
+      rules.push(frontRules[b++] as TrimRule);
+    }
+  }
+  return { removed, rules, remainingTokens };
+};
