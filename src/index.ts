@@ -57,6 +57,14 @@ export { EXTENSION_KEY } from './codec/persisted';
 // Object API
 export { ConversationMemory } from './facade/ConversationMemory';
 
+// Agent
+export {
+  LocalProvider,
+  LOCAL_CALL_DIRECTIVE,
+  LOCAL_DEFAULT_MAX_TOKENS,
+  LOCAL_CHARS_PER_TOKEN,
+} from './agent/LocalProvider';
+
 // Errors
 export {
   MemoryConfigError,
@@ -100,5 +108,13 @@ export type {
   ExtensionDict,
 } from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
+export type { LocalProviderOptions } from './agent/LocalProvider';
+export type {
+  Provider,
+  CompletionRequest,
+  CompletionResult,
+  CompletionUsage,
+  ToolSpec,
+} from './agent/provider';
 export type { ErrorCode } from './errors/ConversationMemoryError';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';
