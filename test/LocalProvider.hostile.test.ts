@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isConversationMemoryError, MemoryArgumentError, type Message } from 'conversation-memory';
-import { LocalProvider } from '../src/agent/LocalProvider';
-import type { CompletionRequest, ToolSpec } from '../src/agent/provider';
+import { LocalProvider } from 'conversation-memory';
+import type { CompletionRequest, ToolSpec } from 'conversation-memory';
 import { user } from './helpers';
 
 /**

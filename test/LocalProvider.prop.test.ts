@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addMessage, createMemory, messageText, type Message } from 'conversation-memory';
-import { LOCAL_DEFAULT_MAX_TOKENS, LocalProvider } from '../src/agent/LocalProvider';
-import type { CompletionRequest, ToolSpec } from '../src/agent/provider';
+import { LOCAL_DEFAULT_MAX_TOKENS, LocalProvider } from 'conversation-memory';
+import type { CompletionRequest, ToolSpec } from 'conversation-memory';
 import { messageArb, parametersArb } from './arbitraries/message';
 import { identifierArb, textArb } from './arbitraries/text';
 

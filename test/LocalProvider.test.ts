@@ -5,8 +5,8 @@ import {
   LOCAL_CHARS_PER_TOKEN,
   LOCAL_DEFAULT_MAX_TOKENS,
   LocalProvider,
-} from '../src/agent/LocalProvider';
-import type { CompletionRequest, ToolSpec } from '../src/agent/provider';
+} from 'conversation-memory';
+import type { CompletionRequest, ToolSpec } from 'conversation-memory';
 import { assistant, call, system, tool, user } from './helpers';
 
 /** The agent's summary prompt (the reference's text), followed by the excerpt. */
