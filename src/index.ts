@@ -58,6 +58,12 @@ export { EXTENSION_KEY } from './codec/persisted';
 export { ConversationMemory } from './facade/ConversationMemory';
 
 // Agent
+export { createAgent } from './agent/createAgent';
+export {
+  SUMMARIZE_PROMPT,
+  SUMMARIZER_SYSTEM_PROMPT,
+  SUMMARY_MESSAGE_PREFIX,
+} from './agent/prompts';
 export {
   LocalProvider,
   LOCAL_CALL_DIRECTIVE,
@@ -109,6 +115,17 @@ export type {
 } from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
 export type { LocalProviderOptions } from './agent/LocalProvider';
+export type {
+  Agent,
+  AgentConfig,
+  AgentErrorContext,
+  AgentInput,
+  AgentObserver,
+  AgentOptions,
+  AgentRunResult,
+  AgentTool,
+  RunOptions,
+} from './agent/types';
 export type {
   Provider,
   CompletionRequest,

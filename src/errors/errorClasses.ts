@@ -193,9 +193,12 @@ export class ListenerError extends Error {
   declare readonly code: 'CM_LISTENER';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
-  constructor(api: string, cause: unknown, failures: number) {
+  /** The effects of the change the listeners were told about (the change was kept). */
+  readonly effects: readonly unknown[];
+  constructor(api: string, cause: unknown, failures: number, effects: readonly unknown[] = []) {
     const detail = `${failures} listener(s) threw; the state change was kept. First error: ${errorText(cause)}`;
     super(formatMessage(api, detail), { cause });
+    this.effects = effects;
     brandError(this, 'CM_LISTENER', 'ListenerError', detail);
   }
 }

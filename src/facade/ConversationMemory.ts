@@ -426,7 +426,8 @@ export class ConversationMemory {
         if (failures++ === 0) first = error;
       }
     }
-    if (failures > 0) throw new ListenerError('ConversationMemory', first, failures);
+    if (failures > 0)
+      throw new ListenerError('ConversationMemory', first, failures, transition.effects);
     return transition.effects;
   }
 }

@@ -1,0 +1,217 @@
+import { AgentConfigError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { isPlainObject } from '../internal/isPlainObject';
+import { unreadable } from '../internal/unreadable';
+import type { JsonObject } from '../model/message';
+import type { Provider, ToolSpec } from './provider';
+import type { AgentObserver, AgentOptions, AgentTool } from './types';
+
+const API = 'createAgent';
+
+/**
+ * The options of `createAgent`, checked and with the defaults filled in.
+ *
+ * @internal
+ */
+export interface CheckedAgentOptions {
+  readonly provider: Provider;
+  readonly tools: ReadonlyMap<string, AgentTool>;
+  readonly toolSpecs: readonly ToolSpec[];
+  readonly memory: AgentOptions['memory'];
+  readonly observers: readonly AgentObserver[];
+  readonly model: string;
+  readonly systemPrompt: string;
+  readonly maxIterations: number;
+  readonly summarize:
+    { readonly provider: Provider; readonly model: string; readonly maxTokens: number } | undefined;
+  readonly onError: ((error: unknown, context: never) => void) | undefined;
+}
+
+const fail = (what: string): never => {
+  throw new AgentConfigError(API, what);
+};
+
+const isProvider = (value: unknown): value is Provider =>
+  typeof value === 'object' && value !== null && typeof (value as Provider).complete === 'function';
+
+const checkProvider = (value: unknown, field: string): Provider => {
+  if (!isProvider(value)) {
+    return fail(
+      `${field} must be an object with a complete(request) method, received ${describeValue(value)}`,
+    );
+  }
+  return value;
+};
+
+const checkLimit = (value: unknown, field: string, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    return fail(`${field} must be an integer ≥ 1, received ${describeValue(value)}`);
+  }
+  return value;
+};
+
+const checkText = (value: unknown, field: string): string | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string')
+    return fail(`${field} must be a string, received ${describeValue(value)}`);
+  return value;
+};
+
+const checkTools = (value: unknown): Map<string, AgentTool> => {
+  const tools = new Map<string, AgentTool>();
+  if (value === undefined) return tools;
+  if (!Array.isArray(value))
+    return fail(`tools must be an array, received ${describeValue(value)}`);
+  value.forEach((tool: unknown, i) => {
+    if (typeof tool !== 'object' || tool === null) {
+      fail(`tools[${i}] must be an object, received ${describeValue(tool)}`);
+    }
+    const { name, description, parameters, execute } = tool as Partial<AgentTool>;
+    if (typeof name !== 'string' || name === '') {
+      fail(`tools[${i}].name must be a non-empty string, received ${describeValue(name)}`);
+    }
+    if (tools.has(name as string))
+      fail(`tools[${i}].name ${describeValue(name)} is used by two tools`);
+    if (typeof description !== 'string') {
+      fail(`tools[${i}].description must be a string, received ${describeValue(description)}`);
+    }
+    if (!isPlainObject(parameters)) {
+      fail(
+        `tools[${i}].parameters must be a JSON Schema object, received ${describeValue(parameters)}`,
+      );
+    }
+    if (typeof execute !== 'function') {
+      fail(`tools[${i}].execute must be a function, received ${describeValue(execute)}`);
+    }
+    tools.set(name as string, tool as AgentTool);
+  });
+  return tools;
+};
+
+const checkObservers = (value: unknown): readonly AgentObserver[] => {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    return fail(`observers must be an array, received ${describeValue(value)}`);
+  value.forEach((observer: unknown, i) => {
+    if (typeof observer !== 'object' || observer === null) {
+      fail(`observers[${i}] must be an object, received ${describeValue(observer)}`);
+    }
+  });
+  return value.slice() as AgentObserver[];
+};
+
+const checkMemory = (value: unknown): AgentOptions['memory'] => {
+  if (value === undefined) return undefined;
+  const memory = value as Partial<Record<'addMany' | 'holdForSummary' | 'commitSummary', unknown>>;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    typeof memory.addMany !== 'function' ||
+    typeof memory.holdForSummary !== 'function' ||
+    typeof memory.commitSummary !== 'function'
+  ) {
+    return fail(`memory must be a ConversationMemory, received ${describeValue(value)}`);
+  }
+  return value as AgentOptions['memory'];
+};
+
+/**
+ * Checks `createAgent`'s options and fills the defaults; each problem throws
+ * `AgentConfigError` naming the option and the value. Reads each option once.
+ *
+ * @internal
+ */
+export const checkAgentOptions = (options: unknown): CheckedAgentOptions => {
+  try {
+    return check(options);
+  } catch (error) {
+    throw unreadable(error, AgentConfigError, API, 'options');
+  }
+};
+
+const check = (options: unknown): CheckedAgentOptions => {
+  if (!isPlainObject(options)) {
+    return fail(
+      `options must be an object such as { provider }, received ${describeValue(options)}`,
+    );
+  }
+  const {
+    provider: rawProvider,
+    tools: rawTools,
+    memory: rawMemory,
+    config: rawConfig,
+    observers,
+  } = options as Record<keyof AgentOptions, unknown>;
+  const provider = checkProvider(rawProvider, 'provider');
+  const tools = checkTools(rawTools);
+  if (rawConfig !== undefined && !isPlainObject(rawConfig)) {
+    fail(`config must be an object, received ${describeValue(rawConfig)}`);
+  }
+  const config = (rawConfig ?? {}) as Record<string, unknown>;
+  const model = checkText(config['model'], 'config.model') ?? provider.defaultModel;
+  if (model === undefined || model === '') {
+    fail(
+      `config.model is required: provider ${describeValue(provider.name)} names no defaultModel`,
+    );
+  }
+  const summarizeOnTrim = config['summarizeOnTrim'];
+  if (summarizeOnTrim !== undefined && typeof summarizeOnTrim !== 'boolean') {
+    fail(
+      `config.summarizeOnTrim must be true or false, received ${describeValue(summarizeOnTrim)}`,
+    );
+  }
+  const summarizeProvider =
+    config['summarizeProvider'] === undefined
+      ? undefined
+      : checkProvider(config['summarizeProvider'], 'config.summarizeProvider');
+  const summarizeModel: string =
+    checkText(config['summarizeModel'], 'config.summarizeModel') ??
+    summarizeProvider?.defaultModel ??
+    (model as string);
+  const summarizeMaxTokens = checkLimit(
+    config['summarizeMaxTokens'],
+    'config.summarizeMaxTokens',
+    150,
+  );
+  const onError = config['onError'];
+  if (onError !== undefined && typeof onError !== 'function') {
+    fail(`config.onError must be a function, received ${describeValue(onError)}`);
+  }
+  const known = new Set([
+    'model',
+    'systemPrompt',
+    'maxIterations',
+    'summarizeOnTrim',
+    'summarizeProvider',
+    'summarizeModel',
+    'summarizeMaxTokens',
+    'onError',
+  ]);
+  for (const key of Object.keys(config)) {
+    if (!known.has(key)) fail(`config.${key} is not an option; expected ${[...known].join(', ')}`);
+  }
+  return {
+    provider,
+    tools,
+    toolSpecs: [...tools.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters as JsonObject,
+    })),
+    memory: checkMemory(rawMemory),
+    observers: checkObservers(observers),
+    model: model as string,
+    systemPrompt: checkText(config['systemPrompt'], 'config.systemPrompt') ?? '',
+    maxIterations: checkLimit(config['maxIterations'], 'config.maxIterations', 10),
+    summarize:
+      summarizeOnTrim === true
+        ? {
+            provider: summarizeProvider ?? provider,
+            model: summarizeModel === '' ? (model as string) : summarizeModel,
+            maxTokens: summarizeMaxTokens,
+          }
+        : undefined,
+    onError: onError as CheckedAgentOptions['onError'],
+  };
+};

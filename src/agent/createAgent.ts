@@ -1,0 +1,115 @@
+import { InvalidMessageError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { normalizeMessage } from '../internal/normalizeMessage';
+import { listItem, listLength } from '../internal/readList';
+import { userMessage } from '../model/constructors';
+import type { Message } from '../model/message';
+import { checkAgentOptions } from './checkAgentOptions';
+import type { ReportError } from './run/notify';
+import { runAgent } from './run/runAgent';
+import { takeTurn } from './run/memoryTurns';
+import type { Agent, AgentInput, AgentOptions, RunOptions } from './types';
+
+const API = 'agent.run';
+
+let runCount = 0;
+
+/** A run id: a random UUID where the platform has one, else a counter with the time. */
+const newRunId = (): string => {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (typeof crypto?.randomUUID === 'function') return crypto.randomUUID();
+  runCount += 1;
+  return `run-${Date.now().toString(36)}-${runCount}`;
+};
+
+/** The run's input as canonical messages; a string is one user message. */
+const readInput = (input: AgentInput): Message[] => {
+  if (typeof input === 'string') return [userMessage(input)];
+  if (!Array.isArray(input)) return [normalizeMessage(input, API)];
+  const length = listLength(input, API);
+  const messages: Message[] = [];
+  for (let i = 0; i < length; i++) messages.push(normalizeMessage(listItem(input, i, API), API, i));
+  return messages;
+};
+
+const readRunOptions = (
+  options: RunOptions | undefined,
+): { runId: string; signal: AbortSignal | undefined } => {
+  if (options === undefined) return { runId: newRunId(), signal: undefined };
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidMessageError(
+      API,
+      `options must be an object such as { runId, signal }, received ${describeValue(options)}`,
+    );
+  }
+  const { runId, signal } = options;
+  if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
+    throw new InvalidMessageError(
+      API,
+      `options.runId must be a non-empty string, received ${describeValue(runId)}`,
+    );
+  }
+  return { runId: runId ?? newRunId(), signal };
+};
+
+/**
+ * Creates an agent: the seed's `run()` flow with memory, tools, observers and summarize-on-trim.
+ *
+ * A run takes the history from memory, adds the new messages (`addMany`), then loops: a main
+ * model call; a reply with tool calls is added to memory, each call is run and its result added;
+ * a reply without tool calls is the final answer, added to memory and returned. Without memory,
+ * runs are independent. Runs that share a memory take turns (the second waits for the first).
+ *
+ * With `summarizeOnTrim`, what memory trims is held in the memory's state (not lost) and
+ * summarized before the run's next model call or at its end: at most one summary call per main
+ * model call, never one per add inside a tool loop. A failed or empty summary changes nothing and
+ * the held messages wait for the next attempt. Every main call carries the stored summary as a
+ * system message `[Conversation Summary] …` at index 0 (never stored in memory).
+ *
+ * @param options - `provider`, `tools`, `memory`, `config`, `observers`
+ * @returns the agent
+ * @throws AgentConfigError naming the invalid option and its value
+ * @example
+ * ```ts
+ * const memory = new ConversationMemory({ maxMessages: 20 });
+ * const agent = createAgent({ provider: new LocalProvider(), memory });
+ * await agent.run('My name is Alice');
+ * (await agent.run("What's my name?")).message.content; // 'Your name is Alice.'
+ * ```
+ */
+export const createAgent = (options: AgentOptions): Agent => {
+  const checked = checkAgentOptions(options);
+  const report: ReportError = (error, context) => {
+    try {
+      checked.onError?.(error, context as never);
+    } catch {
+      // An onError that throws has nowhere left to report to.
+    }
+  };
+  return {
+    memory: checked.memory,
+    run: async (input: AgentInput, runOptions?: RunOptions) => {
+      const messages = readInput(input);
+      const { runId, signal } = readRunOptions(runOptions);
+      return takeTurn(checked.memory, () =>
+        runAgent(
+          {
+            runId,
+            signal,
+            provider: checked.provider,
+            model: checked.model,
+            systemPrompt: checked.systemPrompt,
+            maxIterations: checked.maxIterations,
+            tools: checked.tools,
+            toolSpecs: checked.toolSpecs,
+            memory: checked.memory,
+            observers: checked.observers,
+            summarize: checked.summarize,
+            report,
+          },
+          messages,
+        ),
+      );
+    },
+  };
+};

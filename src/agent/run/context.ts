@@ -1,0 +1,35 @@
+import type { ConversationMemory } from '../../facade/ConversationMemory';
+import type { Provider, ToolSpec } from '../provider';
+import type { AgentObserver, AgentTool } from '../types';
+import type { ReportError } from './notify';
+
+/**
+ * How summary calls are made, when `summarizeOnTrim` is on.
+ *
+ * @internal
+ */
+export interface SummarizeSettings {
+  readonly provider: Provider;
+  readonly model: string;
+  readonly maxTokens: number;
+}
+
+/**
+ * Everything one run needs, fixed when the agent is created (plus the run's id and signal).
+ *
+ * @internal
+ */
+export interface RunContext {
+  readonly runId: string;
+  readonly signal: AbortSignal | undefined;
+  readonly provider: Provider;
+  readonly model: string;
+  readonly systemPrompt: string;
+  readonly maxIterations: number;
+  readonly tools: ReadonlyMap<string, AgentTool>;
+  readonly toolSpecs: readonly ToolSpec[];
+  readonly memory: ConversationMemory | undefined;
+  readonly observers: readonly AgentObserver[];
+  readonly summarize: SummarizeSettings | undefined;
+  readonly report: ReportError;
+}

@@ -1,0 +1,45 @@
+import { errorText } from '../../internal/errorText';
+import { toolMessage } from '../../model/constructors';
+import type { Message, ToolCall } from '../../model/message';
+import type { AgentTool } from '../types';
+
+/** A tool's return value as the tool message's content: strings as they are, others as JSON. */
+const resultText = (name: string, value: unknown): string => {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    const json = JSON.stringify(value) as string | undefined;
+    return json ?? String(value);
+  } catch (error) {
+    return `Error: tool "${name}" returned a value that cannot be written as JSON: ${errorText(error)}`;
+  }
+};
+
+/**
+ * Runs one tool call and returns its result message (answering the call by id). An unknown tool,
+ * a tool that throws or rejects, and a result that cannot be written as JSON all become a result
+ * message with the error text: the model sees it, and the run goes on.
+ *
+ * @internal
+ */
+export const executeTool = async (
+  tools: ReadonlyMap<string, AgentTool>,
+  call: ToolCall,
+): Promise<Message> => {
+  const origin = { toolCallId: call.id, toolName: call.name };
+  const tool = tools.get(call.name);
+  if (tool === undefined) {
+    const known = [...tools.keys()].map((name) => `"${name}"`).join(', ');
+    return toolMessage(
+      `Error: unknown tool "${call.name}"; available tools: ${known === '' ? 'none' : known}`,
+      origin,
+    );
+  }
+  let content: string;
+  try {
+    content = resultText(call.name, await tool.execute(call.parameters));
+  } catch (error) {
+    content = `Error: tool "${call.name}" failed: ${errorText(error)}`;
+  }
+  return toolMessage(content, origin);
+};

@@ -1,0 +1,53 @@
+import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
+import type { MemoryEffect } from '../../model/effects';
+import type { Message } from '../../model/message';
+import type { RunContext } from './context';
+import { notify } from './notify';
+
+/** The effects of a memory call; a `ListenerError` (a memory subscriber threw) is reported, not fatal. */
+const effectsOf = (context: RunContext, change: () => readonly MemoryEffect[]) => {
+  try {
+    return change();
+  } catch (error) {
+    if (isConversationMemoryError(error) && error.code === 'CM_LISTENER') {
+      context.report(error, { runId: context.runId, source: 'observer' });
+      return (error as unknown as { effects: readonly MemoryEffect[] }).effects;
+    }
+    throw error;
+  }
+};
+
+/**
+ * Adds messages to the run's memory (one `addMany`), then, for the trim it caused: holds the
+ * removed messages for summarizing (when `summarizeOnTrim` is on) and tells the observers
+ * (`onMemoryTrim(runId, removed, remaining, 'enforce_limits')`, as the reference does after
+ * every add that removed messages). Without memory it does nothing.
+ *
+ * @internal
+ */
+export const addToMemory = async (
+  context: RunContext,
+  messages: readonly Message[],
+): Promise<void> => {
+  const { memory } = context;
+  if (memory === undefined) return;
+  const effects = effectsOf(context, () => memory.addMany(messages));
+  for (const effect of effects) {
+    if (effect.type !== 'memory/trimmed' || effect.reason !== 'enforce_limits') continue;
+    if (context.summarize !== undefined) effectsOf(context, () => memory.holdForSummary(effect));
+    await notify(
+      context.observers,
+      'onMemoryTrim',
+      [context.runId, effect.removed.length, effect.remaining, effect.reason],
+      context.runId,
+      context.report,
+    );
+  }
+};
+
+/**
+ * {@link effectsOf} for the other memory calls of a run.
+ *
+ * @internal
+ */
+export const changeMemory = effectsOf;

@@ -1,0 +1,172 @@
+import type { ConversationMemory } from '../facade/ConversationMemory';
+import type { JsonObject, Message } from '../model/message';
+import type { MessageInput } from '../model/messageInput';
+import type { Provider } from './provider';
+
+/**
+ * A tool the agent may run: its name, description and parameters (a JSON Schema object) go to
+ * the model; `execute` runs with the arguments the model chose. A string result becomes the tool
+ * message's content as it is; any other value is written as JSON. A tool that throws (or rejects)
+ * does not crash the run: the error text becomes the tool message.
+ *
+ * @example
+ * ```ts
+ * const calc: AgentTool = {
+ *   name: 'calc',
+ *   description: 'Adds two numbers',
+ *   parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+ *   execute: ({ a, b }) => Number(a) + Number(b),
+ * };
+ * ```
+ */
+export interface AgentTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonObject;
+  execute(args: JsonObject): unknown;
+}
+
+/**
+ * Where an error reported to `config.onError` came from.
+ *
+ * @example
+ * ```ts
+ * const context: AgentErrorContext = { runId: 'run-1', source: 'observer', event: 'onMemoryTrim' };
+ * ```
+ */
+export interface AgentErrorContext {
+  readonly runId: string;
+  /** `'observer'`: an observer threw or rejected; `'summarize'`: a summary call failed. */
+  readonly source: 'observer' | 'summarize';
+  /** The observer event, for `source: 'observer'`. */
+  readonly event?: keyof AgentObserver;
+}
+
+/**
+ * The agent's settings (the reference's `AgentConfig` fields that concern memory).
+ *
+ * @example
+ * ```ts
+ * const config: AgentConfig = { model: 'gpt-4o-mini', summarizeOnTrim: true, onError: console.error };
+ * ```
+ */
+export interface AgentConfig {
+  /** The model of every main call. Default: the provider's `defaultModel`. */
+  readonly model?: string;
+  /** The agent's own instruction, sent apart from the messages. Default `''`. */
+  readonly systemPrompt?: string;
+  /** The most main model calls per run (default 10). */
+  readonly maxIterations?: number;
+  /** Summarize what memory trims, and show the summary to the model (default `false`). */
+  readonly summarizeOnTrim?: boolean;
+  /** The provider of summary calls. Default: the agent's provider. */
+  readonly summarizeProvider?: Provider;
+  /**
+   * The model of summary calls. Default: `summarizeProvider.defaultModel` when a
+   * `summarizeProvider` is given (the reference used the agent's model even then), else the
+   * agent's model.
+   */
+  readonly summarizeModel?: string;
+  /** `maxTokens` of summary calls (default 150). */
+  readonly summarizeMaxTokens?: number;
+  /** Receives observer errors and failed summary calls; they never break a run. */
+  readonly onError?: (error: unknown, context: AgentErrorContext) => void;
+}
+
+/**
+ * Observer events, with the reference's arguments. Methods may be sync or async; each is awaited
+ * before the run goes on, and one that throws never breaks the run (the others still receive the
+ * event; the error goes to `config.onError`).
+ *
+ * @example
+ * ```ts
+ * const observer: AgentObserver = {
+ *   onMemoryTrim: (runId, removed, remaining, reason) => console.log(runId, removed, remaining, reason),
+ *   onMemorySummarize: (runId, summary) => console.log(runId, summary),
+ * };
+ * ```
+ */
+export interface AgentObserver {
+  /** After every memory add that removed messages (`reason` is `'enforce_limits'`). */
+  onMemoryTrim?(
+    runId: string,
+    messagesRemoved: number,
+    messagesRemaining: number,
+    reason: string,
+  ): unknown;
+  /** After a summary was committed, with the whole stored summary. */
+  onMemorySummarize?(runId: string, summary: string): unknown;
+}
+
+/**
+ * What `createAgent` takes.
+ *
+ * @example
+ * ```ts
+ * const options: AgentOptions = { provider: new LocalProvider(), memory: new ConversationMemory() };
+ * ```
+ */
+export interface AgentOptions {
+  readonly provider: Provider;
+  readonly tools?: readonly AgentTool[];
+  /** Shared memory; without it every run is independent. Two agents may share one. */
+  readonly memory?: ConversationMemory;
+  readonly config?: AgentConfig;
+  readonly observers?: readonly AgentObserver[];
+}
+
+/**
+ * What `run` takes: a user's text, one message, or several (oldest first).
+ *
+ * @example
+ * ```ts
+ * const input: AgentInput = [systemMessage('Be brief.'), userMessage('hi')];
+ * ```
+ */
+export type AgentInput = string | MessageInput | readonly MessageInput[];
+
+/**
+ * Per-run options.
+ *
+ * @example
+ * ```ts
+ * await agent.run('hi', { runId: 'req-42', signal: AbortSignal.timeout(30_000) });
+ * ```
+ */
+export interface RunOptions {
+  /** The id observers receive (default: a random UUID). */
+  readonly runId?: string;
+  /** Passed to every provider call. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What a run resolves to.
+ *
+ * @example
+ * ```ts
+ * const { runId, message, iterations } = await agent.run('hi');
+ * ```
+ */
+export interface AgentRunResult {
+  readonly runId: string;
+  /** The final assistant message (also added to memory). */
+  readonly message: Message;
+  /** How many main model calls the run made. */
+  readonly iterations: number;
+  /** `'maxIterations'` when the loop ran out before the model gave a final answer. */
+  readonly stopReason: 'final' | 'maxIterations';
+}
+
+/**
+ * An agent: the seed's `run()` flow around a provider, tools and an optional memory.
+ *
+ * @example
+ * ```ts
+ * const agent: Agent = createAgent({ provider: new LocalProvider() });
+ * ```
+ */
+export interface Agent {
+  run(input: AgentInput, options?: RunOptions): Promise<AgentRunResult>;
+  readonly memory: ConversationMemory | undefined;
+}
