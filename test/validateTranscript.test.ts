@@ -78,6 +78,13 @@ describe('validateTranscript: tool-result-without-call', () => {
     );
   });
 
+  it('openai: a result under another call of the turn gets the "not found" text', () => {
+    const messages = [user('q'), assistant('', call('c1')), tool('1', 'c9')];
+    expect(text(messages, 'openai', 'tool-result-without-call')).toContain(
+      "OpenAI answers 400: \"Invalid parameter: 'tool_call_id' of 'c9' not found in 'tool_calls' of previous message.\"",
+    );
+  });
+
   it('openai: a system message between a call and its result breaks the pair', () => {
     const messages = [user('q'), assistant('', call('c1')), system('s'), tool('1', 'c1')];
     expect(found(messages, 'openai')).toEqual([

@@ -6,7 +6,10 @@
  *   nearest assistant message before it (only tool results may stand between a call and its
  *   results; for Anthropic, system messages are lifted out and do not count). OpenAI: "messages
  *   with role 'tool' must be a response to a preceeding message with 'tool_calls'"; Anthropic:
- *   "unexpected `tool_use_id` found in `tool_result` blocks".
+ *   "unexpected `tool_use_id` found in `tool_result` blocks". Pairing is per assistant message
+ *   for both providers: Anthropic merges consecutive assistant messages into one turn and would
+ *   accept `[call a] [call b] [result a] [result b]`, but OpenAI would not, and neither would a
+ *   memory that groups a call with its results.
  * - `'tool-call-without-result'`: an assistant tool call that no tool result answers before the
  *   next message that is not a tool result. Not reported for an unfinished last turn: the last
  *   assistant tool-call message, followed only by (some of) its results up to the end.

@@ -40,7 +40,9 @@ export const resultWithoutCall = (
       : `the assistant message it follows (${at(owner)}) has no tool call with that id`
   }; ${by(
     provider,
-    "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+    owner === undefined
+      ? "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."
+      : `Invalid parameter: 'tool_call_id' of '${bare(callId)}' not found in 'tool_calls' of previous message.`,
     `unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${bare(callId)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
   )}`;
 
