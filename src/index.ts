@@ -57,6 +57,10 @@ export { EXTENSION_KEY } from './codec/persisted';
 // Object API
 export { ConversationMemory } from './facade/ConversationMemory';
 
+// Provider formats
+export { validateTranscript } from './formats/validateTranscript';
+export { TRANSCRIPT_RULES } from './formats/transcriptRule';
+
 // Agent
 export { createAgent } from './agent/createAgent';
 export {
@@ -115,6 +119,11 @@ export type {
 } from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
 export type { LocalProviderOptions } from './agent/LocalProvider';
+export type {
+  TranscriptRule,
+  TranscriptProvider,
+  TranscriptViolation,
+} from './formats/transcriptRule';
 export type {
   Agent,
   AgentConfig,

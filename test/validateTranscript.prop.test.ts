@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from 'conversation-memory';
-import { validateTranscript } from '../src/formats/validateTranscript';
-import { TRANSCRIPT_RULES, type TranscriptProvider } from '../src/formats/transcriptRule';
+import { validateTranscript } from 'conversation-memory';
+import { TRANSCRIPT_RULES, type TranscriptProvider } from 'conversation-memory';
 import { messageArb } from './arbitraries/message';
 import { identifierArb } from './arbitraries/text';
 

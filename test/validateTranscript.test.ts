@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from 'conversation-memory';
-import { validateTranscript } from '../src/formats/validateTranscript';
-import type { TranscriptProvider, TranscriptRule } from '../src/formats/transcriptRule';
+import { validateTranscript } from 'conversation-memory';
+import type { TranscriptProvider, TranscriptRule } from 'conversation-memory';
 import { assistant, call, system, tool, user } from './helpers';
 
 const PROVIDERS: readonly TranscriptProvider[] = ['openai', 'anthropic'];
