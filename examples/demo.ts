@@ -1,117 +1,109 @@
 /**
- * `npm run demo`: a short scripted agent conversation (a question, an assistant turn with two
- * tool calls, their two results, the answer, then more turns) in a small memory, so that every
- * trimming rule fires. After each step it prints the window, compactly, and every trim effect:
- * its reason, which rule removed how many (the breakdown), and what left.
- *
- * It uses the object API (`ConversationMemory`): a thin runtime over the pure reducers that
- * holds the current immutable state and tells subscribers what each change did.
+ * `npm run demo`: an agent with a tool and a small memory, on the deterministic offline
+ * `LocalProvider`. It shows, turn by turn: what the model receives (the stored summary injected
+ * at index 0 as `[Conversation Summary] …`), a tool turn (the call, its result), each trim
+ * (`onMemoryTrim`) and each committed summary (`onMemorySummarize`). The memory uses the
+ * provider-safe policy: tool calls and their results are trimmed as whole groups, the system
+ * message is pinned, and the window starts on a user message.
  */
 import assert from 'node:assert/strict';
 import {
-  assistantMessage,
   ConversationMemory,
+  createAgent,
+  LocalProvider,
   systemMessage,
-  toolMessage,
-  userMessage,
+  validateTranscript,
   type Message,
+  type Provider,
 } from 'conversation-memory';
 
-const MAX_MESSAGES = 6;
-const MAX_TOKENS = 90;
-
-const clip = (text: string, width: number): string =>
+const clip = (text: string, width = 48): string =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text;
 
-const TAG = { system: 'S', user: 'U', assistant: 'A', tool: 'T' } as const;
-
-/** One message, compactly: `U"What's the…"`, `A→get_weather×2`, `T(call_1)"Paris: 18°C…"`. */
-const compact = (m: Message, width = 12): string => {
-  if (m.toolCalls !== undefined) {
-    const names = [...new Set(m.toolCalls.map((c) => c.name))].join('+');
-    return `A→${names}×${m.toolCalls.length}`;
-  }
-  const origin = m.role === 'tool' ? `(${m.toolCallId ?? '?'})` : '';
-  return `${TAG[m.role]}${origin}"${clip(m.content ?? '', width)}"`;
+/** One message, compactly: `U"What is…"`, `A→get_weather(call_1)`, `T(call_1)"Paris: 18°C"`. */
+const compact = (m: Message): string => {
+  if (m.toolCalls !== undefined)
+    return `A→${m.toolCalls.map((c) => `${c.name}(${c.id})`).join('+')}`;
+  const tag = { system: 'S', user: 'U', assistant: 'A', tool: `T(${m.toolCallId})` }[m.role];
+  return `${tag}"${clip(m.content ?? '', 40)}"`;
 };
-const windowOf = (messages: readonly Message[]): string =>
-  messages.map((m) => compact(m)).join(' ');
 
-const script: Message[] = [
-  systemMessage('You are a concise travel assistant.'),
-  userMessage("What's the weather in Paris and in Kyōto this weekend?"),
-  assistantMessage('', [
-    { id: 'call_1', name: 'get_weather', parameters: { city: 'Paris' } },
-    { id: 'call_2', name: 'get_weather', parameters: { city: 'Kyoto', units: 'metric' } },
-  ]),
-  toolMessage('Paris: 18°C, cloudy', { toolCallId: 'call_1', toolName: 'get_weather' }),
-  toolMessage('Kyoto: 24°C, sunny', { toolCallId: 'call_2', toolName: 'get_weather' }),
-  assistantMessage('Paris will be 18°C and cloudy; Kyoto 24°C and sunny.'),
-  userMessage('Which one is better for a day of hiking?'),
-  assistantMessage('Kyoto: sunny and warm, and the Higashiyama trail starts in the city.'),
-  userMessage('Great. Find me a flight from Paris to Osaka on Friday, economy, morning departure.'),
-  assistantMessage('', [
-    { id: 'call_3', name: 'search_flights', parameters: { from: 'CDG', to: 'KIX', day: 'Friday' } },
-  ]),
-  toolMessage('AF292 08:40 → 06:55+1, €742; LH2229 07:05 via FRA, €688', {
-    toolCallId: 'call_3',
-    toolName: 'search_flights',
-  }),
-  assistantMessage('Lufthansa via Frankfurt is cheapest at €688; Air France is direct for €742.'),
-  userMessage('Direct, please.'),
-];
-
-const memory = new ConversationMemory({ maxMessages: MAX_MESSAGES, maxTokens: MAX_TOKENS });
-console.log(`${String(memory)}, tokenizer ${memory.state.config.tokenizer}`);
-console.log('S system · U user · A assistant (A→tool calls) · T(call id) tool result\n');
-
-// The runtime tells subscribers what each change did: here, print every trim.
-const totals = { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0 };
-const unsubscribe = memory.subscribe((effects) => {
-  for (const effect of effects) {
-    if (effect.type !== 'memory/trimmed') continue;
-    const rules =
-      effect.reason === 'enforce_limits'
-        ? Object.entries(effect.breakdown)
-            .filter(([, n]) => n > 0)
-            .map(([rule, n]) => `${rule} ${n}`)
-            .join(', ')
-        : 'all';
-    console.log(
-      `      ✂ ${effect.reason} (${rules}) -${effect.removedTokens} tok:` +
-        ` ${windowOf(effect.removed)}`,
-    );
-    if (effect.reason === 'enforce_limits') {
-      totals.messageLimit += effect.breakdown.messageLimit;
-      totals.tokenLimit += effect.breakdown.tokenLimit;
-      totals.toolPairBoundary += effect.breakdown.toolPairBoundary;
+// A Provider is one method; this one logs what the model receives, then asks LocalProvider.
+const local = new LocalProvider();
+let summaryCalls = 0;
+let injected = 0;
+const provider: Provider = {
+  name: 'logged-local',
+  defaultModel: local.defaultModel,
+  complete: async (request) => {
+    if (request.systemPrompt === 'You are a concise summarizer.') summaryCalls++;
+    else {
+      if (request.messages[0]?.content?.startsWith('[Conversation Summary]') === true) injected++;
+      console.log(`   model sees: ${request.messages.map(compact).join(' ')}`);
     }
-  }
+    return local.complete(request);
+  },
+};
+
+const weather: Record<string, string> = { Paris: '18°C, cloudy', Kyoto: '24°C, sunny' };
+const memory = new ConversationMemory({
+  maxMessages: 5,
+  toolPairs: 'strict',
+  pinSystem: true,
+  startOn: 'user',
+});
+let trims = 0;
+const agent = createAgent({
+  provider,
+  memory,
+  tools: [
+    {
+      name: 'get_weather',
+      description: 'Current weather in a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      execute: ({ city }) => `${String(city)}: ${weather[String(city)] ?? 'unknown'}`,
+    },
+  ],
+  config: { summarizeOnTrim: true, onError: (error) => console.error(error) },
+  observers: [
+    {
+      onMemoryTrim: (_, removed, remaining) => {
+        trims++;
+        console.log(`   ✂ trimmed ${removed}, ${remaining} remain`);
+      },
+      onMemorySummarize: (_, summary) => console.log(`   Σ summary now: "${clip(summary, 70)}"`),
+    },
+  ],
 });
 
-script.forEach((message, i) => {
-  console.log(`${String(i + 1).padStart(2)}. + ${compact(message, 60)}`);
-  memory.add(message);
-  const { state } = memory;
+memory.add(systemMessage('You are a travel assistant.'));
+const turns = [
+  'My name is Alice.',
+  '/call get_weather {"city": "Paris"}',
+  '/call get_weather {"city": "Kyoto"}',
+  'What is my name?',
+];
+let last: Message | undefined;
+for (const [i, text] of turns.entries()) {
+  console.log(`\n${i + 1}. user: ${text}`);
+  const { message, iterations } = await agent.run(text);
+  last = message;
   console.log(
-    `      window ${state.messages.length}/${MAX_MESSAGES} msgs ${state.totalTokens}/${MAX_TOKENS} tok:` +
-      ` ${windowOf(state.messages)}`,
+    `   assistant (${iterations} model call${iterations > 1 ? 's' : ''}): ${message.content}`,
   );
+  console.log(
+    `   window [${memory.getPositions().join(', ')}]: ${memory.getHistory().map(compact).join(' ')}`,
+  );
+  // The window is always one both providers accept.
+  assert.deepEqual(validateTranscript(memory.getHistory(), 'openai'), []);
+  assert.deepEqual(validateTranscript(memory.getHistory(), 'anthropic'), []);
+}
 
-  // The limits and the boundary hold after every add.
-  assert.ok(state.messages.length <= MAX_MESSAGES);
-  if (state.messages.length > 1) {
-    assert.ok(state.totalTokens <= MAX_TOKENS);
-    const first = state.messages[0] as Message;
-    assert.ok(first.role !== 'tool' && first.toolCalls === undefined, 'unsafe window start');
-  }
-});
-unsubscribe();
-
-// Every rule fired at least once in this script, and the window ends on the last turn.
-assert.ok(totals.messageLimit > 0 && totals.tokenLimit > 0 && totals.toolPairBoundary > 0);
-assert.equal(memory.getHistory().at(-1)?.content, 'Direct, please.');
+// The name left the window long ago; the model still knows it from the injected summary.
+assert.equal(last?.content, 'Your name is Alice.');
+assert.ok(memory.getHistory().every((m) => !m.content?.includes('My name is Alice')));
+assert.equal(memory.getHistory()[0]?.role, 'system');
+assert.ok(trims > 0 && summaryCalls > 0 && injected > 0);
 console.log(
-  `\ndemo complete: removed ${totals.messageLimit} by the message limit, ${totals.tokenLimit} by` +
-    ` the token limit, ${totals.toolPairBoundary} at the tool-pair boundary`,
+  `\ndemo complete: ${turns.length} runs, ${trims} trims, ${summaryCalls} summaries, summary injected in ${injected} model calls; the model answered "${last?.content}" from the summary`,
 );

@@ -20,6 +20,8 @@ const tsconfig =
 /** One line each example must print (its conclusion), by file name. */
 const expected: Readonly<Record<string, string>> = {
   'demo.ts':
+    'demo complete: 4 runs, 3 trims, 3 summaries, summary injected in 4 model calls; the model answered "Your name is Alice." from the summary',
+  'memoryTour.ts':
     'demo complete: removed 2 by the message limit, 3 by the token limit, 3 at the tool-pair boundary',
   'reducerLoop.ts': 'replayed 8 actions: same final state',
   'saveRestore.ts':
