@@ -1,0 +1,156 @@
+import { either as E } from 'fp-ts';
+import * as t from 'io-ts';
+import type { CompletionResult } from '../agent/provider';
+import type { AnthropicTextBlock, AnthropicToolUseBlock } from '../formats/anthropicTypes';
+import { ProviderResponseError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { errorText } from '../internal/errorText';
+import { registerCanonical } from '../internal/normalizeMessage';
+import type { Message, ToolCall } from '../model/message';
+import { boundedArray } from './boundedArray';
+import { ProblemBudget } from './budget';
+import { checkedCodec } from './checkedCodec';
+import { JsonObjectCodec } from './jsonObject';
+import { ownStruct } from './ownStruct';
+import { reportErrors } from './report';
+import { taggedCodec } from './taggedCodec';
+
+const API = 'fromAnthropicReply';
+
+/** Problems listed in the error; the rest are counted. */
+const MAX_LISTED = 5;
+
+const NonEmptyString = /* @__PURE__ */ checkedCodec<string>('non-empty string', (u) =>
+  typeof u === 'string' && u !== ''
+    ? undefined
+    : `expected a non-empty string, got ${describeValue(u)}`,
+);
+
+const Count = /* @__PURE__ */ checkedCodec<number>('integer ≥ 0', (u) =>
+  typeof u === 'number' && Number.isInteger(u) && u >= 0
+    ? undefined
+    : `expected an integer ≥ 0, got ${describeValue(u)}`,
+);
+
+/** A block the Message has no place for (`thinking`, server tool blocks): checked, then skipped. */
+interface OtherBlock {
+  readonly type: string;
+}
+
+type ReplyBlock = AnthropicTextBlock | AnthropicToolUseBlock | OtherBlock;
+
+const replyCodec = (budget: ProblemBudget) => {
+  const block = taggedCodec<ReplyBlock>(
+    'content block object',
+    'type',
+    {
+      text: ownStruct('text block object', { type: t.literal('text'), text: t.string }, {}),
+      tool_use: ownStruct(
+        'tool_use block object',
+        {
+          type: t.literal('tool_use'),
+          id: NonEmptyString,
+          name: NonEmptyString,
+          input: JsonObjectCodec,
+        },
+        {},
+      ),
+    },
+    ownStruct('content block object', { type: t.string }, {}),
+  );
+  return ownStruct(
+    'Anthropic message object',
+    {
+      type: t.literal('message'),
+      role: t.literal('assistant'),
+      content: boundedArray('list of content blocks', block, budget),
+    },
+    { usage: ownStruct('usage object', { input_tokens: Count, output_tokens: Count }, {}) },
+  );
+};
+
+const toMessage = (blocks: readonly ReplyBlock[]): Message => {
+  const texts: string[] = [];
+  const calls: ToolCall[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') texts.push((block as AnthropicTextBlock).text);
+    else if (block.type === 'tool_use') {
+      const { id, name, input } = block as AnthropicToolUseBlock;
+      calls.push({ id, name, parameters: input });
+    }
+  }
+  const text = texts.join('');
+  if (calls.length === 0) return registerCanonical({ role: 'assistant', content: text });
+  return registerCanonical({
+    role: 'assistant',
+    content: texts.length === 0 ? null : text,
+    toolCalls: calls,
+  });
+};
+
+const fail = (
+  problems: readonly string[],
+  complete: boolean,
+): E.Either<ProviderResponseError, never> => {
+  const more = problems.length - MAX_LISTED;
+  const rest = more > 0 ? [`… and ${complete ? '' : 'at least '}${more} more`] : [];
+  const listed = [...problems.slice(0, MAX_LISTED), ...rest].join('; ');
+  return E.left(
+    new ProviderResponseError(API, `the reply is not a valid Anthropic message: ${listed}`),
+  );
+};
+
+/**
+ * Reads the reply of `client.messages.create` (a Messages API `Message` object) into one
+ * assistant `Message` and the usage, validating it first: a reply from a proxy, a mock or a
+ * future API version that is not what it should be gives a `ProviderResponseError` naming the
+ * path and the value (`content[1].input: expected a JSON object, got "x"`), never a `TypeError`.
+ * Never throws. Only own properties are read, each once.
+ *
+ * - Text blocks are joined, in order, with nothing between them (the API splits one answer into
+ *   several text blocks, e.g. around citations) into `content`.
+ * - `tool_use` blocks become `toolCalls` `{ id, name, parameters: input }`; the id and the name
+ *   must be non-empty strings, the input a JSON object. With tool calls and no text, `content` is
+ *   `null`.
+ * - Blocks of other types (`thinking`, `redacted_thinking`, server tool blocks) have no place in a
+ *   `Message` and are skipped; they must still be objects with a string `type`.
+ * - A reply with no text and no tool call (the API may end a turn with empty content) is an
+ *   assistant message with `content: ''`. Note that the API refuses an empty assistant message
+ *   anywhere but at the end of a later request.
+ * - `usage` (`input_tokens`, `output_tokens`, integers ≥ 0) becomes
+ *   `{ inputTokens, outputTokens }`; a reply without `usage` has none.
+ *
+ * @param reply - the parsed reply
+ * @returns `Right({ message, usage? })` or `Left(ProviderResponseError)` listing the problems
+ * @example
+ * ```ts
+ * fromAnthropicReply({
+ *   type: 'message', role: 'assistant',
+ *   content: [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_1', name: 'calc', input: { expr: '2+2' } }],
+ *   usage: { input_tokens: 12, output_tokens: 9 },
+ * });
+ * // Right({ message: { role: 'assistant', content: 'Let me check.', toolCalls: [{ id: 'toolu_1', name: 'calc', parameters: { expr: '2+2' } }] },
+ * //         usage: { inputTokens: 12, outputTokens: 9 } })
+ * ```
+ */
+export const fromAnthropicReply = (
+  reply: unknown,
+): E.Either<ProviderResponseError, CompletionResult> => {
+  try {
+    const budget = new ProblemBudget();
+    const decoded = replyCodec(budget).decode(reply);
+    if (E.isLeft(decoded)) return fail(reportErrors(decoded.left), !budget.exhausted);
+    const { content, usage } = decoded.right;
+    const message = toMessage(content);
+    return E.right(
+      usage === undefined
+        ? { message }
+        : {
+            message,
+            usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens },
+          },
+    );
+  } catch (error) {
+    return fail([`(root): could not read the reply: ${errorText(error)}`], true);
+  }
+};

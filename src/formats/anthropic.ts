@@ -1,0 +1,168 @@
+import type { ContentPart, Message, ToolCall } from '../model/message';
+import { messageText } from '../tokens/messageText';
+import type {
+  AnthropicContentBlock,
+  AnthropicImageBlock,
+  AnthropicMessage,
+  AnthropicTextBlock,
+  AnthropicToolResultBlock,
+  AnthropicToolUseBlock,
+  AnthropicTranscript,
+} from './anthropicTypes';
+import { imageMediaType } from './imageMediaType';
+
+/** What joins the texts of several system messages into the one `system` string. */
+export const ANTHROPIC_SYSTEM_SEPARATOR = '\n\n';
+
+type MediaBlock = AnthropicTextBlock | AnthropicImageBlock;
+
+const base64Image = (data: string, mediaType: string | undefined): AnthropicImageBlock => ({
+  type: 'image',
+  source: { type: 'base64', media_type: mediaType ?? imageMediaType(data), data },
+});
+
+const partBlock = (part: ContentPart): MediaBlock | undefined => {
+  if (part.type === 'text') {
+    return part.text === undefined || part.text === ''
+      ? undefined
+      : { type: 'text', text: part.text };
+  }
+  if (part.type === 'image_url' && part.imageUrl !== undefined) {
+    return { type: 'image', source: { type: 'url', url: part.imageUrl } };
+  }
+  if (part.type === 'image_base64' && part.imageBase64 !== undefined) {
+    return base64Image(part.imageBase64, part.mediaType);
+  }
+  return undefined;
+};
+
+/**
+ * The text and image blocks of a message: its content parts when it has some (else its non-empty
+ * `content` as one text block), then its `imageBase64`.
+ */
+const mediaBlocks = (message: Message): MediaBlock[] => {
+  const blocks: MediaBlock[] = [];
+  if (message.contentParts !== undefined && message.contentParts.length > 0) {
+    for (const part of message.contentParts) {
+      const block = partBlock(part);
+      if (block !== undefined) blocks.push(block);
+    }
+  } else if (message.content !== null && message.content !== '') {
+    blocks.push({ type: 'text', text: message.content });
+  }
+  if (message.imageBase64 !== undefined) blocks.push(base64Image(message.imageBase64, undefined));
+  return blocks;
+};
+
+/** A lone text block is sent as a plain string, no blocks as `''`, anything else as blocks. */
+const compactContent = (blocks: MediaBlock[]): string | MediaBlock[] => {
+  if (blocks.length === 0) return '';
+  const [only] = blocks;
+  return blocks.length === 1 && only?.type === 'text' ? only.text : blocks;
+};
+
+const toolUse = (call: ToolCall): AnthropicToolUseBlock => ({
+  type: 'tool_use',
+  id: call.id ?? '',
+  name: call.name,
+  input: call.parameters,
+});
+
+const toolResult = (message: Message): AnthropicToolResultBlock => ({
+  type: 'tool_result',
+  tool_use_id: message.toolCallId ?? '',
+  content: compactContent(mediaBlocks(message)),
+});
+
+const assistant = (message: Message): AnthropicMessage => {
+  const blocks = mediaBlocks(message);
+  const calls = message.toolCalls ?? [];
+  if (calls.length === 0) return { role: 'assistant', content: compactContent(blocks) };
+  return { role: 'assistant', content: [...blocks, ...calls.map(toolUse)] };
+};
+
+/**
+ * Converts messages to the Anthropic Messages API's format: `{ system, messages }`, ready for
+ * `client.messages.create({ model, max_tokens, system, messages })`. Pure; the result is new.
+ *
+ * - **System messages** are lifted out: their texts (as {@link messageText} reads them), in
+ *   order, joined with a blank line ({@link ANTHROPIC_SYSTEM_SEPARATOR}), form `system`; system
+ *   messages with no text are skipped; `system` is `undefined` when no text remains. Their
+ *   position in the conversation is not kept: the API has no place for it.
+ * - **Assistant tool calls** become `tool_use` blocks `{ type, id, name, input: parameters }`
+ *   after the message's text block (a tool-call message with no text has only the `tool_use`
+ *   blocks).
+ * - **Tool results** become `tool_result` blocks `{ type, tool_use_id: toolCallId, content }` in
+ *   a user message; consecutive results are merged into one user message, and a user message that
+ *   directly follows them is merged into it, after the results (the API merges consecutive turns
+ *   of one role, and wants the results first). Other consecutive user messages are left apart.
+ * - **Images**: `contentParts` become text and image blocks in order (`image_url` as
+ *   `{ type: 'url', url }`, `image_base64` as `{ type: 'base64', media_type, data }`); when a
+ *   message has content parts, they are sent instead of `content`, as for every provider. A
+ *   message's `imageBase64` becomes a base64 image block after its text. A missing media type is
+ *   read from the image's first bytes ({@link imageMediaType}).
+ * - **Content**: a message that is one text is sent as a string; with images or tool blocks, as
+ *   blocks. Empty text is never sent as a block (the API rejects empty text blocks); a message
+ *   left with nothing is sent as `''`, which the API rejects unless it is the final assistant
+ *   message: no message is dropped or invented here, so the problem stays visible.
+ *
+ * What has no place in the format and is not sent: a tool result's `toolName` (Anthropic pairs
+ * results by id alone; `fromAnthropic` recovers it from the call) and `toolResult`; a call's
+ * `thoughtSignature`; tool calls on other roles than assistant, `toolCallId` and `toolName` on
+ * other roles than tool; content parts of unknown types and text parts without text. A call
+ * without `id` (or a result without `toolCallId`) is sent with `''`, which the API rejects:
+ * providers always give ids.
+ *
+ * @param messages - the conversation, oldest first
+ * @returns `{ system, messages }` in the Anthropic format
+ * @example
+ * ```ts
+ * toAnthropic([
+ *   systemMessage('Be brief.'),
+ *   userMessage('What is 2+2?'),
+ *   assistantMessage(null, [{ id: 'toolu_1', name: 'calc', parameters: { expr: '2+2' } }]),
+ *   toolMessage('4', { toolCallId: 'toolu_1', toolName: 'calc' }),
+ * ]);
+ * // { system: 'Be brief.', messages: [
+ * //   { role: 'user', content: 'What is 2+2?' },
+ * //   { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'calc', input: { expr: '2+2' } }] },
+ * //   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '4' }] },
+ * // ] }
+ * ```
+ */
+export const toAnthropic = (messages: readonly Message[]): AnthropicTranscript => {
+  const system: string[] = [];
+  const out: AnthropicMessage[] = [];
+  /** The blocks of the last user message while it holds only tool results (open for merging). */
+  let results: AnthropicContentBlock[] | undefined;
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system': {
+        const text = messageText(message);
+        if (text !== '') system.push(text);
+        break;
+      }
+      case 'tool':
+        if (results === undefined) {
+          results = [];
+          out.push({ role: 'user', content: results });
+        }
+        results.push(toolResult(message));
+        break;
+      case 'user': {
+        const blocks = mediaBlocks(message);
+        if (results !== undefined && blocks.length > 0) results.push(...blocks);
+        else out.push({ role: 'user', content: compactContent(blocks) });
+        results = undefined;
+        break;
+      }
+      default:
+        out.push(assistant(message));
+        results = undefined;
+    }
+  }
+  return {
+    system: system.length > 0 ? system.join(ANTHROPIC_SYSTEM_SEPARATOR) : undefined,
+    messages: out,
+  };
+};
