@@ -37,6 +37,11 @@
  *   reference cell whose single add is estimated (from timing one recount of a sample of its
  *   window) to exceed 1 s is skipped rather than measured.
  *
+ * Policies: at N = 1,000 and 10,000 (count-bound, heuristic) it times the provider-safe policy
+ * (`toolPairs: 'strict'` with `pinSystem`, the window starting with a pinned system prompt)
+ * against the reference policy, interleaved in the same run; the target is a ratio ≤ 1.5. It
+ * throws if the pinned prompt left the window.
+ *
  * For 'o200k_base' at 20 messages (count-bound) it also times counting the new message alone
  * (gpt-tokenizer's `countTokens` on exactly what the library counts), and prints
  * ours / count-alone.
@@ -129,6 +134,8 @@ interface WindowConfig {
   readonly tokenizer: Tokenizer;
   readonly maxMessages: number;
   readonly maxTokens: number;
+  /** `'strict'`: toolPairs 'strict' + pinSystem, the window starting with a pinned system prompt. */
+  readonly policy?: 'strict';
 }
 
 const countBound = (n: number, tokenizer: Tokenizer): WindowConfig => ({
@@ -213,14 +220,28 @@ const measure = (runs: readonly Runner[]): Stats[] => {
 
 /** Our starting window for a configuration: its first `n` messages, added at once. */
 const memoryFor = (config: WindowConfig, pick: (i: number) => Message): MemoryState =>
-  addMessages(
-    createMemory({
-      maxMessages: config.maxMessages,
-      maxTokens: config.maxTokens,
-      tokenizer: config.tokenizer,
-    }),
-    prefix(config.n, pick),
-  ).state;
+  config.policy === 'strict'
+    ? addMessages(
+        createMemory({
+          maxMessages: config.maxMessages,
+          maxTokens: config.maxTokens,
+          tokenizer: config.tokenizer,
+          toolPairs: 'strict',
+          pinSystem: true,
+        }),
+        [SYSTEM_PROMPT, ...prefix(config.n - 1, pick)],
+      ).state
+    : addMessages(
+        createMemory({
+          maxMessages: config.maxMessages,
+          maxTokens: config.maxTokens,
+          tokenizer: config.tokenizer,
+        }),
+        prefix(config.n, pick),
+      ).state;
+
+/** The pinned system prompt the strict rows start with. */
+const SYSTEM_PROMPT: Message = { role: 'system', content: 'You are a helpful travel assistant.' };
 
 /** Ours: the starting window, then `addMessage` per message. Returns the runner and a probe. */
 const oursRunner = (config: WindowConfig, pick: (i: number) => Message) => {
@@ -542,6 +563,32 @@ for (const config of [...COUNT_BOUND, ...TOKEN_BOUND]) {
       ', identical to the reference port',
   );
 }
+console.log('');
+// The provider-safe policy against the reference policy, in the same run: strict tool groups
+// matched by id plus a pinned system prompt. Target: within 1.5× per add.
+const STRICT_RATIO_TARGET = 1.5;
+console.log(
+  `policies (count-bound, heuristic): toolPairs 'strict' + pinSystem (a pinned system prompt first) against the reference policy; target strict/reference ≤ ${STRICT_RATIO_TARGET}`,
+);
+for (const n of [1_000, 10_000]) {
+  const reference = countBound(n, 'heuristic');
+  const strict: WindowConfig = { ...reference, policy: 'strict' };
+  const probeStrict = oursRunner(strict, at);
+  const [referenceStats, strictStats] = measure([
+    oursRunner(reference, at).run,
+    probeStrict.run,
+  ]) as [Stats, Stats];
+  const window = probeStrict.current();
+  if (window.messages[0]?.role !== 'system' || window.messages.length > n) {
+    throw new Error(`strict N=${n}: the pinned system prompt left, or the window grew`);
+  }
+  const ratio = strictStats.median / referenceStats.median;
+  console.log(
+    `  N=${int(n).padEnd(6)} reference ${cell(referenceStats)} µs · strict + pinSystem ${cell(strictStats)} µs · ` +
+      `strict/reference ${ratio.toFixed(2)} (${verdict(ratio, STRICT_RATIO_TARGET)})`,
+  );
+}
+
 console.log('');
 // One pathological message: a 100,000-character run with no whitespace (a pasted blob, a long
 // hash). gpt-tokenizer's BPE is quadratic on one long pre-token; the library counts such runs
