@@ -59,6 +59,10 @@ export { ConversationMemory } from './facade/ConversationMemory';
 
 // Provider formats
 export { validateTranscript } from './formats/validateTranscript';
+export { toAnthropic, ANTHROPIC_SYSTEM_SEPARATOR } from './formats/anthropic';
+export { imageMediaType } from './formats/imageMediaType';
+export { fromAnthropic } from './codec/anthropic';
+export { fromAnthropicReply } from './codec/anthropicReply';
 export { TRANSCRIPT_RULES } from './formats/transcriptRule';
 
 // Agent
@@ -119,6 +123,16 @@ export type {
 } from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
 export type { LocalProviderOptions } from './agent/LocalProvider';
+export type {
+  AnthropicTextBlock,
+  AnthropicImageSource,
+  AnthropicImageBlock,
+  AnthropicToolUseBlock,
+  AnthropicToolResultBlock,
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicTranscript,
+} from './formats/anthropicTypes';
 export type {
   TranscriptRule,
   TranscriptProvider,

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { imageMessage, isConversationMemoryError, type Message } from 'conversation-memory';
 import { anthropicProvider } from 'conversation-memory/anthropic';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CompletionRequest } from '../src/agent/provider';
+import type { CompletionRequest } from 'conversation-memory';
 import { assistant, call, system, tool, user } from './helpers';
 import {
   type AnthropicServer,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { ContentPart, Message, ToolCall } from 'conversation-memory';
 import { describe, expect, it } from 'vitest';
-import { fromAnthropic } from '../src/codec/anthropic';
-import { toAnthropic } from '../src/formats/anthropic';
+import { fromAnthropic } from 'conversation-memory';
+import { toAnthropic } from 'conversation-memory';
 import { conversationArb } from './arbitraries/conversation';
 import {
   assistantTextArb,

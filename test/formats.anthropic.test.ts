@@ -1,9 +1,9 @@
 import { imageMessage, type Message } from 'conversation-memory';
 import { describe, expect, it } from 'vitest';
-import { fromAnthropic } from '../src/codec/anthropic';
-import { fromAnthropicReply } from '../src/codec/anthropicReply';
-import { toAnthropic } from '../src/formats/anthropic';
-import { imageMediaType } from '../src/formats/imageMediaType';
+import { fromAnthropic } from 'conversation-memory';
+import { fromAnthropicReply } from 'conversation-memory';
+import { toAnthropic } from 'conversation-memory';
+import { imageMediaType } from 'conversation-memory';
 import { assistant, call, system, tool, user } from './helpers';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUg==';

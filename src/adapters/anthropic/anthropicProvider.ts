@@ -1,9 +1,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
-// Relative imports until the root entry exports these; then they come from 'conversation-memory'.
-import type { CompletionRequest, CompletionResult, Provider } from '../../agent/provider';
-import { fromAnthropicReply } from '../../codec/anthropicReply';
-import { AgentConfigError, ProviderResponseError } from '../../errors/errorClasses';
-import { ANTHROPIC_SYSTEM_SEPARATOR, toAnthropic } from '../../formats/anthropic';
+import {
+  AgentConfigError,
+  ANTHROPIC_SYSTEM_SEPARATOR,
+  fromAnthropicReply,
+  ProviderResponseError,
+  toAnthropic,
+  type CompletionRequest,
+  type CompletionResult,
+  type Provider,
+} from 'conversation-memory';
 
 const API = 'anthropicProvider';
 
