@@ -1,6 +1,8 @@
 /**
- * The openai adapter subpath (`conversation-memory/openai`).
+ * The openai adapter subpath (`conversation-memory/openai`): a `Provider` for OpenAI's Chat
+ * Completions through the official `openai` client (an optional peer dependency).
  *
  * @packageDocumentation
  */
-export {};
+export { openaiProvider } from './openaiProvider';
+export type { OpenAIProviderOptions } from './openaiProvider';

@@ -1,0 +1,172 @@
+import type OpenAI from 'openai';
+// Relative imports until the root entry exports these; then they come from 'conversation-memory'.
+import type { CompletionRequest, CompletionResult, Provider, ToolSpec } from '../../agent/provider';
+import { fromOpenAIChatCompletion } from '../../codec/openaiChatCompletion';
+import { AgentConfigError, ProviderResponseError } from '../../errors/errorClasses';
+import { toOpenAIChat } from '../../formats/openaiChat';
+
+/**
+ * Options of {@link openaiProvider}.
+ *
+ * @example
+ * ```ts
+ * const options: OpenAIProviderOptions = { client: new OpenAI(), defaultModel: 'gpt-4o-mini' };
+ * ```
+ */
+export interface OpenAIProviderOptions {
+  /** An `openai` client (`new OpenAI({ apiKey })`); its retries, timeout and base URL apply. */
+  readonly client: OpenAI;
+  /** The model used when a request names none (`request.model === ''`). */
+  readonly defaultModel?: string;
+  /** The provider's name in logs and errors; default `'openai'`. */
+  readonly name?: string;
+}
+
+const API = 'openaiProvider';
+
+type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+const toTool = (tool: ToolSpec): OpenAI.Chat.ChatCompletionFunctionTool => ({
+  type: 'function',
+  function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+});
+
+/** What a value is, for an option error (redux's `kindOf`): the value itself is never echoed. */
+const kindOf = (value: unknown): string => {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+};
+
+interface ReadOptions {
+  readonly client: OpenAI;
+  readonly name: string;
+  readonly defaultModel?: string;
+}
+
+const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
+  if (typeof options !== 'object' || options === null) {
+    throw new AgentConfigError(
+      API,
+      `options must be an object such as { client }, received ${kindOf(options)}`,
+    );
+  }
+  const { client, defaultModel, name = 'openai' } = options;
+  const create: unknown = (client as Partial<OpenAI> | undefined)?.chat?.completions?.create;
+  if (typeof create !== 'function') {
+    throw new AgentConfigError(
+      API,
+      `options.client must be an openai client (new OpenAI({ apiKey })), received ${kindOf(client)}`,
+    );
+  }
+  if (defaultModel !== undefined && (typeof defaultModel !== 'string' || defaultModel === '')) {
+    throw new AgentConfigError(
+      API,
+      `options.defaultModel must be a non-empty string, received ${kindOf(defaultModel)}`,
+    );
+  }
+  if (typeof name !== 'string' || name === '') {
+    throw new AgentConfigError(
+      API,
+      `options.name must be a non-empty string, received ${kindOf(name)}`,
+    );
+  }
+  return defaultModel === undefined ? { client, name } : { client, name, defaultModel };
+};
+
+/**
+ * A {@link Provider} that calls OpenAI's Chat Completions through the official `openai` client.
+ *
+ * Each `complete(request)` makes one `client.chat.completions.create` call with:
+ * - `model`: `request.model`, or `defaultModel` when the request's is `''`;
+ * - `messages`: the system prompt first (when not empty) as a `system` message, then
+ *   `toOpenAIChat(request.messages)` (see there for what each field becomes);
+ * - `max_completion_tokens: request.maxTokens` when set. Not the older `max_tokens`: OpenAI
+ *   deprecated it, and reasoning models (o-series, gpt-5) refuse it (`Unsupported parameter:
+ *   'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.`). A
+ *   server that knows only `max_tokens` ignores or refuses the newer name;
+ * - `tools: [{ type: 'function', function: { name, description, parameters } }]` only when the
+ *   request has tools (the API refuses an empty list);
+ * - `request.signal` as the call's `signal`.
+ *
+ * The reply is read with `fromOpenAIChatCompletion`: the first choice's message (text, tool calls
+ * with their ids and parsed arguments; a refusal's text as content) and the usage
+ * (`prompt_tokens` → `inputTokens`, `completion_tokens` → `outputTokens`; no `usage` when the
+ * reply has none). A reply that is not a usable completion (no choices, arguments that are not a
+ * JSON object, wrong types, a body that is not a JSON object, a JSON body that does not parse)
+ * rejects with `ProviderResponseError` naming each path and value. An empty reply (`content:
+ * null`, no tool calls, as with `finish_reason: 'content_filter'`) resolves with that message;
+ * the finish reason is not reported. Only the first choice is read. Errors of the HTTP call (`OpenAI.BadRequestError` with the API's message, timeouts,
+ * `APIUserAbortError`) pass through unchanged.
+ *
+ * @param options - `client`, and optionally `defaultModel` and `name`
+ * @returns a provider, shareable between agents
+ * @throws AgentConfigError when `client` is not an openai client, or an option has the wrong type
+ * @example
+ * ```ts
+ * import OpenAI from 'openai';
+ * import { openaiProvider } from 'conversation-memory/openai';
+ *
+ * const provider = openaiProvider({ client: new OpenAI(), defaultModel: 'gpt-4o-mini' });
+ * const { message, usage } = await provider.complete({
+ *   model: 'gpt-4o-mini', systemPrompt: 'Be brief.', messages: [userMessage('Hi!')],
+ * });
+ * ```
+ */
+export const openaiProvider = (options: OpenAIProviderOptions): Provider => {
+  const { client, defaultModel, name } = readOptions(options);
+  const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
+    const model = request.model !== '' ? request.model : defaultModel;
+    if (model === undefined) {
+      throw new AgentConfigError(
+        `${API}.complete`,
+        'request.model is empty and the provider has no defaultModel: name a model in the agent config or in openaiProvider({ defaultModel })',
+      );
+    }
+    const messages = [
+      ...(request.systemPrompt !== ''
+        ? [{ role: 'system' as const, content: request.systemPrompt }]
+        : []),
+      // Structurally the client's types; a tool call or result without an id is sent without one
+      // (the API answers with its own 400), which the client's types do not allow.
+      ...(toOpenAIChat(request.messages) as OpenAI.Chat.ChatCompletionMessageParam[]),
+    ];
+    const params: ChatParams = { model, messages };
+    if (request.maxTokens !== undefined) params.max_completion_tokens = request.maxTokens;
+    if (request.tools !== undefined && request.tools.length > 0)
+      params.tools = request.tools.map(toTool);
+    let completion: unknown;
+    try {
+      completion = await client.chat.completions.create(
+        params,
+        request.signal === undefined ? undefined : { signal: request.signal },
+      );
+    } catch (error) {
+      // The client parses a JSON reply with response.json(): a broken body is a bad reply, not
+      // an error of the HTTP call.
+      if (error instanceof SyntaxError) {
+        throw new ProviderResponseError(
+          `${API}.complete`,
+          `the ${name} reply is not valid JSON (the client could not parse its body; see cause)`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+    const reply = fromOpenAIChatCompletion(completion);
+    if (reply._tag === 'Left') {
+      const { problems, problemCount } = reply.left;
+      const more =
+        problemCount > problems.length ? ` (and ${problemCount - problems.length} more)` : '';
+      throw new ProviderResponseError(
+        `${API}.complete`,
+        `the ${name} reply is not a usable chat.completion: ${problems.join('; ')}${more}`,
+        { cause: reply.left },
+      );
+    }
+    const { message, usage } = reply.right;
+    return usage === undefined ? { message } : { message, usage };
+  };
+  return defaultModel === undefined ? { name, complete } : { name, defaultModel, complete };
+};

@@ -1,0 +1,124 @@
+import { either as E } from 'fp-ts';
+import * as t from 'io-ts';
+import { MemoryDecodeError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { errorText } from '../internal/errorText';
+import type { Message } from '../model/message';
+import { BoundedArrayType } from './boundedArray';
+import { ProblemBudget } from './budget';
+import { checkedCodec } from './checkedCodec';
+import { chatMessageCodec, type DraftMessage, finishMessage, ReplyRole } from './openaiChatMessage';
+import { ownStruct } from './ownStruct';
+import { reportErrors } from './report';
+
+const API = 'fromOpenAIChatCompletion';
+
+/**
+ * A model's reply read from a Chat Completions `chat.completion` object.
+ *
+ * @example
+ * ```ts
+ * const reply: OpenAIChatReply = {
+ *   message: { role: 'assistant', content: 'Hello!' },
+ *   finishReason: 'stop',
+ *   usage: { inputTokens: 9, outputTokens: 2 },
+ * };
+ * ```
+ */
+export interface OpenAIChatReply {
+  /** The first choice's message, in our shape. */
+  readonly message: Message;
+  /** `'stop'`, `'tool_calls'`, `'length'`, `'content_filter'`, … as sent; `null` when absent. */
+  readonly finishReason: string | null;
+  /** `usage.prompt_tokens` and `usage.completion_tokens`, when the reply has a usage object. */
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+}
+
+const TokenCount = /* @__PURE__ */ checkedCodec<number>('token count', (u) =>
+  typeof u === 'number' && Number.isSafeInteger(u) && u >= 0
+    ? undefined
+    : `expected a non-negative integer, got ${describeValue(u)}`,
+);
+
+const Usage = /* @__PURE__ */ ownStruct(
+  'usage object',
+  { prompt_tokens: TokenCount, completion_tokens: TokenCount },
+  {},
+);
+
+const completionCodec = (budget: ProblemBudget) => {
+  const choice = ownStruct(
+    'choice object',
+    { message: chatMessageCodec(budget, ReplyRole) },
+    { finish_reason: t.union([t.string, t.null], 'string or null') },
+  );
+  // Only the first choice is read (the adapter asks for one); its path is `choices[0]`.
+  const choices = new BoundedArrayType<t.TypeOf<typeof choice>>(
+    'non-empty list of choices',
+    (u): u is t.TypeOf<typeof choice>[] => Array.isArray(u) && u.length > 0,
+    (u, c) => {
+      if (!Array.isArray(u)) return t.failure(u, c);
+      const list = u as readonly unknown[];
+      if (list.length === 0)
+        return t.failure(u, c, 'expected at least one choice, got an empty list');
+      const first = list[0];
+      return E.map((decoded: t.TypeOf<typeof choice>) => [decoded])(
+        choice.validate(first, t.appendContext(c, '0', choice, first)),
+      );
+    },
+  );
+  return ownStruct(
+    'chat.completion object',
+    { choices },
+    { usage: t.union([Usage, t.null], 'usage object or null') },
+  );
+};
+
+/**
+ * Reads the reply of `client.chat.completions.create(…)` (a `chat.completion` object, parsed
+ * JSON or the client's own object): the first choice's message as a `Message` (read as
+ * {@link fromOpenAIChat} reads an assistant message: text, tool calls with ids and parsed
+ * arguments, a refusal's text as content when there is no content), its `finish_reason`, and the
+ * usage. Never throws on bad input: a reply without choices, with a message that is not an
+ * assistant message, with arguments that are not a JSON object, or with fields of the wrong type
+ * is a `Left` whose problems name the path and the value
+ * (`choices[0].message.tool_calls[1].function.arguments: expected a JSON object string, got "{oops"`).
+ * An empty reply (`content: null` and no tool calls, as after `finish_reason: 'content_filter'`)
+ * is not an error: its message has `content: null`.
+ *
+ * @param input - the completion object
+ * @returns `Right({ message, finishReason, usage? })` or `Left(MemoryDecodeError)`
+ * @example
+ * ```ts
+ * const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: toOpenAIChat(history) });
+ * const reply = fromOpenAIChatCompletion(completion);
+ * if (isRight(reply)) memory.add(reply.right.message);
+ * ```
+ */
+export const fromOpenAIChatCompletion = (
+  input: unknown,
+): E.Either<MemoryDecodeError, OpenAIChatReply> => {
+  try {
+    const budget = new ProblemBudget();
+    const decoded = completionCodec(budget).decode(input);
+    if (E.isLeft(decoded)) {
+      const problems = reportErrors(decoded.left);
+      return E.left(new MemoryDecodeError(API, problems, { countComplete: !budget.exhausted }));
+    }
+    const [choice] = decoded.right.choices;
+    const { usage } = decoded.right;
+    const reply: OpenAIChatReply = {
+      message: finishMessage(choice?.message as DraftMessage),
+      finishReason: choice?.finish_reason ?? null,
+      ...(usage === undefined || usage === null
+        ? {}
+        : { usage: { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens } }),
+    };
+    return E.right(reply);
+  } catch (error) {
+    // A getter or Proxy trap of the input threw while it was read.
+    return E.left(
+      new MemoryDecodeError(API, [`(root): could not read the input: ${errorText(error)}`]),
+    );
+  }
+};

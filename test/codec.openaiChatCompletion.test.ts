@@ -1,0 +1,90 @@
+/**
+ * `fromOpenAIChatCompletion`: the first choice's message, its finish reason and the usage of a
+ * `chat.completion` object; bad replies are a `Left` naming the path and the value.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryDecodeError } from 'conversation-memory';
+import { fromOpenAIChatCompletion } from '../src/codec/openaiChatCompletion';
+
+const completion = (message: unknown, extra: Record<string, unknown> = {}) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  choices: [{ index: 0, message, finish_reason: 'stop', logprobs: null }],
+  ...extra,
+});
+
+describe('fromOpenAIChatCompletion', () => {
+  it('reads the message, the finish reason and the usage, ignoring what it does not need', () => {
+    const input = completion(
+      { role: 'assistant', content: 'Hi!', refusal: null, annotations: [], audio: null },
+      {
+        usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
+        service_tier: 'default',
+      },
+    );
+    expect(fromOpenAIChatCompletion(input)).toEqual({
+      _tag: 'Right',
+      right: {
+        message: { role: 'assistant', content: 'Hi!' },
+        finishReason: 'stop',
+        usage: { inputTokens: 9, outputTokens: 2 },
+      },
+    });
+  });
+
+  it('reads only the first choice, and an empty reply as content null without usage', () => {
+    const input = {
+      choices: [
+        { message: { role: 'assistant', content: null }, finish_reason: 'content_filter' },
+        { message: 'second choices are not read' },
+      ],
+      usage: null,
+    };
+    expect(fromOpenAIChatCompletion(input)).toEqual({
+      _tag: 'Right',
+      right: { message: { role: 'assistant', content: null }, finishReason: 'content_filter' },
+    });
+  });
+
+  it('lists every problem of a bad reply with its path', () => {
+    const result = fromOpenAIChatCompletion({
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } },
+              { id: 7, type: 'function', function: { name: 'g', arguments: '"text"' } },
+            ],
+          },
+          finish_reason: 3,
+        },
+      ],
+      usage: { prompt_tokens: 1.5, completion_tokens: 2 },
+    });
+    expect(result._tag).toBe('Left');
+    if (result._tag === 'Right') return;
+    expect(result.left).toBeInstanceOf(MemoryDecodeError);
+    expect(result.left.problems).toEqual([
+      'choices[0].message.tool_calls[1].id: expected string, got 7',
+      'choices[0].message.tool_calls[1].function.arguments: expected a JSON object string, got "\\"text\\""',
+      'choices[0].finish_reason: expected string or null, got 3',
+      'usage.prompt_tokens: expected a non-negative integer, got 1.5',
+    ]);
+  });
+
+  it('never throws on a reply whose getters throw', () => {
+    const input = completion({ role: 'assistant', content: 'x' });
+    Object.defineProperty(input, 'choices', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
+    const result = fromOpenAIChatCompletion(input);
+    expect(result._tag === 'Left' && result.left.problems).toEqual([
+      '(root): could not read the input: Error: boom',
+    ]);
+  });
+});
