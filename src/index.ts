@@ -63,6 +63,9 @@ export { toAnthropic, ANTHROPIC_SYSTEM_SEPARATOR } from './formats/anthropic';
 export { imageMediaType } from './formats/imageMediaType';
 export { fromAnthropic } from './codec/anthropic';
 export { fromAnthropicReply } from './codec/anthropicReply';
+export { toOpenAIChat, DEFAULT_IMAGE_MEDIA_TYPE } from './formats/openaiChat';
+export { fromOpenAIChat } from './codec/openaiChat';
+export { fromOpenAIChatCompletion } from './codec/openaiChatCompletion';
 export { TRANSCRIPT_RULES } from './formats/transcriptRule';
 
 // Agent
@@ -123,6 +126,18 @@ export type {
 } from './serialization/types';
 export type { MemoryListener } from './facade/ConversationMemory';
 export type { LocalProviderOptions } from './agent/LocalProvider';
+export type {
+  OpenAIChatTextPart,
+  OpenAIChatImagePart,
+  OpenAIChatContentPart,
+  OpenAIChatToolCall,
+  OpenAIChatSystemMessage,
+  OpenAIChatUserMessage,
+  OpenAIChatAssistantMessage,
+  OpenAIChatToolMessage,
+  OpenAIChatMessage,
+} from './formats/openaiChatTypes';
+export type { OpenAIChatReply } from './codec/openaiChatCompletion';
 export type {
   AnthropicTextBlock,
   AnthropicImageSource,

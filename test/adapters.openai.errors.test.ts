@@ -6,7 +6,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { isConversationMemoryError, type Message } from 'conversation-memory';
-import { ProviderResponseError } from '../src/errors/errorClasses';
+import { ProviderResponseError } from 'conversation-memory';
 import { assistant, call, tool, user } from './helpers';
 import { rejection, request, useOpenAIServer } from './support/openaiHarness';
 

@@ -5,7 +5,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { openaiProvider } from 'conversation-memory/openai';
-import { AgentConfigError } from '../src/errors/errorClasses';
+import { AgentConfigError } from 'conversation-memory';
 import { assistant, user } from './helpers';
 import { rejection, request, useOpenAIServer, weatherTool } from './support/openaiHarness';
 

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryDecodeError, type Message } from 'conversation-memory';
-import { fromOpenAIChat } from '../src/codec/openaiChat';
-import { toOpenAIChat } from '../src/formats/openaiChat';
+import { fromOpenAIChat } from 'conversation-memory';
+import { toOpenAIChat } from 'conversation-memory';
 import { hostilityArb, jsonNodes, makeHostile, replaceAt } from './arbitraries/hostile';
 import { openaiChatConversationArb } from './arbitraries/openaiChat';
 import { assistant, call, system, user } from './helpers';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryDecodeError } from 'conversation-memory';
-import { fromOpenAIChatCompletion } from '../src/codec/openaiChatCompletion';
+import { fromOpenAIChatCompletion } from 'conversation-memory';
 
 const completion = (message: unknown, extra: Record<string, unknown> = {}) => ({
   id: 'chatcmpl-1',

@@ -22,6 +22,7 @@ const expected: Readonly<Record<string, string>> = {
   'demo.ts':
     'demo complete: 4 runs, 3 trims, 3 summaries, summary injected in 4 model calls; the model answered "Your name is Alice." from the summary',
   'anthropicAdapter.ts': 'anthropic adapter: tool turn complete, final answer "2 + 2 = 4"',
+  'openaiAdapter.ts': 'openai adapter: 2 calls, roles sent: system, user, assistant, tool',
   'memoryTour.ts':
     'demo complete: removed 2 by the message limit, 3 by the token limit, 3 at the tool-pair boundary',
   'reducerLoop.ts': 'replayed 8 actions: same final state',

@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from 'conversation-memory';
-import { fromOpenAIChat } from '../src/codec/openaiChat';
-import { toOpenAIChat } from '../src/formats/openaiChat';
+import { fromOpenAIChat } from 'conversation-memory';
+import { toOpenAIChat } from 'conversation-memory';
 import { messageArb } from './arbitraries/message';
 import { inOpenAIChatSubset, openaiChatConversationArb } from './arbitraries/openaiChat';
 

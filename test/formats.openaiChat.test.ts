@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidMessageError, type Message } from 'conversation-memory';
-import { toOpenAIChat } from '../src/formats/openaiChat';
+import { toOpenAIChat } from 'conversation-memory';
 import { assistant, call, system, tool, user } from './helpers';
 import { wireCall } from './support/openaiHarness';
 

@@ -1,9 +1,14 @@
 import type OpenAI from 'openai';
-// Relative imports until the root entry exports these; then they come from 'conversation-memory'.
-import type { CompletionRequest, CompletionResult, Provider, ToolSpec } from '../../agent/provider';
-import { fromOpenAIChatCompletion } from '../../codec/openaiChatCompletion';
-import { AgentConfigError, ProviderResponseError } from '../../errors/errorClasses';
-import { toOpenAIChat } from '../../formats/openaiChat';
+import {
+  AgentConfigError,
+  fromOpenAIChatCompletion,
+  ProviderResponseError,
+  toOpenAIChat,
+  type CompletionRequest,
+  type CompletionResult,
+  type Provider,
+  type ToolSpec,
+} from 'conversation-memory';
 
 /**
  * Options of {@link openaiProvider}.
