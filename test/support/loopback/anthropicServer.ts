@@ -1,0 +1,154 @@
+/**
+ * A loopback HTTP server that speaks the Anthropic Messages API (`POST /v1/messages`,
+ * non-streaming) well enough to test real clients (`@anthropic-ai/sdk`, `@ai-sdk/anthropic`)
+ * against it: it checks the headers and the body as the API does, **enforces the API's message
+ * rules** (user first, tool pairing, non-empty content, no `system` role inside `messages`) and
+ * answers a broken request with HTTP 400 and the API's own error JSON and text. A valid request
+ * gets a real Message object, scripted by `respond` or a deterministic default.
+ *
+ * Base URLs: `@anthropic-ai/sdk` takes `url` (`new Anthropic({ baseURL: server.url })`);
+ * `@ai-sdk/anthropic` appends `/messages` to its base URL, so give it `` `${server.url}/v1` ``.
+ *
+ * Test support only: it is not part of the library.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  buildMessage,
+  errorBody,
+  lastUserText,
+  type MessagesRequestBody,
+  type ScriptedReply,
+} from './anthropicReply';
+import { checkConversation } from './anthropicRules';
+import { checkRequestShape } from './anthropicSchema';
+
+export type {
+  MessagesRequestBody,
+  RawReply,
+  ScriptedMessage,
+  ScriptedReply,
+  ScriptedToolUse,
+} from './anthropicReply';
+
+export interface AnthropicServerOptions {
+  /** Answers a valid request; default: `{ text: 'Loopback reply to: <last user text>' }`. */
+  readonly respond?: (request: MessagesRequestBody) => ScriptedReply | Promise<ScriptedReply>;
+}
+
+export interface AnthropicServer {
+  /** The base URL for `new Anthropic({ baseURL })` (no `/v1`). */
+  readonly url: string;
+  /** Every JSON body posted to `/v1/messages`, in order, rejected ones included. */
+  readonly requests: MessagesRequestBody[];
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+const send = (res: ServerResponse, status: number, body: unknown, requestId: string): void => {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': requestId });
+  res.end(text);
+};
+
+const readBody = (req: IncomingMessage): Promise<string | undefined> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')),
+    );
+    req.on('error', reject);
+  });
+
+/**
+ * Starts the server on 127.0.0.1 on a free port.
+ *
+ * @param options - `respond` scripts the replies to valid requests
+ * @returns the base URL, the recorded requests, and `close()`
+ */
+export const startAnthropicServer = async (
+  options: AnthropicServerOptions = {},
+): Promise<AnthropicServer> => {
+  const requests: MessagesRequestBody[] = [];
+  let counter = 0;
+  const nextId = (prefix: string): string =>
+    `${prefix}_loopback_${String(++counter).padStart(4, '0')}`;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = nextId('req');
+    const fail = (status: number, type: string, message: string): void =>
+      send(res, status, errorBody(type, message, requestId), requestId);
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (req.method !== 'POST' || path !== '/v1/messages') {
+      return fail(404, 'not_found_error', 'Not Found');
+    }
+    const text = await readBody(req);
+    if (text === undefined) {
+      return fail(413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.');
+    }
+    if (req.headers['x-api-key'] === undefined && req.headers['authorization'] === undefined) {
+      return fail(401, 'authentication_error', 'x-api-key header is required');
+    }
+    if (req.headers['anthropic-version'] === undefined) {
+      return fail(400, 'invalid_request_error', 'anthropic-version: header is required');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return fail(
+        400,
+        'invalid_request_error',
+        'There was an error parsing the body of your request.',
+      );
+    }
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      requests.push(body as MessagesRequestBody);
+    }
+    const problem = checkRequestShape(body) ?? checkRules(body as MessagesRequestBody);
+    if (problem !== undefined) return fail(400, 'invalid_request_error', problem);
+    const request = body as MessagesRequestBody;
+    const scripted = options.respond
+      ? await options.respond(request)
+      : { text: `Loopback reply to: ${lastUserText(request.messages)}` };
+    if ('body' in scripted) send(res, scripted.status ?? 200, scripted.body, requestId);
+    else send(res, 200, buildMessage(request, scripted, nextId), requestId);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const requestId = nextId('req');
+      send(
+        res,
+        500,
+        errorBody('api_error', `loopback server failed: ${String(error)}`, requestId),
+        requestId,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+};
+
+/** The stream check and the conversation rules, once the shape is known to be valid. */
+const checkRules = (body: MessagesRequestBody): string | undefined => {
+  if (body.stream === true) {
+    return 'stream: this loopback test server does not stream; call messages.create without stream: true';
+  }
+  return checkConversation(body.messages, body.system);
+};

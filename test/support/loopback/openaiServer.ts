@@ -1,0 +1,176 @@
+/**
+ * A loopback HTTP server that speaks OpenAI's Chat Completions (`POST /v1/chat/completions`,
+ * non-streaming) and enforces its request and message rules (see `openaiRules.ts`), so that the
+ * real `openai` client (or `@ai-sdk/openai`'s `.chat()` model) can be tested against it offline.
+ *
+ * ```ts
+ * const server = await startOpenAIServer({ respond: () => ({ text: 'Hi!' }) });
+ * const client = new OpenAI({ baseURL: server.url, apiKey: 'test-key', maxRetries: 0 });
+ * // … client.chat.completions.create(…) …
+ * await server.close();
+ * ```
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { completionFor, type ScriptedReply } from './openaiReply';
+import { checkChatRequest } from './openaiRules';
+import { type ChatRequestBody, invalidRequest, type OpenAIErrorBody } from './openaiWire';
+
+export type { ScriptedReply, ScriptedToolCall } from './openaiReply';
+export type { ChatRequestBody, ChatRequestMessage, OpenAIErrorBody } from './openaiWire';
+
+/** A request that passed the checks, as `respond` sees it. */
+export interface ParsedChatRequest {
+  readonly body: ChatRequestBody;
+  /** 0 for the first request this server answered with a completion, then 1, 2, … */
+  readonly index: number;
+}
+
+/** A request the server refused, and the error body it answered with. */
+export interface RejectedRequest {
+  readonly body: unknown;
+  readonly status: number;
+  readonly error: OpenAIErrorBody;
+}
+
+export interface OpenAIServerOptions {
+  /** Scripts the replies; default: a deterministic text reply (see `openaiReply.ts`). */
+  readonly respond?: (request: ParsedChatRequest) => ScriptedReply | Promise<ScriptedReply>;
+}
+
+export interface OpenAIServer {
+  /** The base URL, ending in `/v1`: pass it as the client's `baseURL`. */
+  readonly url: string;
+  /** Every request body that passed the checks, in order. */
+  readonly requests: ChatRequestBody[];
+  /** Every request refused with an error, in order. */
+  readonly rejected: RejectedRequest[];
+  close(): Promise<void>;
+}
+
+/** Request bodies larger than this are refused (413). */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+const PARSE_ERROR =
+  "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)";
+
+const readBody = (req: IncomingMessage): Promise<string | undefined> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')),
+    );
+    req.on('error', reject);
+  });
+
+const send = (
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType = 'application/json',
+): void => {
+  res.writeHead(status, {
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': `req_loopback_${Date.now()}`,
+  });
+  res.end(body);
+};
+
+/**
+ * Starts the server on 127.0.0.1, on a free port.
+ *
+ * @param options - `respond` scripts each reply from the checked request
+ * @returns the base URL, the requests received, and `close()`
+ */
+export const startOpenAIServer = async (
+  options: OpenAIServerOptions = {},
+): Promise<OpenAIServer> => {
+  const requests: ChatRequestBody[] = [];
+  const rejected: RejectedRequest[] = [];
+  const refuse = (res: ServerResponse, body: unknown, status: number, error: OpenAIErrorBody) => {
+    rejected.push({ body, status, error });
+    send(res, status, JSON.stringify(error));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      refuse(
+        res,
+        undefined,
+        404,
+        invalidRequest(`Invalid URL (${req.method ?? '?'} ${path ?? ''})`),
+      );
+      return;
+    }
+    const text = await readBody(req);
+    if (text === undefined) {
+      refuse(res, undefined, 413, invalidRequest('Request body too large for this test server.'));
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      refuse(res, text, 400, invalidRequest(PARSE_ERROR));
+      return;
+    }
+    const checked = checkChatRequest(parsed);
+    if (!checked.ok) {
+      refuse(res, parsed, 400, checked.error);
+      return;
+    }
+    const index = requests.length;
+    requests.push(checked.body);
+    let reply: ScriptedReply;
+    try {
+      reply = (await options.respond?.({ body: checked.body, index })) ?? {};
+    } catch (error) {
+      const message = `The test's respond function threw: ${String(error)}`;
+      const body: OpenAIErrorBody = {
+        error: { message, type: 'server_error', param: null, code: null },
+      };
+      rejected.push({ body: parsed, status: 500, error: body });
+      send(res, 500, JSON.stringify(body));
+      return;
+    }
+    if (typeof reply === 'object' && 'raw' in reply) {
+      const raw = reply.raw;
+      send(
+        res,
+        reply.status ?? 200,
+        typeof raw === 'string' ? raw : JSON.stringify(raw),
+        reply.contentType,
+      );
+      return;
+    }
+    send(res, 200, JSON.stringify(completionFor(checked.body, reply, index)));
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, JSON.stringify(invalidRequest(String(error))));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    rejected,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+};
