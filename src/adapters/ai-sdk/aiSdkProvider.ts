@@ -81,8 +81,10 @@ const checkOptions = (options: AiSdkProviderOptions): void => {
  *
  * Errors of the call itself are the SDK's own, passed through unchanged: a provider's HTTP 400
  * rejects with the SDK's `APICallError`, whose `message` is the provider's error text (the SDK
- * retries only retryable errors). An unusable reply rejects with `ProviderResponseError`; a
- * message the AI SDK cannot express (a tool call without id) with `MemoryArgumentError`.
+ * retries only retryable errors). The SDK itself refuses, before any request, a transcript with
+ * a tool call that has no result (`AI_MissingToolResultsError`); `validateTranscript` finds both
+ * kinds beforehand. An unusable reply rejects with `ProviderResponseError`; a message the AI SDK
+ * cannot express (a tool call without id) with `MemoryArgumentError`.
  *
  * @param options - `model`, and optionally `defaultModelName`, `name`, `maxRetries`
  * @returns a provider the agent can use, shareable by many agents
