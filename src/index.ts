@@ -66,6 +66,7 @@ export { fromAnthropicReply } from './codec/anthropicReply';
 export { toOpenAIChat, DEFAULT_IMAGE_MEDIA_TYPE } from './formats/openaiChat';
 export { fromOpenAIChat } from './codec/openaiChat';
 export { fromOpenAIChatCompletion } from './codec/openaiChatCompletion';
+export { decodeModelMessages } from './codec/decodeModelMessages';
 export { TRANSCRIPT_RULES } from './formats/transcriptRule';
 
 // Agent

@@ -21,6 +21,7 @@ const tsconfig =
 const expected: Readonly<Record<string, string>> = {
   'demo.ts':
     'demo complete: 4 runs, 3 trims, 3 summaries, summary injected in 4 model calls; the model answered "Your name is Alice." from the summary',
+  'aiSdkAdapter.ts': 'ai-sdk example complete: 2 calls, tool turn answered',
   'anthropicAdapter.ts': 'anthropic adapter: tool turn complete, final answer "2 + 2 = 4"',
   'openaiAdapter.ts': 'openai adapter: 2 calls, roles sent: system, user, assistant, tool',
   'memoryTour.ts':

@@ -7,7 +7,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { afterEach } from 'vitest';
 import type { Message } from 'conversation-memory';
 import { openaiProvider } from 'conversation-memory/openai';
-import type { CompletionRequest } from '../../src/agent/provider';
+import type { CompletionRequest } from 'conversation-memory';
 import {
   type OpenAIServer,
   type OpenAIServerOptions,

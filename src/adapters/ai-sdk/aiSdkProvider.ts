@@ -1,0 +1,120 @@
+import { generateText, type LanguageModel } from 'ai';
+import { MemoryArgumentError } from 'conversation-memory';
+// Not yet exported from 'conversation-memory' (the lead will export the agent's types).
+import type { CompletionRequest, CompletionResult, Provider } from 'conversation-memory';
+import { toCompletionResult } from './toCompletionResult';
+import { toModelMessages } from './toModelMessages';
+import { toToolSet } from './toToolSet';
+
+const API = 'aiSdkProvider';
+
+/**
+ * Options of {@link aiSdkProvider}.
+ *
+ * @example
+ * ```ts
+ * const options: AiSdkProviderOptions = { model: openai.chat('gpt-4o-mini'), name: 'openai-via-ai-sdk' };
+ * ```
+ */
+export interface AiSdkProviderOptions {
+  /** The AI SDK model every call goes to (`openai.chat('gpt-4o-mini')`, `anthropic('claude-…')`). */
+  readonly model: LanguageModel;
+  /** The provider's `defaultModel`; default: the model's own `modelId` (or the string given). */
+  readonly defaultModelName?: string;
+  /** The provider's `name`, for logs and errors; default `'ai-sdk'`. */
+  readonly name?: string;
+  /** Passed to `generateText` (its default is 2 retries of retryable errors). */
+  readonly maxRetries?: number;
+}
+
+const checkOptions = (options: AiSdkProviderOptions): void => {
+  if (typeof options !== 'object' || options === null) {
+    throw new MemoryArgumentError(
+      API,
+      `options must be an object such as { model }, received ${String(options)}`,
+    );
+  }
+  const { model, defaultModelName, name, maxRetries } = options;
+  if (
+    model === undefined ||
+    model === null ||
+    (typeof model !== 'string' && typeof model !== 'object')
+  ) {
+    throw new MemoryArgumentError(
+      API,
+      `options.model must be an AI SDK LanguageModel, received ${String(model)}`,
+    );
+  }
+  for (const [key, value] of [
+    ['defaultModelName', defaultModelName],
+    ['name', name],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'string') {
+      throw new MemoryArgumentError(
+        API,
+        `options.${key} must be a string, received ${typeof value}`,
+      );
+    }
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new MemoryArgumentError(
+      API,
+      `options.maxRetries must be a whole number ≥ 0, received ${String(maxRetries)}`,
+    );
+  }
+};
+
+/**
+ * A {@link Provider} backed by a Vercel AI SDK `LanguageModel` (AI SDK 6): each `complete` is one
+ * `generateText` call with the request's system prompt (`system`, left out when `''`), its
+ * messages converted by {@link toModelMessages} (system messages such as the conversation summary
+ * stay in `messages`, with `allowSystemInMessages: true`), `maxOutputTokens` from `maxTokens`,
+ * the tools as `tool()`s with `jsonSchema()` input schemas and **no `execute`** (so the SDK hands
+ * the calls back and the agent runs them), and the request's abort signal. The result's `text`,
+ * `toolCalls` (with their ids) and `usage` become `{ message, usage }`.
+ *
+ * `request.model` is not used to route the call: an AI SDK `LanguageModel` already names its
+ * model, so every call goes to `options.model`, whatever model the agent's config names (the
+ * summarizer's `summarizeModel` included; give the agent a second provider to summarize with
+ * another model). The provider's `defaultModel` is `defaultModelName`, else the model's
+ * `modelId`, so an agent without `config.model` reports the model actually used.
+ *
+ * Errors of the call itself are the SDK's own, passed through unchanged: a provider's HTTP 400
+ * rejects with the SDK's `APICallError`, whose `message` is the provider's error text (the SDK
+ * retries only retryable errors). The SDK itself refuses, before any request, a transcript with
+ * a tool call that has no result (`AI_MissingToolResultsError`); `validateTranscript` finds both
+ * kinds beforehand. An unusable reply rejects with `ProviderResponseError`; a message the AI SDK
+ * cannot express (a tool call without id) with `MemoryArgumentError`.
+ *
+ * @param options - `model`, and optionally `defaultModelName`, `name`, `maxRetries`
+ * @returns a provider the agent can use, shareable by many agents
+ * @throws {MemoryArgumentError} for invalid options
+ * @example
+ * ```ts
+ * import { createOpenAI } from '@ai-sdk/openai';
+ * const provider = aiSdkProvider({ model: createOpenAI({ apiKey })('gpt-4o-mini') });
+ * const { message, usage } = await provider.complete({
+ *   model: 'gpt-4o-mini', systemPrompt: 'Be brief.', messages: [userMessage('Hi')],
+ * });
+ * ```
+ */
+export const aiSdkProvider = (options: AiSdkProviderOptions): Provider => {
+  checkOptions(options);
+  const { model, maxRetries } = options;
+  const modelName = options.defaultModelName ?? (typeof model === 'string' ? model : model.modelId);
+  const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
+    const tools = toToolSet(request.tools);
+    const result = await generateText({
+      model,
+      messages: toModelMessages(request.messages),
+      allowSystemInMessages: true,
+      ...(request.systemPrompt === '' ? {} : { system: request.systemPrompt }),
+      ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
+      ...(tools === undefined ? {} : { tools }),
+      ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+    });
+    return toCompletionResult(result);
+  };
+  return { name: options.name ?? 'ai-sdk', defaultModel: modelName, complete };
+};
