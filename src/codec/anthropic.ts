@@ -19,26 +19,26 @@ const API = 'fromAnthropic';
 const transcriptCodec = (budget: ProblemBudget) => {
   const blocks = anthropicBlockCodecs(budget);
   const messageOf = (role: 'user' | 'assistant', block: t.Mixed) =>
-    ownStruct(
+    /* @__PURE__ */ ownStruct(
       `${role} message object`,
       {
-        role: t.literal(role),
-        content: t.union(
+        role: /* @__PURE__ */ t.literal(role),
+        content: /* @__PURE__ */ t.union(
           [t.string, boundedArray('list of content blocks', block, budget)],
           'string or list of content blocks',
         ),
       },
       {},
     );
-  const message = taggedCodec('message object', 'role', {
+  const message = /* @__PURE__ */ taggedCodec('message object', 'role', {
     user: messageOf('user', blocks.user),
     assistant: messageOf('assistant', blocks.assistant),
   }) as t.Type<DecodedMessage, unknown, unknown>;
-  return ownStruct(
+  return /* @__PURE__ */ ownStruct(
     'object { system?, messages }',
     { messages: boundedArray('list of messages', message, budget) },
     {
-      system: t.union(
+      system: /* @__PURE__ */ t.union(
         [t.string, boundedArray('list of text blocks', TextBlockCodec, budget)],
         'string or list of text blocks',
       ),

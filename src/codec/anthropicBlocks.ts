@@ -38,7 +38,7 @@ export type DecodedBlock =
  */
 export const TextBlockCodec = /* @__PURE__ */ ownStruct(
   'text block object',
-  { type: t.literal('text'), text: t.string },
+  { type: /* @__PURE__ */ t.literal('text'), text: t.string },
   {},
 );
 
@@ -46,18 +46,22 @@ const ImageSourceCodec = /* @__PURE__ */ taggedCodec<AnthropicImageBlock['source
   'image source object',
   'type',
   {
-    base64: ownStruct(
+    base64: /* @__PURE__ */ ownStruct(
       'base64 image source object',
-      { type: t.literal('base64'), media_type: t.string, data: t.string },
+      { type: /* @__PURE__ */ t.literal('base64'), media_type: t.string, data: t.string },
       {},
     ),
-    url: ownStruct('URL image source object', { type: t.literal('url'), url: t.string }, {}),
+    url: /* @__PURE__ */ ownStruct(
+      'URL image source object',
+      { type: /* @__PURE__ */ t.literal('url'), url: t.string },
+      {},
+    ),
   },
 );
 
 const ImageBlockCodec = /* @__PURE__ */ ownStruct(
   'image block object',
-  { type: t.literal('image'), source: ImageSourceCodec },
+  { type: /* @__PURE__ */ t.literal('image'), source: ImageSourceCodec },
   {},
 );
 
@@ -68,7 +72,12 @@ const ImageBlockCodec = /* @__PURE__ */ ownStruct(
  */
 export const ToolUseBlockCodec = /* @__PURE__ */ ownStruct(
   'tool_use block object',
-  { type: t.literal('tool_use'), id: t.string, name: t.string, input: JsonObjectCodec },
+  {
+    type: /* @__PURE__ */ t.literal('tool_use'),
+    id: t.string,
+    name: t.string,
+    input: JsonObjectCodec,
+  },
   {},
 );
 
@@ -80,7 +89,7 @@ export const ToolUseBlockCodec = /* @__PURE__ */ ownStruct(
  * @internal
  */
 export const anthropicBlockCodecs = (budget: ProblemBudget) => {
-  const media = taggedCodec<AnthropicTextBlock | AnthropicImageBlock>(
+  const media = /* @__PURE__ */ taggedCodec<AnthropicTextBlock | AnthropicImageBlock>(
     'content block object',
     'type',
     {
@@ -88,11 +97,11 @@ export const anthropicBlockCodecs = (budget: ProblemBudget) => {
       image: ImageBlockCodec,
     },
   );
-  const toolResult = ownStruct(
+  const toolResult = /* @__PURE__ */ ownStruct(
     'tool_result block object',
-    { type: t.literal('tool_result'), tool_use_id: t.string },
+    { type: /* @__PURE__ */ t.literal('tool_result'), tool_use_id: t.string },
     {
-      content: t.union(
+      content: /* @__PURE__ */ t.union(
         [t.string, boundedArray('list of text and image blocks', media, budget)],
         'string or list of text and image blocks',
       ),
@@ -100,12 +109,12 @@ export const anthropicBlockCodecs = (budget: ProblemBudget) => {
     },
   );
   return {
-    user: taggedCodec<DecodedBlock>('content block object', 'type', {
+    user: /* @__PURE__ */ taggedCodec<DecodedBlock>('content block object', 'type', {
       text: TextBlockCodec,
       image: ImageBlockCodec,
       tool_result: toolResult,
     }),
-    assistant: taggedCodec<DecodedBlock>('content block object', 'type', {
+    assistant: /* @__PURE__ */ taggedCodec<DecodedBlock>('content block object', 'type', {
       text: TextBlockCodec,
       image: ImageBlockCodec,
       tool_use: ToolUseBlockCodec,

@@ -40,15 +40,19 @@ interface OtherBlock {
 type ReplyBlock = AnthropicTextBlock | AnthropicToolUseBlock | OtherBlock;
 
 const replyCodec = (budget: ProblemBudget) => {
-  const block = taggedCodec<ReplyBlock>(
+  const block = /* @__PURE__ */ taggedCodec<ReplyBlock>(
     'content block object',
     'type',
     {
-      text: ownStruct('text block object', { type: t.literal('text'), text: t.string }, {}),
-      tool_use: ownStruct(
+      text: /* @__PURE__ */ ownStruct(
+        'text block object',
+        { type: /* @__PURE__ */ t.literal('text'), text: t.string },
+        {},
+      ),
+      tool_use: /* @__PURE__ */ ownStruct(
         'tool_use block object',
         {
-          type: t.literal('tool_use'),
+          type: /* @__PURE__ */ t.literal('tool_use'),
           id: NonEmptyString,
           name: NonEmptyString,
           input: JsonObjectCodec,
@@ -56,16 +60,22 @@ const replyCodec = (budget: ProblemBudget) => {
         {},
       ),
     },
-    ownStruct('content block object', { type: t.string }, {}),
+    /* @__PURE__ */ ownStruct('content block object', { type: t.string }, {}),
   );
-  return ownStruct(
+  return /* @__PURE__ */ ownStruct(
     'Anthropic message object',
     {
-      type: t.literal('message'),
-      role: t.literal('assistant'),
+      type: /* @__PURE__ */ t.literal('message'),
+      role: /* @__PURE__ */ t.literal('assistant'),
       content: boundedArray('list of content blocks', block, budget),
     },
-    { usage: ownStruct('usage object', { input_tokens: Count, output_tokens: Count }, {}) },
+    {
+      usage: /* @__PURE__ */ ownStruct(
+        'usage object',
+        { input_tokens: Count, output_tokens: Count },
+        {},
+      ),
+    },
   );
 };
 

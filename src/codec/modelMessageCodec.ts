@@ -60,13 +60,13 @@ const ImageMediaType = /* @__PURE__ */ checkedCodec<string>('image media type', 
 
 const text = { required: { text: t.string }, optional: none };
 
-const userPart = tagged<ModelPart>('part', 'type', {
+const userPart = /* @__PURE__ */ tagged<ModelPart>('part', 'type', {
   text,
   image: { required: { image: ImageDataCodec }, optional: { mediaType: t.string } },
   file: { required: { data: ImageDataCodec, mediaType: ImageMediaType }, optional: none },
 });
 
-const assistantPart = tagged<ModelPart>('part', 'type', {
+const assistantPart = /* @__PURE__ */ tagged<ModelPart>('part', 'type', {
   text,
   reasoning: text,
   'tool-call': {
@@ -75,7 +75,7 @@ const assistantPart = tagged<ModelPart>('part', 'type', {
   },
 });
 
-const output = tagged<ModelToolOutput>('tool output', 'type', {
+const output = /* @__PURE__ */ tagged<ModelToolOutput>('tool output', 'type', {
   text: { required: { value: t.string }, optional: none },
   'error-text': { required: { value: t.string }, optional: none },
   json: { required: { value: JsonTextCodec }, optional: none },
@@ -83,7 +83,7 @@ const output = tagged<ModelToolOutput>('tool output', 'type', {
   'execution-denied': { required: none, optional: { reason: t.string } },
 });
 
-const toolResult = tagged<ModelToolResult>('part', 'type', {
+const toolResult = /* @__PURE__ */ tagged<ModelToolResult>('part', 'type', {
   'tool-result': {
     required: { toolCallId: t.string, toolName: t.string, output },
     optional: none,
@@ -98,8 +98,11 @@ const toolResult = tagged<ModelToolResult>('part', 'type', {
  */
 export const modelMessagesCodec = (budget: ProblemBudget) => {
   const content = (parts: t.Mixed) =>
-    t.union([t.string, boundedArray('list of parts', parts, budget)], 'text or list of parts');
-  const message = tagged<DecodedModelMessage>('model message', 'role', {
+    /* @__PURE__ */ t.union(
+      [t.string, boundedArray('list of parts', parts, budget)],
+      'text or list of parts',
+    );
+  const message = /* @__PURE__ */ tagged<DecodedModelMessage>('model message', 'role', {
     system: { required: { content: t.string }, optional: none },
     user: { required: { content: content(userPart) }, optional: none },
     assistant: { required: { content: content(assistantPart) }, optional: none },
@@ -108,7 +111,7 @@ export const modelMessagesCodec = (budget: ProblemBudget) => {
       optional: none,
     },
   });
-  return ownStruct(
+  return /* @__PURE__ */ ownStruct(
     'AI SDK messages',
     { messages: boundedArray('list of model messages', message, budget) },
     none,

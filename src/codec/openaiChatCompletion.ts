@@ -47,10 +47,10 @@ const Usage = /* @__PURE__ */ ownStruct(
 );
 
 const completionCodec = (budget: ProblemBudget) => {
-  const choice = ownStruct(
+  const choice = /* @__PURE__ */ ownStruct(
     'choice object',
     { message: chatMessageCodec(budget, ReplyRole) },
-    { finish_reason: t.union([t.string, t.null], 'string or null') },
+    { finish_reason: /* @__PURE__ */ t.union([t.string, t.null], 'string or null') },
   );
   // Only the first choice is read (the adapter asks for one); its path is `choices[0]`.
   const choices = new BoundedArrayType<t.TypeOf<typeof choice>>(
@@ -67,10 +67,10 @@ const completionCodec = (budget: ProblemBudget) => {
       );
     },
   );
-  return ownStruct(
+  return /* @__PURE__ */ ownStruct(
     'chat.completion object',
     { choices },
-    { usage: t.union([Usage, t.null], 'usage object or null') },
+    { usage: /* @__PURE__ */ t.union([Usage, t.null], 'usage object or null') },
   );
 };
 

@@ -34,7 +34,10 @@ const imagePart = (url: string): ContentPart => {
  */
 const partCodec = (allowed: readonly PartType[]): t.Type<ContentPart, unknown, unknown> => {
   const typeName = allowed.map((type) => JSON.stringify(type)).join(' | ');
-  const TypeField = t.keyof(Object.fromEntries(allowed.map((type) => [type, null])), typeName);
+  const TypeField = /* @__PURE__ */ t.keyof(
+    Object.fromEntries(allowed.map((type) => [type, null])),
+    typeName,
+  );
   const Text = t.string;
   return new t.Type<ContentPart, unknown, unknown>(
     'content part object',
@@ -103,6 +106,9 @@ export const contentCodec = (role: Role, budget: ProblemBudget): t.Mixed => {
     role === 'user' ? ['text', 'image_url'] : role === 'assistant' ? ['text', 'refusal'] : ['text'];
   const list = boundedArray('list of content parts', partCodec(allowed), budget);
   return role === 'assistant'
-    ? t.union([t.string, list, t.null, t.undefined], 'string, list of content parts or null')
-    : t.union([t.string, list], 'string or list of content parts');
+    ? /* @__PURE__ */ t.union(
+        [t.string, list, t.null, t.undefined],
+        'string, list of content parts or null',
+      )
+    : /* @__PURE__ */ t.union([t.string, list], 'string or list of content parts');
 };

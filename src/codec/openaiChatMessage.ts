@@ -37,15 +37,19 @@ const ToolCallCodec = /* @__PURE__ */ ownStruct(
   'tool call object',
   {
     id: t.string,
-    type: t.literal('function'),
-    function: ownStruct('function object', { name: t.string, arguments: JsonObjectString }, {}),
+    type: /* @__PURE__ */ t.literal('function'),
+    function: /* @__PURE__ */ ownStruct(
+      'function object',
+      { name: t.string, arguments: JsonObjectString },
+      {},
+    ),
   },
   {},
 );
 
 /** A field that must be absent here; `null` and `[]` count as absent. */
 const absent = (problem: string) =>
-  checkedCodec<unknown>('absent', (u) =>
+  /* @__PURE__ */ checkedCodec<unknown>('absent', (u) =>
     u === undefined || u === null || (Array.isArray(u) && u.length === 0)
       ? undefined
       : `${problem}, got ${describeValue(u)}`,
@@ -91,7 +95,7 @@ export const chatMessageCodec = (
   budget: ProblemBudget,
   roles: t.Mixed,
 ): t.Type<DraftMessage, unknown, unknown> => {
-  const calls = t.union(
+  const calls = /* @__PURE__ */ t.union(
     [boundedArray('list of tool calls', ToolCallCodec, budget), t.null, t.undefined],
     'list of tool calls or null',
   );

@@ -110,25 +110,25 @@ const CoverageRecord = /* @__PURE__ */ ownStruct(
  */
 export const persistedMemoryCodec = (budget: ProblemBudget) => {
   const message = persistedMessageCodec(budget);
-  const extension = ownStruct(
+  const extension = /* @__PURE__ */ ownStruct(
     'conversation_memory object',
     {},
     {
       tokenizer: t.string,
-      tool_pairs: t.keyof({ reference: null, strict: null }),
-      start_on: t.union([t.literal('user'), t.null]),
+      tool_pairs: /* @__PURE__ */ t.keyof({ reference: null, strict: null }),
+      start_on: /* @__PURE__ */ t.union([/* @__PURE__ */ t.literal('user'), t.null]),
       pin_system: t.boolean,
       positions: boundedArray('list of positions', Position, budget),
       next_position: Position,
       pending: boundedArray(
         'list of held messages',
-        ownStruct('held message object', { position: Position, message }, {}),
+        /* @__PURE__ */ ownStruct('held message object', { position: Position, message }, {}),
         budget,
       ),
       summary_coverage: boundedArray('list of summary coverage records', CoverageRecord, budget),
     },
   );
-  return ownStruct(
+  return /* @__PURE__ */ ownStruct(
     'memory object',
     { max_messages: Limit },
     {
@@ -142,7 +142,7 @@ export const persistedMemoryCodec = (budget: ProblemBudget) => {
 
 /** The codec of one message as the reference writes it. */
 const persistedMessageCodec = (budget: ProblemBudget) =>
-  ownStruct(
+  /* @__PURE__ */ ownStruct(
     'message object',
     { role: RoleCodec },
     {
@@ -150,12 +150,12 @@ const persistedMessageCodec = (budget: ProblemBudget) =>
       image_base64: nullableString,
       tool_name: nullableString,
       tool_result: nullableString,
-      tool_calls: t.union(
+      tool_calls: /* @__PURE__ */ t.union(
         [boundedArray('list of tool calls', PersistedToolCall, budget), t.null],
         'list of tool calls or null',
       ),
       tool_call_id: nullableString,
-      content_parts: t.union(
+      content_parts: /* @__PURE__ */ t.union(
         [boundedArray('list of content parts', PersistedContentPart, budget), t.null],
         'list of content parts or null',
       ),

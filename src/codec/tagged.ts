@@ -29,13 +29,17 @@ export const tagged = <A>(
   cases: Readonly<Record<string, TaggedCase>>,
 ): t.Type<A, unknown, unknown> => {
   const tags = Object.keys(cases);
-  const tagCodec = t.keyof(Object.fromEntries(tags.map((tag) => [tag, null])));
+  const tagCodec = /* @__PURE__ */ t.keyof(Object.fromEntries(tags.map((tag) => [tag, null])));
   const members = new Map<string, t.Mixed>(
     tags.map((tag) => {
       const { required, optional } = cases[tag] as TaggedCase;
       return [
         tag,
-        ownStruct(`${tag} ${name}`, { ...required, [tagKey]: t.literal(tag) }, optional),
+        /* @__PURE__ */ ownStruct(
+          `${tag} ${name}`,
+          { ...required, [tagKey]: /* @__PURE__ */ t.literal(tag) },
+          optional,
+        ),
       ];
     }),
   );

@@ -34,7 +34,7 @@ export const taggedCodec = <A>(
   other?: TaggedMember<A>,
 ): t.Type<A, unknown, unknown> => {
   const tags = Object.keys(members);
-  const tagCodec = t.keyof(
+  const tagCodec = /* @__PURE__ */ t.keyof(
     Object.fromEntries(tags.map((tag) => [tag, null])),
     tags.map((tag) => JSON.stringify(tag)).join(' | '),
   );
