@@ -1,0 +1,163 @@
+import type { MemoryConfig, Message, TrimRule } from 'conversation-memory';
+
+/**
+ * The trimming policies of issue #6 §5 written as plainly as possible, for differential tests:
+ * every add re-reads the whole window (no tail scan, no incremental total), builds the units
+ * explicitly and removes them one by one. Slow and obvious on purpose; it shares no code with
+ * `src/`.
+ *
+ * - `'strict'`: first the pairing rules over the whole window (a tool result joins the open group
+ *   when it answers one of its waiting calls by id, and is removed otherwise; a group with calls
+ *   still waiting is removed whole when any other message arrives; the last group may stay open);
+ *   a unit is then a tool-call message with its results, or one other message.
+ * - `'reference'`: a unit is one message; after the limits, leading tool results and tool-call
+ *   messages go (the reference's boundary rule).
+ * - Both: pinned system messages (`pinSystem`) belong to no unit and are never removed, but count;
+ *   the count rule, then the token rule, then (`startOn: 'user'`) the start rule remove the
+ *   oldest unit while more than one unit remains.
+ */
+export interface ModelEntry {
+  readonly message: Message;
+  readonly position: number;
+  readonly tokens: number;
+}
+
+/** What one add removed, in window order. */
+export interface ModelTrim {
+  readonly removed: Message[];
+  readonly positions: number[];
+  readonly rules: TrimRule[];
+  readonly removedTokens: number;
+  readonly remainingTokens: number;
+  readonly remaining: number;
+}
+
+const requestsTools = (message: Message): boolean =>
+  message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0;
+
+export class PolicyModel {
+  entries: ModelEntry[] = [];
+  nextPosition = 0;
+
+  constructor(
+    readonly config: MemoryConfig,
+    readonly count: (message: Message) => number,
+  ) {}
+
+  /** `addMessage` / `addMessages`: every incoming message takes the next position. */
+  add(messages: readonly Message[]): ModelTrim | undefined {
+    const incoming = messages.map((message) => ({
+      message,
+      position: this.nextPosition++,
+      tokens: this.count(message),
+    }));
+    return this.trim([...this.entries, ...incoming], true);
+  }
+
+  /** `enforceLimits` (limits on) or `fixToolPairBoundary` (limits off) on the window as it is. */
+  enforce(limits: boolean): ModelTrim | undefined {
+    return this.trim([...this.entries], limits);
+  }
+
+  /** `clearMemory`: what was in the window. */
+  clear(): ModelEntry[] {
+    const gone = this.entries;
+    this.entries = [];
+    return gone;
+  }
+
+  private pinned(message: Message): boolean {
+    return this.config.pinSystem && message.role === 'system';
+  }
+
+  /** The strict pairing rules: the indices of `window` they remove. */
+  private pairing(window: readonly ModelEntry[]): Set<number> {
+    const removed = new Set<number>();
+    let open: { members: number[]; waiting: (string | undefined)[] } | undefined;
+    window.forEach(({ message }, i) => {
+      if (message.role === 'tool') {
+        const slot =
+          open === undefined || message.toolCallId === undefined
+            ? -1
+            : open.waiting.indexOf(message.toolCallId);
+        if (open === undefined || slot === -1) {
+          removed.add(i);
+        } else {
+          open.waiting.splice(slot, 1);
+          open.members.push(i);
+        }
+        return;
+      }
+      if (open !== undefined && open.waiting.length > 0) {
+        for (const member of open.members) removed.add(member);
+      }
+      open = requestsTools(message)
+        ? { members: [i], waiting: (message.toolCalls ?? []).map((call) => call.id) }
+        : undefined;
+    });
+    return removed;
+  }
+
+  private trim(window: ModelEntry[], limits: boolean): ModelTrim | undefined {
+    const { maxMessages, maxTokens, toolPairs, startOn } = this.config;
+    const strict = toolPairs === 'strict';
+    const rules = new Map<number, TrimRule>();
+    if (strict) for (const i of this.pairing(window)) rules.set(i, 'toolPairBoundary');
+
+    const units: number[][] = [];
+    window.forEach(({ message }, i) => {
+      if (rules.has(i) || this.pinned(message)) return;
+      if (strict && message.role === 'tool') {
+        const head = units[units.length - 1];
+        if (
+          head === undefined ||
+          !requestsTools((window[head[0] as number] as ModelEntry).message)
+        ) {
+          throw new Error(`model: a kept tool result at ${i} follows no group`);
+        }
+        head.push(i);
+      } else {
+        units.push([i]);
+      }
+    });
+
+    let count = window.length - rules.size;
+    let total = 0;
+    window.forEach((entry, i) => {
+      if (!rules.has(i)) total += entry.tokens;
+    });
+    const first = (): Message =>
+      (window[(units[0] as number[])[0] as number] as ModelEntry).message;
+    const drop = (rule: TrimRule): void => {
+      for (const i of units.shift() as number[]) {
+        rules.set(i, rule);
+        count--;
+        total -= (window[i] as ModelEntry).tokens;
+      }
+    };
+    if (limits) {
+      while (units.length > 1 && count > maxMessages) drop('messageLimit');
+      if (maxTokens !== null) while (units.length > 1 && total > maxTokens) drop('tokenLimit');
+    }
+    if (!strict) {
+      while (units.length > 1 && (first().role === 'tool' || requestsTools(first()))) {
+        drop('toolPairBoundary');
+      }
+    }
+    if (limits && startOn === 'user') {
+      while (units.length > 1 && first().role !== 'user') drop('startOn');
+    }
+
+    this.entries = window.filter((_, i) => !rules.has(i));
+    if (rules.size === 0) return undefined;
+    const order = [...rules.keys()].sort((a, b) => a - b);
+    return {
+      removed: order.map((i) => (window[i] as ModelEntry).message),
+      positions: order.map((i) => (window[i] as ModelEntry).position),
+      rules: order.map((i) => rules.get(i) as TrimRule),
+      removedTokens: order.reduce((sum, i) => sum + (window[i] as ModelEntry).tokens, 0),
+      remainingTokens: total,
+      remaining: this.entries.length,
+    };
+  }
+}
