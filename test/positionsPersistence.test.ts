@@ -452,31 +452,28 @@ describe('fromDict cross-checks, each problem named by its path', () => {
   // MemoryState documents "At most MAX_PENDING_MESSAGES are held" and MAX_SUMMARY_COVERAGE as
   // "the most summary coverage records a state keeps"; a file is the one way past both bounds.
   // Expected: fromDict either rejects such a file (naming the path) or keeps the newest ones.
-  it.fails('a file holding more than MAX_PENDING_MESSAGES messages is not loaded as is', () => {
+  it('rejects a file holding more than MAX_PENDING_MESSAGES messages, naming the path', () => {
     const pending = Array.from({ length: MAX_PENDING_MESSAGES + 1 }, (_, i) => ({
       position: i,
       message: messageToDict(user(`p${i}`)),
     }));
     const result = fromDict(file(0, { pending }), { tokenizer: 'heuristic' });
-    if (E.isRight(result)) {
-      expect(result.right.pendingPositions.length).toBeLessThanOrEqual(MAX_PENDING_MESSAGES);
-    }
+    expect(E.isLeft(result) && result.left.problems).toEqual([
+      `conversation_memory.pending: at most ${MAX_PENDING_MESSAGES} held messages, received ${MAX_PENDING_MESSAGES + 1}`,
+    ]);
   });
 
-  it.fails(
-    'a file with more than MAX_SUMMARY_COVERAGE coverage records is not loaded as is',
-    () => {
-      const summary_coverage = Array.from({ length: MAX_SUMMARY_COVERAGE + 1 }, (_, i) => ({
-        from: i,
-        to: i,
-        count: 1,
-      }));
-      const result = fromDict(file(0, { summary_coverage }), { tokenizer: 'heuristic' });
-      if (E.isRight(result)) {
-        expect(result.right.summaryCoverage.length).toBeLessThanOrEqual(MAX_SUMMARY_COVERAGE);
-      }
-    },
-  );
+  it('rejects a file with more than MAX_SUMMARY_COVERAGE coverage records, naming the path', () => {
+    const summary_coverage = Array.from({ length: MAX_SUMMARY_COVERAGE + 1 }, (_, i) => ({
+      from: i,
+      to: i,
+      count: 1,
+    }));
+    const result = fromDict(file(0, { summary_coverage }), { tokenizer: 'heuristic' });
+    expect(E.isLeft(result) && result.left.problems).toEqual([
+      `conversation_memory.summary_coverage: at most ${MAX_SUMMARY_COVERAGE} records, received ${MAX_SUMMARY_COVERAGE + 1}`,
+    ]);
+  });
 });
 
 describe('decodeConfig and createMemory reject bad policy values, naming field and value', () => {

@@ -1,3 +1,4 @@
+import { either as E } from 'fp-ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   commitSummary,
   ConversationMemory,
   createMemory,
+  fromDict,
   getHistory,
   getPendingSummary,
   getPositions,
@@ -18,6 +20,7 @@ import {
   MAX_SUMMARY_COVERAGE,
   MemoryArgumentError,
   setSummary,
+  toDict,
   type MemoryEffect,
   type MemoryOptions,
   type MemoryState,
@@ -261,10 +264,23 @@ describe('holdForSummary: phase one keeps what a trim removed', () => {
     const pending = getPendingSummary(state);
     expect(pending.positions).toEqual(Array.from({ length: 1000 }, (_, i) => i + 299));
     expect(pending.messages).toEqual(users(1000, 299));
-    expect(effects.find((e) => e.type === 'memory/heldForSummary')).toMatchObject({
+    expect(effects.find((e) => e.type === 'memory/heldForSummary')).toEqual({
       type: 'memory/heldForSummary',
+      positions: Array.from({ length: 1000 }, (_, i) => i + 299),
       pending: 1000,
     });
+  });
+
+  it('ignores an effect of another memory (a branch): positions still in the window or never given out', () => {
+    const facade = new ConversationMemory({ maxMessages: 3, tokenizer: 'heuristic' });
+    facade.addMany(users(3));
+    const branchTrim = onlyTrim(facade.branch().add(user('d')));
+    expect(branchTrim.positions).toEqual([0]);
+    expect(facade.holdForSummary(branchTrim)).toEqual([]);
+    expect(facade.pendingSummary.positions).toEqual([]);
+    const foreign = { ...branchTrim, positions: [7] };
+    expect(holdForSummary(facade.state, foreign).state).toBe(facade.state);
+    expect(E.isRight(fromDict(toDict(facade.state)))).toBe(true);
   });
 });
 

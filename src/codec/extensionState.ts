@@ -1,4 +1,5 @@
 import type { Message } from '../model/message';
+import { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from '../model/state';
 import type { SummaryCoverage } from '../model/summaryCoverage';
 import { EXTENSION_KEY, type PersistedMemory } from './persisted';
 
@@ -63,6 +64,16 @@ export const readExtensionState = (
     risingProblems(positions, (i) => `${P}.positions[${i}]`, problems);
   }
   const pending = extension?.pending ?? [];
+  if (pending.length > MAX_PENDING_MESSAGES) {
+    problems.push(
+      `${P}.pending: at most ${MAX_PENDING_MESSAGES} held messages, received ${pending.length}`,
+    );
+  }
+  if ((extension?.summary_coverage?.length ?? 0) > MAX_SUMMARY_COVERAGE) {
+    problems.push(
+      `${P}.summary_coverage: at most ${MAX_SUMMARY_COVERAGE} records, received ${extension?.summary_coverage?.length}`,
+    );
+  }
   const pendingPositions = pending.map((entry) => entry.position);
   risingProblems(pendingPositions, (i) => `${P}.pending[${i}].position`, problems);
   const inWindow = new Set(positions);

@@ -9,6 +9,20 @@ import { MAX_PENDING_MESSAGES, type MemoryState } from '../model/state';
 
 const API = 'holdForSummary';
 
+/** Whether the window holds `position` (binary search: positions rise). */
+const holds = (positions: readonly number[], position: number): boolean => {
+  let low = 0;
+  let high = positions.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = positions[middle] as number;
+    if (at === position) return true;
+    if (at < position) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+};
+
 const isTrimmedEffect = (value: unknown): value is TrimmedEffect => {
   if (typeof value !== 'object' || value === null) return false;
   const effect = value as Partial<Record<keyof TrimmedEffect, unknown>>;
@@ -29,8 +43,9 @@ const isTrimmedEffect = (value: unknown): value is TrimmedEffect => {
  * held messages stay for the next attempt.
  *
  * Pass it the `memory/trimmed` effect of an add (`reason: 'enforce_limits'`); a `'clear'` effect
- * is ignored (a clear means forget), and so are positions already held, so holding the same
- * effect twice changes nothing. Held messages stay sorted by position. At most
+ * is ignored (a clear means forget), and so are positions already held (holding the same effect
+ * twice changes nothing) and positions this memory never gave out or still holds in its window
+ * (an effect of another memory, such as a branch). Held messages stay sorted by position. At most
  * {@link MAX_PENDING_MESSAGES} are held: beyond that the oldest are discarded and reported in a
  * `memory/pendingDiscarded` effect, never dropped silently.
  *
@@ -60,12 +75,17 @@ export const holdForSummary = (state: MemoryState, trimmed: TrimmedEffect): Tran
   if (trimmed.reason === 'clear' || trimmed.removed.length === 0) {
     return { state, effects: NO_EFFECTS };
   }
-  const merged = mergeByPosition(
-    state.pendingMessages,
-    state.pendingPositions,
-    trimmed.removed,
-    trimmed.positions,
-  );
+  // Only positions this memory has given out and no longer holds: an effect of another memory
+  // (a branch) cannot make the state hold a message twice.
+  const removed: Message[] = [];
+  const kept: number[] = [];
+  trimmed.positions.forEach((position, i) => {
+    if (position < state.nextPosition && !holds(state.positions, position)) {
+      removed.push(trimmed.removed[i] as Message);
+      kept.push(position);
+    }
+  });
+  const merged = mergeByPosition(state.pendingMessages, state.pendingPositions, removed, kept);
   if (merged.added.length === 0) return { state, effects: NO_EFFECTS };
   let messages: readonly Message[] = merged.messages;
   let positions: readonly number[] = merged.positions;
@@ -83,10 +103,12 @@ export const holdForSummary = (state: MemoryState, trimmed: TrimmedEffect): Tran
     messages = messages.slice(excess);
     positions = positions.slice(excess);
   }
+  const oldest = positions[0] ?? Infinity;
+  const held = merged.added.filter((position) => position >= oldest);
   effects.unshift(
     Object.freeze({
       type: 'memory/heldForSummary',
-      positions: Object.freeze(merged.added),
+      positions: Object.freeze(held),
       pending: messages.length,
     }),
   );

@@ -45,11 +45,13 @@ export const checkConservation = (
     expect(trim.remainingTokens).toBe(after.totalTokens);
     expect(trim.removedTokens).toBe(sumTokens(before, trim.removed));
     if (trim.reason === 'enforce_limits') {
-      const { messageLimit, tokenLimit, toolPairBoundary } = trim.breakdown;
-      for (const n of [messageLimit, tokenLimit, toolPairBoundary]) {
+      const { messageLimit, tokenLimit, toolPairBoundary, startOn } = trim.breakdown;
+      for (const n of [messageLimit, tokenLimit, toolPairBoundary, startOn]) {
         expect(Number.isInteger(n) && n >= 0).toBe(true);
       }
-      expect(messageLimit + tokenLimit + toolPairBoundary).toBe(trim.removed.length);
+      expect(messageLimit + tokenLimit + toolPairBoundary + startOn).toBe(trim.removed.length);
+      expect(trim.positions).toHaveLength(trim.removed.length);
+      expect(trim.rules).toHaveLength(trim.removed.length);
     } else {
       expect(after.messages).toHaveLength(0);
     }
