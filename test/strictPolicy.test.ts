@@ -633,7 +633,10 @@ describe('pinSystem: system messages are never removed, and still counted', () =
 
 describe("startOn: 'user': after the limits, the window starts with a user message", () => {
   it('removes a leading assistant message once a user message follows', () => {
-    const { state, effects } = feed(strict({ startOn: 'user' }), [assistant('hi'), user('u0')]);
+    const { state, effects } = addMessages(strict({ startOn: 'user' }), [
+      assistant('hi'),
+      user('u0'),
+    ]);
     expect(effects).toEqual([
       trimmed({
         removed: [assistant('hi')],
@@ -646,25 +649,23 @@ describe("startOn: 'user': after the limits, the window starts with a user messa
     expect(getHistory(state)).toEqual([user('u0')]);
   });
 
-  it('keeps the newest unit even when it is not a user message', () => {
+  it('removes the newest unit too when no user message is left: only pinned messages stay', () => {
     const { state, effects } = feed(strict({ startOn: 'user' }), [assistant('a0')]);
-    expect(effects).toEqual([]);
-    expect(getHistory(state)).toEqual([assistant('a0')]);
-    const grouped = feed(strict({ startOn: 'user' }), [
-      assistant('a0'),
-      assistant('', call('c1')),
-      tool('r1', 'c1'),
-    ]);
-    expect(contents(getHistory(grouped.state))).toEqual(['', 'r1']);
-    expect(grouped.effects).toEqual([
+    expect(getHistory(state)).toEqual([]);
+    expect(effects).toEqual([
       trimmed({
         removed: [assistant('a0')],
         positions: [0],
         rules: ['startOn'],
-        remaining: 1,
+        remaining: 0,
         breakdown: { ...NONE, startOn: 1 },
       }),
     ]);
+    const pinned = feed(strict({ startOn: 'user', pinSystem: true }), [
+      system('s'),
+      assistant('', call('c1')),
+    ]);
+    expect(getHistory(pinned.state)).toEqual([system('s')]);
   });
 
   it('runs after the count rule: a message limit, then startOn, in one effect', () => {
@@ -673,22 +674,23 @@ describe("startOn: 'user': after the limits, the window starts with a user messa
       assistant('a0'),
       assistant('a1'),
     ]);
+    // The window would start with an assistant message: startOn removes it, the newest included.
     expect(effects).toEqual([
       trimmed({
-        removed: [user('u0'), assistant('a0')],
-        positions: [0, 1],
-        rules: ['messageLimit', 'startOn'],
-        remaining: 1,
-        breakdown: { ...NONE, messageLimit: 1, startOn: 1 },
+        removed: [user('u0'), assistant('a0'), assistant('a1')],
+        positions: [0, 1, 2],
+        rules: ['messageLimit', 'startOn', 'startOn'],
+        remaining: 0,
+        breakdown: { ...NONE, messageLimit: 1, startOn: 2 },
       }),
     ]);
-    expect(getHistory(state)).toEqual([assistant('a1')]);
+    expect(getHistory(state)).toEqual([]);
   });
 
   it('removes a leading group whole', () => {
     const request = assistant('', call('c1'));
     const result = tool('r1', 'c1');
-    const { state, effects } = feed(strict({ startOn: 'user' }), [
+    const { state, effects } = addMessages(strict({ startOn: 'user' }), [
       request,
       result,
       assistant('a0'),
@@ -696,18 +698,11 @@ describe("startOn: 'user': after the limits, the window starts with a user messa
     ]);
     expect(effects).toEqual([
       trimmed({
-        removed: [request, result],
-        positions: [0, 1],
-        rules: ['startOn', 'startOn'],
+        removed: [request, result, assistant('a0')],
+        positions: [0, 1, 2],
+        rules: ['startOn', 'startOn', 'startOn'],
         remaining: 1,
-        breakdown: { ...NONE, startOn: 2 },
-      }),
-      trimmed({
-        removed: [assistant('a0')],
-        positions: [2],
-        rules: ['startOn'],
-        remaining: 1,
-        breakdown: { ...NONE, startOn: 1 },
+        breakdown: { ...NONE, startOn: 3 },
       }),
     ]);
     expect(getHistory(state)).toEqual([user('u0')]);
@@ -715,7 +710,7 @@ describe("startOn: 'user': after the limits, the window starts with a user messa
 
   it('removes a leading system message unless it is pinned', () => {
     const sys = system('sys');
-    const loose = feed(strict({ startOn: 'user' }), [sys, user('u0')]);
+    const loose = addMessages(strict({ startOn: 'user' }), [sys, user('u0')]);
     expect(loose.effects).toEqual([
       trimmed({
         removed: [sys],
@@ -725,7 +720,7 @@ describe("startOn: 'user': after the limits, the window starts with a user messa
         breakdown: { ...NONE, startOn: 1 },
       }),
     ]);
-    const pinned = feed(strict({ startOn: 'user', pinSystem: true }), [
+    const pinned = addMessages(strict({ startOn: 'user', pinSystem: true }), [
       sys,
       assistant('a0'),
       user('u0'),
@@ -783,33 +778,33 @@ describe('strict with pinSystem and startOn together', () => {
     expect(getPositions(state)).toEqual([0, 1, 2, 3, 4]);
 
     // answer: 6 messages → q1 leaves by count; then the window starts on the group: startOn
-    // removes it; answer is the newest unit and stays although it is not a user message.
+    // removes it, and answer too (not a user message): only the pinned system message stays.
     ({ state, effects } = addMessage(state, answer));
     expect(effects).toEqual([
       trimmed({
-        removed: [q1, request, rb, ra],
-        positions: [1, 2, 3, 4],
-        rules: ['messageLimit', 'startOn', 'startOn', 'startOn'],
-        remaining: 2,
-        removedTokens: 4,
-        remainingTokens: 2,
-        breakdown: { ...NONE, messageLimit: 1, startOn: 3 },
+        removed: [q1, request, rb, ra, answer],
+        positions: [1, 2, 3, 4, 5],
+        rules: ['messageLimit', 'startOn', 'startOn', 'startOn', 'startOn'],
+        remaining: 1,
+        removedTokens: 5,
+        remainingTokens: 1,
+        breakdown: { ...NONE, messageLimit: 1, startOn: 4 },
       }),
     ]);
-    expect(getHistory(state)).toEqual([sys, answer]);
-    expect(getPositions(state)).toEqual([0, 5]);
+    expect(getHistory(state)).toEqual([sys]);
+    expect(getPositions(state)).toEqual([0]);
 
-    // stray: removed at once; q2: the window would start with answer, so startOn removes it.
+    // stray: removed at once (its call is not in the window); q2 starts the window.
     ({ state, effects } = addMessages(state, [stray, q2]));
     expect(effects).toEqual([
       trimmed({
-        removed: [answer, stray],
-        positions: [5, 6],
-        rules: ['startOn', 'toolPairBoundary'],
+        removed: [stray],
+        positions: [6],
+        rules: ['toolPairBoundary'],
         remaining: 2,
-        removedTokens: 2,
+        removedTokens: 1,
         remainingTokens: 3,
-        breakdown: { ...NONE, toolPairBoundary: 1, startOn: 1 },
+        breakdown: { ...NONE, toolPairBoundary: 1 },
       }),
     ]);
     expect(getHistory(state)).toEqual([sys, q2]);
@@ -906,10 +901,11 @@ describe('enforceLimits, fixToolPairBoundary and planTrim on strict states', () 
       maxTokens: 4,
       startOn: 'user',
     });
+    // The token rule removes the user message; startOn then removes both assistant messages.
     expect(planTrim(s)).toEqual({
-      removed: [0, 1],
-      rules: ['tokenLimit', 'startOn'],
-      remainingTokens: 2,
+      removed: [0, 1, 2],
+      rules: ['tokenLimit', 'startOn', 'startOn'],
+      remainingTokens: 0,
     });
   });
 

@@ -44,7 +44,8 @@ const NO_REMOVALS: readonly number[] = /* @__PURE__ */ Object.freeze([]);
  *    tool-call group under `'strict'`) while over the limit and more than one unit remains;
  * 3. `'reference'` only: the boundary rule, drop leading tool results and tool-call messages
  *    while more than one message remains;
- * 4. `startOn: 'user'`: drop leading units until one starts with a user message, keeping one.
+ * 4. `startOn: 'user'`: drop leading units until one starts with a user message, the newest
+ *    unit included (the window may be left with pinned messages only).
  *
  * Pinned system messages (`pinSystem`) are skipped by every rule and still counted. Cost: the
  * units removed plus the newest unit (an add never re-scans the window), plus the scanned tail
@@ -93,10 +94,11 @@ export const planTrimOf = (
     return end;
   };
 
-  const removeWhile = (rule: TrimRule): void => {
+  /** Removes units from the front while `rule` says so, never the one starting at `bound`. */
+  const removeWhile = (rule: TrimRule, bound: number): void => {
     for (;;) {
       while (front < n && stays(front)) front++;
-      if (front >= last) return;
+      if (front >= bound) return;
       if (!shouldRemove(rule, messageAt(sequence, front))) return;
       const end = unitEnd(front);
       for (let i = front; i < end; i++) {
@@ -124,11 +126,13 @@ export const planTrimOf = (
   };
 
   if (scope.limits) {
-    removeWhile('messageLimit');
-    if (config.maxTokens !== null) removeWhile('tokenLimit');
+    removeWhile('messageLimit', last);
+    if (config.maxTokens !== null) removeWhile('tokenLimit', last);
   }
-  if (!strict) removeWhile('toolPairBoundary');
-  if (scope.limits && config.startOn === 'user') removeWhile('startOn');
+  if (!strict) removeWhile('toolPairBoundary', last);
+  // A window that does not start with a user message is what startOn exists to prevent: it may
+  // remove the newest unit too, leaving only pinned messages.
+  if (scope.limits && config.startOn === 'user') removeWhile('startOn', n);
 
   if (orphans.length === 0) return { removed, rules, remainingTokens: total };
   return mergeOrphans(orphans, removed, rules, total);

@@ -32,8 +32,10 @@ export interface MemoryConfig {
   readonly toolPairs: ToolPairPolicy;
   /**
    * `'user'`: after the limits, drop leading messages (whole groups under `'strict'`) until the
-   * window's first message that is not a pinned system message is a user message, keeping at
-   * least the newest one. `null` (default): no such rule, as the reference.
+   * window's first message that is not a pinned system message is a user message. Unlike the
+   * limits, this may remove the newest message too: a window with no user message left keeps its
+   * pinned system messages only (providers such as Anthropic reject a transcript that does not
+   * start with a user turn). `null` (default): no such rule, as the reference.
    */
   readonly startOn: 'user' | null;
   /** `true`: system messages are never trimmed (they still count toward both limits). */

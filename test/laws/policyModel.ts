@@ -145,7 +145,7 @@ export class PolicyModel {
       }
     }
     if (limits && startOn === 'user') {
-      while (units.length > 1 && first().role !== 'user') drop('startOn');
+      while (units.length > 0 && first().role !== 'user') drop('startOn');
     }
 
     this.entries = window.filter((_, i) => !rules.has(i));
