@@ -395,30 +395,35 @@ describe('strict: a group whose calls are not all answered', () => {
     expect(getHistory(state)).toEqual([other]);
   });
 
-  it('a call without an id can never be answered: kept while last, then removed', () => {
+  it('a group that can never be answered (a call without an id, a shared id) is removed at once', () => {
     const anonymous = assistant('', { name: 'calc', parameters: {} });
     const bare: Message = { role: 'tool', content: 'nid' };
     let { state, effects } = feed(strict(), [user('u0'), anonymous]);
-    expect(effects).toEqual([]);
-    expect(getHistory(state)).toEqual([user('u0'), anonymous]);
+    expect(effects).toEqual([
+      trimmed({
+        removed: [anonymous],
+        positions: [1],
+        rules: ['toolPairBoundary'],
+        remaining: 1,
+        breakdown: { ...NONE, toolPairBoundary: 1 },
+      }),
+    ]);
+    expect(getHistory(state)).toEqual([user('u0')]);
     ({ state, effects } = feed(state, [bare, user('u1')]));
     expect(effects).toEqual([
       trimmed({
         removed: [bare],
         positions: [2],
         rules: ['toolPairBoundary'],
-        remaining: 2,
-        breakdown: { ...NONE, toolPairBoundary: 1 },
-      }),
-      trimmed({
-        removed: [anonymous],
-        positions: [1],
-        rules: ['toolPairBoundary'],
-        remaining: 2,
+        remaining: 1,
         breakdown: { ...NONE, toolPairBoundary: 1 },
       }),
     ]);
     expect(contents(getHistory(state))).toEqual(['u0', 'u1']);
+    const twins = assistant('', call('c1'), call('c1'));
+    expect(getHistory(feed(strict(), [user('u0'), twins, tool('r', 'c1')]).state)).toEqual([
+      user('u0'),
+    ]);
   });
 });
 

@@ -14,6 +14,16 @@ const openGroup = (head: number, message: Message): OpenGroup => ({
   waiting: (message.toolCalls ?? []).map((call) => call.id),
 });
 
+/** Every call has an id, and no two share one: otherwise the group can never be answered. */
+const answerable = (message: Message): boolean => {
+  const ids = new Set<string>();
+  for (const call of message.toolCalls ?? []) {
+    if (call.id === undefined || ids.has(call.id)) return false;
+    ids.add(call.id);
+  }
+  return true;
+};
+
 /**
  * Where the strict scan of an add starts: the head of the newest tool-call group of the held
  * window when it ends with one (its results may still arrive), else the end of the held window.
@@ -32,7 +42,9 @@ export const strictScanStart = (held: readonly Message[]): number => {
  * The strict policy's pairing rules over `sequence[from..]`: a tool result joins the open group
  * when it answers one of its waiting calls by id, and is removed otherwise (its call is not in the
  * window, or was answered already); a group whose calls are not all answered when any other
- * message arrives is removed whole. The newest group may stay open (its results may still come).
+ * message arrives is removed whole. The newest group may stay open (its results may still come),
+ * unless a call has no id or two calls share one: such a group can never be answered, and is
+ * removed at once.
  *
  * @returns the removed indices, ascending
  * @internal
@@ -63,7 +75,13 @@ export const strictOrphans = (sequence: Sequence, from: number): number[] => {
       }
     } else {
       dropOpenIfUnanswered();
-      if (requestsTools(message)) open = openGroup(i, message);
+      if (!requestsTools(message)) continue;
+      if (answerable(message)) {
+        open = openGroup(i, message);
+      } else {
+        if (removed.length > 0 && (removed[removed.length - 1] as number) > i) unordered = true;
+        removed.push(i);
+      }
     }
   }
   return unordered ? removed.sort((a, b) => a - b) : removed;

@@ -91,9 +91,12 @@ export class PolicyModel {
       if (open !== undefined && open.waiting.length > 0) {
         for (const member of open.members) removed.add(member);
       }
-      open = requestsTools(message)
-        ? { members: [i], waiting: (message.toolCalls ?? []).map((call) => call.id) }
-        : undefined;
+      open = undefined;
+      if (!requestsTools(message)) return;
+      const ids = (message.toolCalls ?? []).map((call) => call.id);
+      // A call without an id, or two calls with one id: the group can never be answered.
+      if (ids.some((id, k) => id === undefined || ids.indexOf(id) !== k)) removed.add(i);
+      else open = { members: [i], waiting: ids };
     });
     return removed;
   }
