@@ -35,6 +35,7 @@ export interface PlanScope {
 }
 
 const NO_REMOVALS: readonly number[] = /* @__PURE__ */ Object.freeze([]);
+const NO_RULES: readonly TrimRule[] = /* @__PURE__ */ Object.freeze([]);
 
 /**
  * Plans a trim of `sequence` under `config`, in this order:
@@ -54,6 +55,61 @@ const NO_REMOVALS: readonly number[] = /* @__PURE__ */ Object.freeze([]);
  * @internal
  */
 export const planTrimOf = (
+  config: MemoryConfig,
+  sequence: Sequence,
+  totalTokens: number,
+  scope: PlanScope,
+): TrimPlan =>
+  config.toolPairs === 'reference' && !config.pinSystem && config.startOn === null
+    ? planReferencePrefix(config, sequence, totalTokens, scope.limits)
+    : planUnits(config, sequence, totalTokens, scope);
+
+/**
+ * The reference policy with nothing pinned: every rule removes from the front, one message at a
+ * time, so the plan is a prefix. The same rules as {@link planUnits}, in one tight loop (the
+ * default policy is the hot path of every add).
+ */
+const planReferencePrefix = (
+  config: MemoryConfig,
+  sequence: Sequence,
+  totalTokens: number,
+  limits: boolean,
+): TrimPlan => {
+  const n = sequence.length;
+  let total = totalTokens;
+  let cut = 0;
+  let messageLimit = 0;
+  let tokenLimit = 0;
+  if (limits && n > config.maxMessages) {
+    messageLimit = n - config.maxMessages;
+    for (; cut < messageLimit; cut++) total -= countAt(sequence, cut);
+  }
+  if (limits && config.maxTokens !== null) {
+    while (n - cut > 1 && total > config.maxTokens) {
+      total -= countAt(sequence, cut++);
+      tokenLimit++;
+    }
+  }
+  while (n - cut > 1 && startsToolExchange(messageAt(sequence, cut))) {
+    total -= countAt(sequence, cut++);
+  }
+  if (cut === 0) return { removed: NO_REMOVALS, rules: NO_RULES, remainingTokens: total };
+  const removed = new Array<number>(cut);
+  const rules = new Array<TrimRule>(cut);
+  for (let i = 0; i < cut; i++) {
+    removed[i] = i;
+    rules[i] =
+      i < messageLimit
+        ? 'messageLimit'
+        : i < messageLimit + tokenLimit
+          ? 'tokenLimit'
+          : 'toolPairBoundary';
+  }
+  return { removed, rules, remainingTokens: total };
+};
+
+/** Every policy: units (single messages, or whole groups under `'strict'`), pinned messages skipped. */
+const planUnits = (
   config: MemoryConfig,
   sequence: Sequence,
   totalTokens: number,

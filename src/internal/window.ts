@@ -102,16 +102,6 @@ const split = <T>(
   removed: readonly number[],
 ): { kept: T[]; gone: T[] } => {
   const cut = removed.length;
-  // The common case: the plan removes a prefix (every reference-policy trim is one).
-  if (cut === 0 || removed[cut - 1] === cut - 1) {
-    if (cut <= held.length) {
-      return { kept: held.slice(cut).concat(incoming), gone: held.slice(0, cut) };
-    }
-    return {
-      kept: incoming.slice(cut - held.length),
-      gone: held.concat(incoming.slice(0, cut - held.length)),
-    };
-  }
   const size = held.length + incoming.length;
   const kept: T[] = [];
   const gone: T[] = [];
@@ -161,26 +151,47 @@ export const appendAndTrim = (
 
   const incomingPositions = newPositions(state.nextPosition, incoming.length);
   const nextPosition = state.nextPosition + incoming.length;
-  const keptMessages = split(messages, incoming, plan.removed);
-  const keptCounts = split(tokenCounts, incomingCounts, plan.removed);
-  const keptPositions = split(state.positions, incomingPositions, plan.removed);
+  const { removed } = plan;
+  const cut = removed.length;
+  const prefix = cut === 0 || removed[cut - 1] === cut - 1;
+  let keptMessages: Message[];
+  let keptCounts: number[];
+  let keptPositions: number[];
+  let goneMessages: Message[];
+  let gonePositions: number[];
+  if (prefix && cut <= messages.length) {
+    // The common case (every reference-policy trim): one copy of each array.
+    keptMessages = messages.slice(cut).concat(incoming);
+    keptCounts = tokenCounts.slice(cut).concat(incomingCounts);
+    keptPositions = state.positions.slice(cut).concat(incomingPositions);
+    goneMessages = messages.slice(0, cut);
+    gonePositions = state.positions.slice(0, cut);
+  } else {
+    ({ kept: keptMessages, gone: goneMessages } = split(messages, incoming, removed));
+    keptCounts = split(tokenCounts, incomingCounts, removed).kept;
+    ({ kept: keptPositions, gone: gonePositions } = split(
+      state.positions,
+      incomingPositions,
+      removed,
+    ));
+  }
   const next = withWindow(
     state,
-    keptMessages.kept,
-    keptCounts.kept,
-    keptPositions.kept,
+    keptMessages,
+    keptCounts,
+    keptPositions,
     nextPosition,
     plan.remainingTokens,
   );
-  if (plan.removed.length === 0) return { state: next, effects: NO_EFFECTS };
+  if (cut === 0) return { state: next, effects: NO_EFFECTS };
 
   const effect: MemoryEffect = Object.freeze({
     type: 'memory/trimmed',
     reason: 'enforce_limits',
-    removed: freezeWindow(keptMessages.gone),
-    positions: freezeWindow(keptPositions.gone),
+    removed: freezeWindow(goneMessages),
+    positions: freezeWindow(gonePositions),
     rules: freezeWindow(plan.rules as TrimRule[]),
-    remaining: keptMessages.kept.length,
+    remaining: keptMessages.length,
     removedTokens: before - plan.remainingTokens,
     remainingTokens: plan.remainingTokens,
     breakdown: countRules(plan.rules),
