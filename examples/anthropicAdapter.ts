@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { toolMessage, userMessage, type Message } from 'conversation-memory';
+import { ConversationMemory, createAgent, validateTranscript } from 'conversation-memory';
 import { anthropicProvider } from 'conversation-memory/anthropic';
 import { startAnthropicServer } from '../test/support/loopback/anthropicServer';
 
@@ -35,31 +35,35 @@ try {
       parameters: { type: 'object', properties: { expr: { type: 'string' } }, required: ['expr'] },
     },
   ];
-  const history: Message[] = [userMessage('What is 2+2?')];
-  const ask = () =>
-    provider.complete({
-      model: '',
-      systemPrompt: 'You are a calculator.',
-      messages: history,
-      tools,
-    });
-
-  const first = await ask();
-  history.push(first.message);
-  const [call] = first.message.toolCalls ?? [];
+  const memory = new ConversationMemory({
+    maxMessages: 20,
+    toolPairs: 'strict',
+    startOn: 'user',
+    pinSystem: true,
+  });
+  const agent = createAgent({
+    provider,
+    memory,
+    config: { systemPrompt: 'You are a calculator.' },
+    tools: [
+      {
+        ...(tools[0] as (typeof tools)[number]),
+        execute: ({ expr }) => (expr === '2+2' ? '4' : 'unknown'),
+      },
+    ],
+  });
+  const { message, iterations } = await agent.run('What is 2+2?');
+  const call = memory.getHistory()[1]?.toolCalls?.[0];
   assert.ok(call?.id !== undefined, 'the model asked for a tool');
   console.log(`model asked for ${call.name}(${JSON.stringify(call.parameters)}) as ${call.id}`);
-  history.push(toolMessage('4', { toolCallId: call.id, toolName: call.name }));
-
-  const second = await ask();
-  history.push(second.message);
   console.log(
     'the tool result went back as:',
     JSON.stringify(server.requests.at(-1)?.messages.at(-1)),
   );
-  console.log(`usage: ${JSON.stringify(second.usage)}`);
-  assert.equal(second.message.content, '2 + 2 = 4');
-  console.log(`anthropic adapter: tool turn complete, final answer "${second.message.content}"`);
+  assert.equal(iterations, 2);
+  assert.equal(message.content, '2 + 2 = 4');
+  assert.deepEqual(validateTranscript(memory.getHistory(), 'anthropic'), []);
+  console.log(`anthropic adapter: tool turn complete, final answer "${message.content}"`);
 } finally {
   await server.close();
 }

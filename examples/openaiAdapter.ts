@@ -1,14 +1,14 @@
 /**
- * The OpenAI adapter with the real `openai` client, offline: a loopback server that speaks Chat
- * Completions (and enforces its rules) stands in for api.openai.com. The model asks for a tool,
- * the tool runs here, and the model answers from its result: two `provider.complete` calls, each
+ * An agent on the OpenAI adapter with the real `openai` client, offline: a loopback server that
+ * speaks Chat Completions (and enforces its rules) stands in for api.openai.com. The model asks
+ * for a tool, the agent runs it, and the model answers from its result: two model calls, each
  * sending the whole transcript (system prompt first, tool call and result as OpenAI expects).
  *
  * Run: `npx tsx examples/openaiAdapter.ts`
  */
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { toolMessage, userMessage, type Message } from 'conversation-memory';
+import { ConversationMemory, createAgent, validateTranscript } from 'conversation-memory';
 import { openaiProvider } from 'conversation-memory/openai';
 import { startOpenAIServer } from '../test/support/loopback/openaiServer';
 
@@ -37,25 +37,28 @@ const server = await startOpenAIServer({
 try {
   const client = new OpenAI({ baseURL: server.url, apiKey: 'test-key', maxRetries: 0 });
   const provider = openaiProvider({ client, defaultModel: 'gpt-4o-mini' });
-  const request = { model: 'gpt-4o-mini', systemPrompt: 'You are terse.', tools: [weatherTool] };
+  const memory = new ConversationMemory({ maxMessages: 20, toolPairs: 'strict' });
+  const agent = createAgent({
+    provider,
+    memory,
+    config: { systemPrompt: 'You are terse.' },
+    tools: [{ ...weatherTool, execute: ({ city }) => `18°C and sunny (${String(city)})` }],
+  });
 
-  const transcript: Message[] = [userMessage('What is the weather in Paris?')];
-  const first = await provider.complete({ ...request, messages: transcript });
-  console.log('model asks for:', JSON.stringify(first.message.toolCalls), first.usage);
-
-  transcript.push(first.message);
-  for (const call of first.message.toolCalls ?? []) {
-    const city = String(call.parameters['city']);
-    transcript.push(
-      toolMessage(`18°C and sunny (${city})`, { toolCallId: call.id, toolName: call.name }),
-    );
-  }
-  const second = await provider.complete({ ...request, messages: transcript });
-  console.log('model answers:', second.message.content, second.usage);
+  const { message, iterations } = await agent.run('What is the weather in Paris?');
+  console.log('model answers:', message.content, `after ${iterations} calls`);
+  console.log(
+    'memory:',
+    memory
+      .getHistory()
+      .map((m) => m.role)
+      .join(', '),
+  );
 
   const sent = server.requests[1]?.messages.map((m) => m.role);
   assert.deepEqual(sent, ['system', 'user', 'assistant', 'tool']);
-  assert.equal(second.message.content, 'It is 18°C and sunny (Paris) in Paris.');
+  assert.equal(message.content, 'It is 18°C and sunny (Paris) in Paris.');
+  assert.deepEqual(validateTranscript(memory.getHistory(), 'openai'), []);
   console.log(`openai adapter: ${server.requests.length} calls, roles sent: ${sent?.join(', ')}`);
 } finally {
   await server.close();
