@@ -22,7 +22,7 @@ const raw = (
     ...createMemory({ maxMessages, maxTokens, tokenizer: 'heuristic' }),
     messages,
     tokenCounts,
-    positions: messages.map((_, i) => i),
+    positionRuns: messages.length === 0 ? [] : [{ index: 0, position: 0 }],
     nextPosition: messages.length,
     totalTokens: tokenCounts.reduce((a, b) => a + b, 0),
   };

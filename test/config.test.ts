@@ -29,7 +29,7 @@ describe('createMemory', () => {
       },
       messages: [],
       tokenCounts: [],
-      positions: [],
+      positionRuns: [],
       nextPosition: 0,
       totalTokens: 0,
       summary: null,

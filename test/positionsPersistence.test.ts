@@ -214,7 +214,7 @@ describe('fromDict reads them back: round trips', () => {
     const state = load(file(2, { next_position: 7 }));
     expect(getPositions(state)).toEqual([0, 1]);
     expect(state.nextPosition).toBe(7);
-    expect(addMessage(state, user('x')).state.positions).toEqual([0, 1, 7]);
+    expect(getPositions(addMessage(state, user('x')).state)).toEqual([0, 1, 7]);
   });
 
   it('the policy options become the config', () => {

@@ -17,6 +17,7 @@ import {
   type Message,
   type TrimRule,
   type Transition,
+  getPositions,
 } from 'conversation-memory';
 import { driverStepsArb, type DriverStep } from './arbitraries/toolConversation';
 import { PolicyModel, type ModelTrim } from './laws/policyModel';
@@ -129,13 +130,14 @@ const expectSettled = (state: MemoryState, ledger: Ledger, model: PolicyModel): 
   const strict = config.toolPairs === 'strict';
   // The plain model agrees on the window and the positions.
   expect(state.messages).toEqual(model.entries.map((e) => e.message));
-  expect(state.positions).toEqual(model.entries.map((e) => e.position));
+  const positions = getPositions(state);
+  expect(positions).toEqual(model.entries.map((e) => e.position));
 
   // Positions: the order of entry, rising strictly, never reused; every message ever added is in
   // the window or in exactly one trimmed effect.
   expect(state.nextPosition).toBe(ledger.added.length);
-  state.positions.forEach((position, i) => {
-    if (i > 0) expect(position).toBeGreaterThan(state.positions[i - 1] as number);
+  positions.forEach((position, i) => {
+    if (i > 0) expect(position).toBeGreaterThan(positions[i - 1] as number);
     expect(ledger.removedBy.has(position)).toBe(false);
     expect(state.messages[i]).toEqual(ledger.added[position]);
   });

@@ -81,7 +81,7 @@ const raw = (messages: Message[], options: MemoryOptions = {}): MemoryState => {
     ...strict(options),
     messages,
     tokenCounts,
-    positions: messages.map((_, i) => i),
+    positionRuns: messages.length === 0 ? [] : [{ index: 0, position: 0 }],
     nextPosition: messages.length,
     totalTokens: tokenCounts.reduce((a, b) => a + b, 0),
   };
@@ -834,7 +834,8 @@ describe('positions', () => {
   it('getPositions is parallel to getHistory and is the state’s own array', () => {
     const { state } = feed(strict(), [user('a'), tool('x', 'none'), user('b')]);
     expect(getHistory(state)).toHaveLength(getPositions(state).length);
-    expect(getPositions(state)).toBe(state.positions);
+    expect(getPositions(state)).toBe(getPositions(state));
+    expect(Object.isFrozen(getPositions(state))).toBe(true);
     expect(getPositions(state)).toEqual([0, 2]);
   });
 });

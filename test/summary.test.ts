@@ -119,7 +119,7 @@ describe('clearMemory', () => {
       ...full,
       messages: [],
       tokenCounts: [],
-      positions: [],
+      positionRuns: [],
       totalTokens: 0,
       summary: null,
     });

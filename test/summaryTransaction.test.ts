@@ -74,7 +74,7 @@ describe('holdForSummary: phase one keeps what a trim removed', () => {
     expect(getPositions(state)).toEqual([1, 2]);
     // The window itself is untouched.
     expect(state.messages).toBe(added.state.messages);
-    expect(state.positions).toBe(added.state.positions);
+    expect(state.positionRuns).toBe(added.state.positionRuns);
   });
 
   it('holding the same effect twice changes nothing the second time', () => {
@@ -455,7 +455,7 @@ describe('clearMemory, setSummary and applySummary with held messages and covera
     ]);
     expect(state).toMatchObject({
       messages: [],
-      positions: [],
+      positionRuns: [],
       nextPosition: 5,
       summary: null,
       pendingMessages: [],
@@ -466,7 +466,7 @@ describe('clearMemory, setSummary and applySummary with held messages and covera
   });
 
   it('clearMemory reports held messages even when the window is empty', () => {
-    const onlyHeld = { ...held, messages: [], tokenCounts: [], positions: [], totalTokens: 0 };
+    const onlyHeld = { ...held, messages: [], tokenCounts: [], positionRuns: [], totalTokens: 0 };
     const { effects } = clearMemory(onlyHeld);
     expect(effects).toEqual([
       {
@@ -547,7 +547,7 @@ describe('ConversationMemory: the summary transaction on the object API', () => 
     const positions = mem.getPositions();
     positions.push(99);
     expect(mem.getPositions()).toEqual([1]);
-    expect(mem.state.positions).toEqual([1]);
+    expect(getPositions(mem.state)).toEqual([1]);
 
     const seen: MemoryEffect[][] = [];
     mem.subscribe((effects) => seen.push([...effects]));

@@ -30,6 +30,7 @@ import {
   persistedMemoryCodec,
   type PersistedToolCall,
 } from './persisted';
+import { runsOf } from '../internal/positions';
 import { readExtensionState } from './extensionState';
 import { reportErrors } from './report';
 
@@ -248,7 +249,7 @@ const restore = (
     config,
     messages,
     tokenCounts: counts,
-    positions: extension.value.positions,
+    positionRuns: runsOf(extension.value.positions),
     nextPosition: extension.value.nextPosition,
     totalTokens: total,
     summary: data.summary ?? null,

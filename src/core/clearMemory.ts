@@ -1,3 +1,4 @@
+import { positionsOf } from '../internal/positions';
 import { EMPTY, makeState, NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
@@ -36,7 +37,7 @@ export const clearMemory = (state: MemoryState): Transition => {
         type: 'memory/trimmed',
         reason: 'clear',
         removed: state.messages,
-        positions: state.positions,
+        positions: Object.freeze(positionsOf(state.positionRuns, state.messages.length)),
         remaining: 0,
         removedTokens: state.totalTokens,
         remainingTokens: 0,
@@ -62,7 +63,7 @@ export const clearMemory = (state: MemoryState): Transition => {
     config: state.config,
     messages: EMPTY,
     tokenCounts: EMPTY,
-    positions: EMPTY,
+    positionRuns: EMPTY,
     nextPosition: state.nextPosition,
     totalTokens: 0,
     summary: null,

@@ -25,7 +25,7 @@ export const createMemory = (options?: MemoryOptions): MemoryState => {
     config: checked.config,
     messages: EMPTY,
     tokenCounts: EMPTY,
-    positions: EMPTY,
+    positionRuns: EMPTY,
     nextPosition: 0,
     totalTokens: 0,
     summary: null,

@@ -1,6 +1,7 @@
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import { mergeByPosition } from '../internal/pending';
+import { holdsPosition } from '../internal/positions';
 import { readState } from '../internal/readState';
 import { NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, TrimmedEffect, Transition } from '../model/effects';
@@ -8,20 +9,6 @@ import type { Message } from '../model/message';
 import { MAX_PENDING_MESSAGES, type MemoryState } from '../model/state';
 
 const API = 'holdForSummary';
-
-/** Whether the window holds `position` (binary search: positions rise). */
-const holds = (positions: readonly number[], position: number): boolean => {
-  let low = 0;
-  let high = positions.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const at = positions[middle] as number;
-    if (at === position) return true;
-    if (at < position) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
-};
 
 const isTrimmedEffect = (value: unknown): value is TrimmedEffect => {
   if (typeof value !== 'object' || value === null) return false;
@@ -80,7 +67,10 @@ export const holdForSummary = (state: MemoryState, trimmed: TrimmedEffect): Tran
   const removed: Message[] = [];
   const kept: number[] = [];
   trimmed.positions.forEach((position, i) => {
-    if (position < state.nextPosition && !holds(state.positions, position)) {
+    if (
+      position < state.nextPosition &&
+      !holdsPosition(state.positionRuns, state.messages.length, position)
+    ) {
       removed.push(trimmed.removed[i] as Message);
       kept.push(position);
     }

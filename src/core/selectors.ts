@@ -2,6 +2,7 @@ import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue, received } from '../internal/describeValue';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
+import { positionsOf } from '../internal/positions';
 import { readState } from '../internal/readState';
 
 /**
@@ -85,13 +86,17 @@ export const totalTokens = (state: MemoryState): number => {
   return state.totalTokens;
 };
 
+/** The positions of each state, computed once per state from its runs. */
+const positionsCache = /* @__PURE__ */ new WeakMap<MemoryState, readonly number[]>();
+
 /**
  * The absolute position of each message of the window, parallel to `getHistory(state)`: 0 for the
  * first message ever added to the conversation, then 1, 2, …. A position never changes while its
  * message is held and is never reused, so a chat UI can key rendered messages by it.
  *
  * @param state - the memory
- * @returns the positions, ascending (the state's own readonly array)
+ * @returns the positions, rising: a frozen array, the same one for the same state (computed from
+ *   `state.positionRuns` on first use, O(window), then cached)
  * @example
  * ```ts
  * let state = createMemory({ maxMessages: 2 });
@@ -101,7 +106,12 @@ export const totalTokens = (state: MemoryState): number => {
  */
 export const getPositions = (state: MemoryState): readonly number[] => {
   state = readState(state, 'getPositions');
-  return state.positions;
+  let positions = positionsCache.get(state);
+  if (positions === undefined) {
+    positions = Object.freeze(positionsOf(state.positionRuns, state.messages.length));
+    positionsCache.set(state, positions);
+  }
+  return positions;
 };
 
 /**

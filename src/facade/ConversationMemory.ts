@@ -5,7 +5,7 @@ import { addMessages } from '../core/addMessages';
 import { applySummary } from '../core/applySummary';
 import { clearMemory } from '../core/clearMemory';
 import { createMemory } from '../core/createMemory';
-import { getPendingSummary, getRecent } from '../core/selectors';
+import { getPendingSummary, getPositions, getRecent } from '../core/selectors';
 import { holdForSummary } from '../core/holdForSummary';
 import { commitSummary } from '../core/commitSummary';
 import { setSummary } from '../core/setSummary';
@@ -265,7 +265,7 @@ export class ConversationMemory {
    * ```
    */
   getPositions(): number[] {
-    return this.#state.positions.slice();
+    return getPositions(this.#state).slice();
   }
 
   /**

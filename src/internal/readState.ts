@@ -6,7 +6,7 @@ import { errorText } from './errorText';
 
 const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is MemoryState => {
   if (typeof candidate !== 'object' || candidate === null) return false;
-  const { config, messages, tokenCounts, positions, totalTokens, summary } = candidate;
+  const { config, messages, tokenCounts, totalTokens, summary } = candidate;
   return (
     typeof config === 'object' &&
     config !== null &&
@@ -16,8 +16,7 @@ const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is Mem
     Array.isArray(messages) &&
     Array.isArray(tokenCounts) &&
     messages.length === tokenCounts.length &&
-    Array.isArray(positions) &&
-    messages.length === positions.length &&
+    Array.isArray(candidate.positionRuns) &&
     typeof candidate.nextPosition === 'number' &&
     typeof totalTokens === 'number' &&
     Array.isArray(candidate.pendingMessages) &&

@@ -4,6 +4,7 @@ import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { freezeWindow } from './freeze';
 import type { Sequence } from './sequence';
+import { positionsOf, runsAfterPrefixCut, runsOf } from './positions';
 import { planTrimOf, type PlanScope, type TrimPlan } from './trimPlan';
 
 export { startsToolExchange } from './sequence';
@@ -30,7 +31,7 @@ export const makeState = (fields: {
   config: MemoryConfig;
   messages: Message[] | readonly Message[];
   tokenCounts: number[] | readonly number[];
-  positions: number[] | readonly number[];
+  positionRuns: MemoryState['positionRuns'];
   nextPosition: number;
   totalTokens: number;
   summary: string | null;
@@ -42,7 +43,7 @@ export const makeState = (fields: {
     config: fields.config,
     messages: freezeWindow(fields.messages as Message[]),
     tokenCounts: freezeWindow(fields.tokenCounts as number[]),
-    positions: freezeWindow(fields.positions as number[]),
+    positionRuns: fields.positionRuns,
     nextPosition: fields.nextPosition,
     totalTokens: fields.totalTokens,
     summary: fields.summary,
@@ -60,7 +61,7 @@ export const withWindow = (
   state: MemoryState,
   messages: Message[],
   tokenCounts: number[],
-  positions: number[],
+  positionRuns: MemoryState['positionRuns'],
   nextPosition: number,
   totalTokens: number,
 ): MemoryState =>
@@ -68,7 +69,7 @@ export const withWindow = (
     config: state.config,
     messages,
     tokenCounts,
-    positions,
+    positionRuns,
     nextPosition,
     totalTokens,
     summary: state.summary,
@@ -149,37 +150,39 @@ export const appendAndTrim = (
   const plan: TrimPlan = planTrimOf(state.config, sequence, before, scope);
   if (plan.removed.length === 0 && incoming.length === 0) return { state, effects: NO_EFFECTS };
 
-  const incomingPositions = newPositions(state.nextPosition, incoming.length);
-  const nextPosition = state.nextPosition + incoming.length;
+  const { nextPosition: start, positionRuns } = state;
+  const nextPosition = start + incoming.length;
   const { removed } = plan;
   const cut = removed.length;
   const prefix = cut === 0 || removed[cut - 1] === cut - 1;
   let keptMessages: Message[];
   let keptCounts: number[];
-  let keptPositions: number[];
+  let runs: MemoryState['positionRuns'];
   let goneMessages: Message[];
   let gonePositions: number[];
   if (prefix && cut <= messages.length) {
-    // The common case (every reference-policy trim): one copy of each array.
+    // The common case (every reference-policy trim): one copy of each array, O(runs) positions.
     keptMessages = messages.slice(cut).concat(incoming);
     keptCounts = tokenCounts.slice(cut).concat(incomingCounts);
-    keptPositions = state.positions.slice(cut).concat(incomingPositions);
+    runs = runsAfterPrefixCut(positionRuns, messages.length, cut, start, incoming.length);
     goneMessages = messages.slice(0, cut);
-    gonePositions = state.positions.slice(0, cut);
+    gonePositions = positionsOf(positionRuns, cut);
   } else {
     ({ kept: keptMessages, gone: goneMessages } = split(messages, incoming, removed));
     keptCounts = split(tokenCounts, incomingCounts, removed).kept;
-    ({ kept: keptPositions, gone: gonePositions } = split(
-      state.positions,
-      incomingPositions,
+    const positions = split(
+      positionsOf(positionRuns, messages.length),
+      newPositions(start, incoming.length),
       removed,
-    ));
+    );
+    runs = runsOf(positions.kept);
+    gonePositions = positions.gone;
   }
   const next = withWindow(
     state,
     keptMessages,
     keptCounts,
-    keptPositions,
+    runs,
     nextPosition,
     plan.remainingTokens,
   );

@@ -10,10 +10,12 @@ import type { SummaryCoverage } from './summaryCoverage';
  * - `tokenCounts[i]` is the token count of `messages[i]`, computed once with `config.tokenizer`
  *   when the message entered; `totalTokens` is their sum, kept incrementally. Trimming never
  *   re-counts.
- * - `positions[i]` is the absolute position of `messages[i]` in its conversation: 0 for the first
- *   message ever added, then 1, 2, …; it never changes while the message is held, and trimming,
- *   summarizing or clearing never reuses one. `nextPosition` is the one the next message gets. A
- *   chat UI keys rendered messages by position.
+ * - Each message has an absolute position in its conversation: 0 for the first message ever
+ *   added, then 1, 2, …; it never changes while the message is held, and trimming, summarizing or
+ *   clearing never reuses one. `nextPosition` is the one the next message gets. Read them with
+ *   `getPositions(state)` (parallel to `getHistory(state)`); a chat UI keys rendered messages by
+ *   position. They are stored as runs of consecutive positions (`positionRuns`), so an add does
+ *   not copy a third array the size of the window.
  * - `pendingMessages` (with `pendingPositions`) are trimmed messages held for summarize-on-trim
  *   (`holdForSummary`) until a summary that covers them is committed (`commitSummary`); they are
  *   not part of the window. At most {@link MAX_PENDING_MESSAGES} are held.
@@ -24,14 +26,15 @@ import type { SummaryCoverage } from './summaryCoverage';
  * ```ts
  * const state: MemoryState = addMessage(createMemory(), userMessage('hi')).state;
  * state.messages.length; // 1
- * state.positions; // [0]
+ * getPositions(state); // [0]
  * ```
  */
 export interface MemoryState {
   readonly config: MemoryConfig;
   readonly messages: readonly Message[];
   readonly tokenCounts: readonly number[];
-  readonly positions: readonly number[];
+  /** The positions of the window, as runs (see {@link PositionRun}); `[]` for an empty window. */
+  readonly positionRuns: readonly PositionRun[];
   readonly nextPosition: number;
   readonly totalTokens: number;
   /** Summarize-on-trim text, or `null` when there is none. */
@@ -39,6 +42,22 @@ export interface MemoryState {
   readonly pendingMessages: readonly Message[];
   readonly pendingPositions: readonly number[];
   readonly summaryCoverage: readonly SummaryCoverage[];
+}
+
+/**
+ * A run of consecutive positions in a window: the message at window index `index` has position
+ * `position`, and each following message, up to the next run, the next position. The first run
+ * starts at index 0; a default-policy window is always one run.
+ *
+ * @example
+ * ```ts
+ * // positions [0, 7, 8, 9] (a pinned system message, then three later messages):
+ * const runs: PositionRun[] = [{ index: 0, position: 0 }, { index: 1, position: 7 }];
+ * ```
+ */
+export interface PositionRun {
+  readonly index: number;
+  readonly position: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import type {
   MessageDict,
   ToolCallDict,
 } from './types';
+import { positionsOf } from '../internal/positions';
 import { readState } from '../internal/readState';
 
 const toolCallToDict = (call: ToolCall): ToolCallDict => ({
@@ -84,10 +85,9 @@ export const toDict = (state: MemoryState): MemoryDict => {
 
 /** Whether the positions are what a reference file implies: 0, 1, 2, … and nothing after. */
 const defaultPositions = (state: MemoryState): boolean => {
-  const { positions } = state;
-  if (state.nextPosition !== positions.length) return false;
-  for (let i = 0; i < positions.length; i++) if (positions[i] !== i) return false;
-  return true;
+  const runs = state.positionRuns;
+  if (state.nextPosition !== state.messages.length) return false;
+  return runs.length === 0 || (runs.length === 1 && runs[0]?.position === 0);
 };
 
 /** What only our extension key can say, or `undefined` when a reference file would say it all. */
@@ -99,7 +99,7 @@ const extensionOf = (state: MemoryState): ExtensionDict | undefined => {
   if (config.startOn !== DEFAULT_CONFIG.startOn) extension.start_on = config.startOn;
   if (config.pinSystem !== DEFAULT_CONFIG.pinSystem) extension.pin_system = config.pinSystem;
   if (!defaultPositions(state) || state.pendingMessages.length > 0) {
-    extension.positions = state.positions;
+    extension.positions = positionsOf(state.positionRuns, state.messages.length);
     extension.next_position = state.nextPosition;
   }
   if (state.pendingMessages.length > 0) {

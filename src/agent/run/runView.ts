@@ -1,4 +1,5 @@
 import type { ConversationMemory } from '../../facade/ConversationMemory';
+import { getPositions } from '../../core/selectors';
 import { systemMessage } from '../../model/constructors';
 import type { Message } from '../../model/message';
 import { SUMMARY_MESSAGE_PREFIX } from '../prompts';
@@ -23,7 +24,7 @@ export class RunView {
 
   constructor(memory: ConversationMemory | undefined) {
     this.#history = memory === undefined ? [] : memory.state.messages;
-    this.#historyPositions = memory === undefined ? [] : memory.state.positions;
+    this.#historyPositions = memory === undefined ? [] : getPositions(memory.state);
   }
 
   /** Appends messages of the run. */
@@ -34,8 +35,8 @@ export class RunView {
   /** The messages of the next model call. */
   messages(memory: ConversationMemory | undefined): Message[] {
     if (memory === undefined) return this.#run.slice();
-    const { positions, summaryCoverage, summary } = memory.state;
-    const held = new Set(positions);
+    const { summaryCoverage, summary } = memory.state;
+    const held = new Set(getPositions(memory.state));
     const summarized = (position: number): boolean =>
       !held.has(position) &&
       summaryCoverage.some((record) => record.from <= position && position <= record.to);
