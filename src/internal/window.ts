@@ -4,7 +4,8 @@ import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { freezeWindow } from './freeze';
 import type { Sequence } from './sequence';
-import { positionsOf, runsAfterPrefixCut, runsOf } from './positions';
+import { keptRanges, runsOfRanges, sliceRanges } from './applyRemovals';
+import { positionAt, positionsOf, runsAfterPrefixCut } from './positions';
 import { planTrimOf, type PlanScope, type TrimPlan } from './trimPlan';
 
 export { startsToolExchange } from './sequence';
@@ -85,38 +86,9 @@ export const withWindow = (
  */
 export const ADD: PlanScope = /* @__PURE__ */ Object.freeze({ limits: true, scan: 'tail' });
 
-/** Positions `next`, `next + 1`, … for `count` incoming messages. */
-const newPositions = (next: number, count: number): number[] => {
-  const positions = new Array<number>(count);
-  for (let i = 0; i < count; i++) positions[i] = next + i;
-  return positions;
-};
-
 /** Item `i` of the virtual sequence `held ++ incoming`. */
 const at = <T>(held: readonly T[], incoming: readonly T[], i: number): T =>
   (i < held.length ? held[i] : incoming[i - held.length]) as T;
-
-/** The kept items of `held ++ incoming`, and the removed ones, for a plan. */
-const split = <T>(
-  held: readonly T[],
-  incoming: readonly T[],
-  removed: readonly number[],
-): { kept: T[]; gone: T[] } => {
-  const cut = removed.length;
-  const size = held.length + incoming.length;
-  const kept: T[] = [];
-  const gone: T[] = [];
-  let r = 0;
-  for (let i = 0; i < size; i++) {
-    if (r < cut && removed[r] === i) {
-      gone.push(at(held, incoming, i));
-      r++;
-    } else {
-      kept.push(at(held, incoming, i));
-    }
-  }
-  return { kept, gone };
-};
 
 const countRules = (rules: readonly TrimRule[]): TrimBreakdown => {
   const breakdown = { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 };
@@ -168,15 +140,15 @@ export const appendAndTrim = (
     goneMessages = messages.slice(0, cut);
     gonePositions = positionsOf(positionRuns, cut);
   } else {
-    ({ kept: keptMessages, gone: goneMessages } = split(messages, incoming, removed));
-    keptCounts = split(tokenCounts, incomingCounts, removed).kept;
-    const positions = split(
-      positionsOf(positionRuns, messages.length),
-      newPositions(start, incoming.length),
-      removed,
+    // Removals behind pinned messages, or inside the tail: copy the kept ranges.
+    const ranges = keptRanges(messages.length + incoming.length, removed);
+    keptMessages = sliceRanges(messages, incoming, ranges);
+    keptCounts = sliceRanges(tokenCounts, incomingCounts, ranges);
+    runs = runsOfRanges(positionRuns, messages.length, start, ranges);
+    goneMessages = removed.map((i) => at(messages, incoming, i));
+    gonePositions = removed.map((i) =>
+      i < messages.length ? positionAt(positionRuns, i) : start + (i - messages.length),
     );
-    runs = runsOf(positions.kept);
-    gonePositions = positions.gone;
   }
   const next = withWindow(
     state,

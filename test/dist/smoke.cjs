@@ -1,6 +1,14 @@
 // Loads the built CommonJS entry under plain Node with require().
 const assert = require('node:assert/strict');
 const cm = require('conversation-memory');
+// The adapter subpaths load through require too, sharing the root entry's classes.
+const openai = require('conversation-memory/openai');
+const anthropic = require('conversation-memory/anthropic');
+const aiSdk = require('conversation-memory/ai-sdk');
+assert.equal(typeof openai.openaiProvider, 'function');
+assert.equal(typeof anthropic.anthropicProvider, 'function');
+assert.equal(typeof aiSdk.aiSdkProvider, 'function');
+assert.throws(() => openai.openaiProvider({ client: {} }), cm.AgentConfigError);
 
 const { state, effects } = cm.addMessages(cm.createMemory({ maxMessages: 1, tokenizer: 'cl100k_base' }), [
   cm.userMessage('first'),

@@ -22,6 +22,28 @@ assert.equal(restored._tag, 'Right');
 assert.deepEqual(restored.right, memory.state);
 assert.equal(fromDict({ max_messages: 0 })._tag, 'Left');
 
+// The agent runs on the built package, and each adapter subpath loads under plain Node: it
+// imports the root entry by the package's own name, so it shares the root's code (and its error
+// classes) instead of carrying a copy.
+const { createAgent, LocalProvider, ProviderResponseError } = await import('conversation-memory');
+const agent = createAgent({ provider: new LocalProvider(), memory: new ConversationMemory() });
+await agent.run('My name is Ada');
+assert.equal((await agent.run('What is my name?')).message.content, 'Your name is Ada.');
+const { openaiProvider } = await import('conversation-memory/openai');
+const { anthropicProvider } = await import('conversation-memory/anthropic');
+const { aiSdkProvider, toModelMessages } = await import('conversation-memory/ai-sdk');
+for (const factory of [openaiProvider, anthropicProvider, aiSdkProvider, toModelMessages]) {
+  assert.equal(typeof factory, 'function');
+}
+const bad = openaiProvider({
+  client: { chat: { completions: { create: async () => ({ choices: [] }) } } },
+  defaultModel: 'm',
+});
+await assert.rejects(
+  bad.complete({ model: 'm', systemPrompt: '', messages: [userMessage('hi')] }),
+  (error) => error instanceof ProviderResponseError,
+);
+
 // An app that loads both builds (an ESM app with a CJS dependency that also uses us) shares one
 // tokenizer registry: a name registered through import is known through require, both ways.
 const cjs = createRequire(import.meta.url)('conversation-memory');
