@@ -3,10 +3,10 @@
 // decodeConfig), never to the path of the reducers. This bundles such consumers of the built
 // package for the browser, minified, and checks what went in and the size.
 //
-// The size is held to a 12.5 KB ceiling, not the 10 KB target: immer alone is 3.9 KB of the
+// The size is held to a 13 KB ceiling, not the 10 KB target: immer alone is 3.9 KB of the
 // bundle (any import of it keeps its Immer class), for the reducers' Immer-draft support; the
 // linear token counting of long runs is 0.9 KB; the trim plan shared by the policies (strict tool
-// groups, pinned system messages, startOn) and the positions are 1.2 KB. The README's design
+// groups, pinned system messages, startOn) and the positions (stored as runs) are 1.8 KB. The README's design
 // notes say what would bring it under 10 KB (draft support moving to the Redux adapter).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-const CEILING = 12.5 * 1024;
+const CEILING = 13 * 1024;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const consumers = {
   // The DESIGN.md case: createMemory, addMessage and a selector.
