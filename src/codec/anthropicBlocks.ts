@@ -6,7 +6,7 @@ import type {
 } from '../formats/anthropicTypes';
 import { boundedArray } from './boundedArray';
 import type { ProblemBudget } from './budget';
-import { JsonObjectCodec } from './jsonObject';
+import { JsonObjectCodec } from './jsonCodecs';
 import { ownStruct } from './ownStruct';
 import { taggedCodec } from './taggedCodec';
 

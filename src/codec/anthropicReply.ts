@@ -10,7 +10,7 @@ import type { Message, ToolCall } from '../model/message';
 import { boundedArray } from './boundedArray';
 import { ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';
-import { JsonObjectCodec } from './jsonObject';
+import { JsonObjectCodec } from './jsonCodecs';
 import { ownStruct } from './ownStruct';
 import { reportErrors } from './report';
 import { taggedCodec } from './taggedCodec';

@@ -1,8 +1,7 @@
 import * as t from 'io-ts';
-import { cloneJsonObject, NotJsonError } from '../internal/cloneJson';
-import { shortenPath } from '../internal/shortenPath';
 import type { JsonObject } from '../model/message';
 import { boundedArray } from './boundedArray';
+import { JsonObjectCodec } from './jsonCodecs';
 import type { ProblemBudget } from './budget';
 import { describeValue } from '../internal/describeValue';
 import { checkedCodec } from './checkedCodec';
@@ -18,20 +17,8 @@ const nullableString = /* @__PURE__ */ t.union([t.string, t.null]);
  */
 const ParametersCodec = /* @__PURE__ */ new t.Type<JsonObject, JsonObject, unknown>(
   'JSON object',
-  (u): u is JsonObject => typeof u === 'object' && u !== null && !Array.isArray(u),
-  (u, c) => {
-    if (u === null) return t.success(Object.freeze({}));
-    try {
-      return t.success(cloneJsonObject(u, ''));
-    } catch (error) {
-      if (!(error instanceof NotJsonError)) throw error;
-      return t.failure(
-        u,
-        c,
-        error.path === '' ? error.reason : `${error.reason} at ${shortenPath(error.path)}`,
-      );
-    }
-  },
+  JsonObjectCodec.is,
+  (u, c) => (u === null ? t.success(Object.freeze({})) : JsonObjectCodec.validate(u, c)),
   t.identity,
 );
 
