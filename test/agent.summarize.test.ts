@@ -307,3 +307,28 @@ describe('observers', () => {
     ]);
   });
 });
+
+describe('memory listeners', () => {
+  it('a memory subscriber that throws is reported, and the run goes on with the change kept', async () => {
+    const memory = new ConversationMemory({ maxMessages: 1 });
+    memory.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    const errors: AgentErrorContext[] = [];
+    const { events, observer } = recorder();
+    const result = await createAgent({
+      provider: numberedReplies('r'),
+      memory,
+      observers: [observer],
+      config: { onError: (_, context) => errors.push(context) },
+    }).run('x', { runId: 'L' });
+    expect(result.message.content).toBe('r1');
+    expect(contents(memory.getHistory())).toEqual(['r1']);
+    // The trim of the final add still reaches the observers, from the error's effects.
+    expect(events).toEqual([['trim', 'L', 1, 1, 'enforce_limits']]);
+    expect(errors).toEqual([
+      { runId: 'L', source: 'memoryListener' },
+      { runId: 'L', source: 'memoryListener' },
+    ]);
+  });
+});

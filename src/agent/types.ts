@@ -36,8 +36,11 @@ export interface AgentTool {
  */
 export interface AgentErrorContext {
   readonly runId: string;
-  /** `'observer'`: an observer threw or rejected; `'summarize'`: a summary call failed. */
-  readonly source: 'observer' | 'summarize';
+  /**
+   * `'observer'`: an observer threw or rejected; `'summarize'`: a summary call failed;
+   * `'memoryListener'`: a subscriber of the memory threw (the memory kept the change).
+   */
+  readonly source: 'observer' | 'summarize' | 'memoryListener';
   /** The observer event, for `source: 'observer'`. */
   readonly event?: keyof AgentObserver;
 }

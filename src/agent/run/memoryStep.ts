@@ -10,7 +10,7 @@ const effectsOf = (context: RunContext, change: () => readonly MemoryEffect[]) =
     return change();
   } catch (error) {
     if (isConversationMemoryError(error) && error.code === 'CM_LISTENER') {
-      context.report(error, { runId: context.runId, source: 'observer' });
+      context.report(error, { runId: context.runId, source: 'memoryListener' });
       return (error as unknown as { effects: readonly MemoryEffect[] }).effects;
     }
     throw error;
