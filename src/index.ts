@@ -164,6 +164,7 @@ export type {
   AgentRunResult,
   AgentTool,
   RunOptions,
+  ToolContext,
 } from './agent/types';
 export type {
   Provider,

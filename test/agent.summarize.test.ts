@@ -332,3 +332,31 @@ describe('memory listeners', () => {
     ]);
   });
 });
+
+describe('review fixes: what the model sees', () => {
+  it('a coverage record with gaps hides nothing: trimmed messages it may not cover stay visible', async () => {
+    const memory = ConversationMemory.fromDict({
+      max_messages: 2,
+      messages: [
+        { role: 'user', content: 'my name is Ann' },
+        { role: 'assistant', content: 'hi Ann' },
+      ],
+      summary: 'S',
+      conversation_memory: {
+        summary_coverage: [{ from: 0, to: 1, count: 1 }],
+        positions: [0, 1],
+        next_position: 2,
+      },
+    });
+    const main = numberedReplies('r');
+    await createAgent({ provider: main, memory }).run('one');
+    // The input trimmed 'my name is Ann' (position 0); summarizing is off, so nothing summarized
+    // it, and a record with a gap cannot say it did: the model still sees it, as the reference.
+    expect(contents(main.requests[0]?.messages ?? [])).toEqual([
+      '[Conversation Summary] S',
+      'my name is Ann',
+      'hi Ann',
+      'one',
+    ]);
+  });
+});

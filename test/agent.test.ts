@@ -298,3 +298,91 @@ describe('bad input and replies', () => {
     expect(provider.requests[0]?.signal).toBe(controller.signal);
   });
 });
+
+describe('review fixes: clearing, empty replies, aborts, tool arguments, call ids', () => {
+  it('clearMemory waits for the run in flight, so the next user never sees the previous one', async () => {
+    const memory = new ConversationMemory();
+    const slow = scriptedProvider(async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { role: 'assistant', content: `seen ${request.messages.length}` };
+    });
+    const agent = createAgent({ provider: slow, memory });
+    const alice = agent.run('my card number is 4111');
+    const cleared = agent.clearMemory();
+    const bob = agent.run('hello');
+    await Promise.all([alice, cleared, bob]);
+    expect(contents(slow.requests[1]?.messages ?? [])).toEqual(['hello']);
+    expect(contents(memory.getHistory())).toEqual(['hello', 'seen 1']);
+    expect(await createAgent({ provider: slow }).clearMemory()).toEqual([]);
+  });
+
+  it('returns an empty final answer but does not keep it (providers refuse it mid-history)', async () => {
+    const memory = new ConversationMemory();
+    const silent = scriptedProvider(() => ({ role: 'assistant', content: '' }));
+    const result = await createAgent({ provider: silent, memory }).run('hi');
+    expect(result.message).toEqual({ role: 'assistant', content: '' });
+    expect(memory.getHistory()).toEqual([user('hi')]);
+    expect(validateTranscript([...memory.getHistory(), user('again')], 'anthropic')).toEqual([]);
+  });
+
+  it('an abort stops the remaining tools, answers their calls, and rejects the run', async () => {
+    const memory = new ConversationMemory();
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const tool = (name: string): AgentTool => ({
+      name,
+      description: name,
+      parameters: { type: 'object' },
+      execute: () => {
+        ran.push(name);
+        if (name === 'a') controller.abort(new Error('user left'));
+        return 'done';
+      },
+    });
+    const provider = toolThenAnswer(call('c1', 'a'), call('c2', 'b'));
+    const agent = createAgent({ provider, memory, tools: [tool('a'), tool('b')] });
+    await expect(agent.run('go', { signal: controller.signal })).rejects.toThrow('user left');
+    expect(ran).toEqual(['a']);
+    expect(memory.getHistory().at(-1)).toEqual({
+      role: 'tool',
+      content: 'Not run: the run was aborted.',
+      toolCallId: 'c2',
+      toolName: 'b',
+    });
+    expect(validateTranscript(memory.getHistory(), 'openai')).toEqual([]);
+  });
+
+  it('gives a tool a mutable copy of its arguments and the run signal', async () => {
+    const controller = new AbortController();
+    let signal: AbortSignal | undefined;
+    const tool: AgentTool = {
+      name: 'w',
+      description: 'weather',
+      parameters: { type: 'object' },
+      execute: (args, context) => {
+        args['units'] ??= 'celsius';
+        signal = context.signal;
+        return args;
+      },
+    };
+    const memory = new ConversationMemory();
+    await createAgent({
+      provider: toolThenAnswer(call('c1', 'w', { city: 'Oslo' })),
+      memory,
+      tools: [tool],
+    }).run('go', { signal: controller.signal });
+    expect(memory.getHistory()[2]?.content).toBe('{"city":"Oslo","units":"celsius"}');
+    expect(memory.getHistory()[1]?.toolCalls?.[0]?.parameters).toEqual({ city: 'Oslo' });
+    expect(signal).toBe(controller.signal);
+  });
+
+  it('re-ids calls whose id is empty or repeated, so each result answers one call', async () => {
+    const memory = new ConversationMemory();
+    const provider = toolThenAnswer(call('', 'calc'), call('dup', 'calc'), call('dup', 'calc'));
+    await createAgent({ provider, memory, tools: [calc] }).run('go', { runId: 'R' });
+    const ids = memory.getHistory()[1]?.toolCalls?.map((c) => c.id);
+    expect(ids).toEqual(['R-1-0', 'dup', 'R-1-2']);
+    expect(validateTranscript(memory.getHistory(), 'openai')).toEqual([]);
+    expect(validateTranscript(memory.getHistory(), 'anthropic')).toEqual([]);
+  });
+});

@@ -7,6 +7,8 @@ import {
   MemoryConfigError,
   MemoryDecodeError,
   TokenizerError,
+  createMemory,
+  getHistory,
 } from 'conversation-memory';
 
 describe('error classes', () => {
@@ -59,6 +61,23 @@ describe('MemoryDecodeError counts what it does not list', () => {
     });
     expect(partial.message).toMatch(
       /… and at least 980 more problems \(stopped looking after 1000\)$/,
+    );
+  });
+});
+
+describe('a state of an older version', () => {
+  it('says so, and how to carry it over', () => {
+    const {
+      positionRuns,
+      nextPosition,
+      pendingMessages,
+      pendingPositions,
+      summaryCoverage,
+      ...old
+    } = createMemory();
+    void [positionRuns, nextPosition, pendingMessages, pendingPositions, summaryCoverage];
+    expect(() => getHistory(old as never)).toThrow(
+      /received a state of conversation-memory 0\.1\.0 \(it has no positionRuns\); keep states as toDict JSON/,
     );
   });
 });

@@ -406,12 +406,22 @@ describe('fromDict cross-checks, each problem named by its path', () => {
     [
       'a fractional position',
       { positions: [0.5] },
-      `${P}.positions[0] must be an integer ≥ 0, received 0.5`,
+      `${P}.positions[0] must be an integer from 0 to 2^48, received 0.5`,
     ],
     [
       'a negative next_position',
       { next_position: -1 },
-      `${P}.next_position must be an integer ≥ 0, received -1`,
+      `${P}.next_position must be an integer from 0 to 2^48, received -1`,
+    ],
+    [
+      'a next_position so large that positions would stop being exact',
+      { next_position: Number.MAX_SAFE_INTEGER },
+      `${P}.next_position must be an integer from 0 to 2^48, received ${Number.MAX_SAFE_INTEGER}`,
+    ],
+    [
+      'a coverage record past next_position',
+      { next_position: 3, summary_coverage: [{ from: 0, to: 1000000, count: 1 }] },
+      `${P}.summary_coverage[0].to: must be below next_position (3), received 1000000`,
     ],
     [
       'a held entry without its message',

@@ -271,6 +271,24 @@ describe('holdForSummary: phase one keeps what a trim removed', () => {
     });
   });
 
+  it('holding an effect again after its commit changes nothing (an event log replayed twice)', () => {
+    const added = addMessages(memory({ maxMessages: 1 }), users(3));
+    const trim = onlyTrim(added.effects);
+    const held = holdForSummary(added.state, trim).state;
+    const committed = commitSummary(held, 'S', 1).state;
+    expect(committed.summaryCoverage).toEqual([{ from: 0, to: 1, count: 2 }]);
+    const again = holdForSummary(committed, trim);
+    expect(again.state).toBe(committed);
+    expect(again.effects).toEqual([]);
+  });
+
+  it('a coverage record with gaps does not stop a later hold of a position inside it', () => {
+    const state = { ...memory(), nextPosition: 9, summaryCoverage: [{ from: 0, to: 8, count: 2 }] };
+    const trim = { ...onlyTrim(addMessages(memory({ maxMessages: 1 }), users(5)).effects) };
+    const { state: next } = holdForSummary(state, trim);
+    expect(getPendingSummary(next).positions).toEqual([0, 1, 2, 3]);
+  });
+
   it('ignores an effect of another memory (a branch): positions still in the window or never given out', () => {
     const facade = new ConversationMemory({ maxMessages: 3, tokenizer: 'heuristic' });
     facade.addMany(users(3));

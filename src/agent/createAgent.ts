@@ -3,6 +3,7 @@ import { describeValue } from '../internal/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
 import { userMessage } from '../model/constructors';
+import type { MemoryEffect } from '../model/effects';
 import type { Message } from '../model/message';
 import { checkAgentOptions } from './checkAgentOptions';
 import type { ReportError } from './run/notify';
@@ -111,5 +112,8 @@ export const createAgent = (options: AgentOptions): Agent => {
         ),
       );
     },
+    clearMemory: () => takeTurn(checked.memory, async () => checked.memory?.clear() ?? NO_EFFECTS),
   };
 };
+
+const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);

@@ -1,5 +1,6 @@
 import type { ConversationMemory } from '../facade/ConversationMemory';
-import type { JsonObject, Message } from '../model/message';
+import type { MemoryEffect } from '../model/effects';
+import type { JsonObject, JsonValue, Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { Provider } from './provider';
 
@@ -23,7 +24,26 @@ export interface AgentTool {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonObject;
-  execute(args: JsonObject): unknown;
+  /**
+   * Runs the tool. `args` is a mutable copy of the model's arguments (memory keeps its own frozen
+   * copy); `context.signal` is the run's abort signal, when it has one.
+   */
+  execute(args: { [key: string]: JsonValue }, context: ToolContext): unknown;
+}
+
+/**
+ * What a tool's `execute` receives besides its arguments.
+ *
+ * @example
+ * ```ts
+ * const fetchTool: AgentTool = {
+ *   name: 'fetch', description: 'GET a URL', parameters: { type: 'object' },
+ *   execute: async ({ url }, { signal }) => (await fetch(String(url), { signal })).text(),
+ * };
+ * ```
+ */
+export interface ToolContext {
+  readonly signal: AbortSignal | undefined;
 }
 
 /**
@@ -171,5 +191,11 @@ export interface AgentRunResult {
  */
 export interface Agent {
   run(input: AgentInput, options?: RunOptions): Promise<AgentRunResult>;
+  /**
+   * Clears the memory (`memory.clear()`) once every run already started on it has settled, so a
+   * run in flight never writes into the cleared memory: the per-user pattern for one agent that
+   * serves several users in turn. Resolves to the clear's effects (none without memory).
+   */
+  clearMemory(): Promise<readonly MemoryEffect[]>;
   readonly memory: ConversationMemory | undefined;
 }

@@ -85,7 +85,10 @@ export const readExtensionState = (
     }
   });
   const highest = Math.max(-1, ...positions.slice(-1), ...pendingPositions.slice(-1));
-  const nextPosition = extension?.next_position ?? highest + 1;
+  // Without next_position, it follows every position the file names, coverage included.
+  let covered = -1;
+  for (const record of extension?.summary_coverage ?? []) covered = Math.max(covered, record.to);
+  const nextPosition = extension?.next_position ?? Math.max(highest, covered) + 1;
   if (nextPosition <= highest) {
     problems.push(
       `${P}.next_position: must be greater than every position held (${highest}), received ${nextPosition}`,
@@ -98,6 +101,10 @@ export const readExtensionState = (
     if (record.from > record.to) {
       problems.push(
         `${P}.summary_coverage[${i}]: from (${record.from}) must not be greater than to (${record.to})`,
+      );
+    } else if (record.to >= nextPosition) {
+      problems.push(
+        `${P}.summary_coverage[${i}].to: must be below next_position (${nextPosition}), received ${record.to}`,
       );
     } else if (record.count > record.to - record.from + 1) {
       problems.push(

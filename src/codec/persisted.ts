@@ -74,11 +74,18 @@ export const PersistedContentPart = /* @__PURE__ */ ownStruct(
  */
 export const EXTENSION_KEY = 'conversation_memory';
 
-/** A position: an integer ≥ 0. */
-const Position = /* @__PURE__ */ checkedCodec<number>('integer ≥ 0', (value) =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+/**
+ * The largest position a file may name: far beyond any conversation (a message a microsecond for
+ * eight years), and far enough below `Number.MAX_SAFE_INTEGER` that positions never stop being
+ * exact integers as messages are added.
+ */
+const MAX_POSITION = 2 ** 48;
+
+/** A position: an integer from 0 to {@link MAX_POSITION}. */
+const Position = /* @__PURE__ */ checkedCodec<number>('position', (value) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_POSITION
     ? undefined
-    : `must be an integer ≥ 0, received ${describeValue(value)}`,
+    : `must be an integer from 0 to 2^48, received ${describeValue(value)}`,
 );
 
 const CoverageRecord = /* @__PURE__ */ ownStruct(

@@ -2,6 +2,7 @@ import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import { mergeByPosition } from '../internal/pending';
 import { holdsPosition } from '../internal/positions';
+import { isSummarized } from '../internal/summarized';
 import { readState } from '../internal/readState';
 import { NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, TrimmedEffect, Transition } from '../model/effects';
@@ -30,9 +31,10 @@ const isTrimmedEffect = (value: unknown): value is TrimmedEffect => {
  * held messages stay for the next attempt.
  *
  * Pass it the `memory/trimmed` effect of an add (`reason: 'enforce_limits'`); a `'clear'` effect
- * is ignored (a clear means forget), and so are positions already held (holding the same effect
- * twice changes nothing) and positions this memory never gave out or still holds in its window
- * (an effect of another memory, such as a branch). Held messages stay sorted by position. At most
+ * is ignored (a clear means forget), and so are positions already held or already summarized
+ * (holding the same effect twice changes nothing, even after a commit; a position counts as
+ * summarized when a coverage record with no gap covers it) and positions this memory never gave
+ * out or still holds in its window (an effect of another memory, such as a branch). Held messages stay sorted by position. At most
  * {@link MAX_PENDING_MESSAGES} are held: beyond that the oldest are discarded and reported in a
  * `memory/pendingDiscarded` effect, never dropped silently.
  *
@@ -69,7 +71,8 @@ export const holdForSummary = (state: MemoryState, trimmed: TrimmedEffect): Tran
   trimmed.positions.forEach((position, i) => {
     if (
       position < state.nextPosition &&
-      !holdsPosition(state.positionRuns, state.messages.length, position)
+      !holdsPosition(state.positionRuns, state.messages.length, position) &&
+      !isSummarized(state.summaryCoverage, position)
     ) {
       removed.push(trimmed.removed[i] as Message);
       kept.push(position);

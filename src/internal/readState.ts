@@ -36,6 +36,9 @@ const describeNotAState = (value: unknown): string => {
     if (typeof methods.getHistory === 'function' && typeof methods.addMany === 'function') {
       return 'received a ConversationMemory (the object API); pass its .state, or call the method on it';
     }
+    if ('messages' in value && 'tokenCounts' in value && !('positionRuns' in value)) {
+      return 'received a state of conversation-memory 0.1.0 (it has no positionRuns); keep states as toDict JSON and load them with fromDict, which reads every version';
+    }
     if ('state' in value && 'effects' in value) {
       return 'received what looks like a Transition ({ state, effects }, what a reducer returns); pass its .state';
     }

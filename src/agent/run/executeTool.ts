@@ -1,6 +1,6 @@
 import { errorText } from '../../internal/errorText';
 import { toolMessage } from '../../model/constructors';
-import type { Message, ToolCall } from '../../model/message';
+import type { JsonValue, Message, ToolCall } from '../../model/message';
 import type { AgentTool } from '../types';
 
 /** A tool's return value as the tool message's content: strings as they are, others as JSON. */
@@ -16,7 +16,8 @@ const resultText = (name: string, value: unknown): string => {
 };
 
 /**
- * Runs one tool call and returns its result message (answering the call by id). An unknown tool,
+ * Runs one tool call and returns its result message (answering the call by id). The tool gets a
+ * mutable copy of the arguments, and the run's abort signal. An unknown tool,
  * a tool that throws or rejects, and a result that cannot be written as JSON all become a result
  * message with the error text: the model sees it, and the run goes on.
  *
@@ -25,6 +26,7 @@ const resultText = (name: string, value: unknown): string => {
 export const executeTool = async (
   tools: ReadonlyMap<string, AgentTool>,
   call: ToolCall,
+  signal: AbortSignal | undefined,
 ): Promise<Message> => {
   const origin = { toolCallId: call.id, toolName: call.name };
   const tool = tools.get(call.name);
@@ -37,7 +39,9 @@ export const executeTool = async (
   }
   let content: string;
   try {
-    content = resultText(call.name, await tool.execute(call.parameters));
+    // A mutable copy: the parameters memory holds are frozen, and a tool may fill defaults in.
+    const args = structuredClone(call.parameters) as { [key: string]: JsonValue };
+    content = resultText(call.name, await tool.execute(args, { signal }));
   } catch (error) {
     content = `Error: tool "${call.name}" failed: ${errorText(error)}`;
   }

@@ -2,7 +2,7 @@ import { ProviderResponseError } from '../../errors/errorClasses';
 import { errorText } from '../../internal/errorText';
 import { normalizeMessage } from '../../internal/normalizeMessage';
 import { assistantMessage, toolMessage } from '../../model/constructors';
-import type { Message } from '../../model/message';
+import type { Message, ToolCall } from '../../model/message';
 import type { AgentRunResult } from '../types';
 import type { RunContext } from './context';
 import { executeTool } from './executeTool';
@@ -28,15 +28,32 @@ const readReply = (context: RunContext, result: unknown, iteration: number): Mes
     );
   }
   const calls = message.toolCalls;
-  if (calls === undefined || calls.every((call) => call.id !== undefined)) return message;
-  // A call without an id could never be answered by id: give it one.
-  return assistantMessage(
-    message.content,
-    calls.map((call, i) =>
-      call.id === undefined ? { ...call, id: `${context.runId}-${iteration}-${i}` } : call,
-    ),
+  if (calls === undefined) return message;
+  // A call without an id (or with an empty or repeated one) could never be answered by id:
+  // give it one of its own.
+  const seen = new Set<string>();
+  const unanswerable = (id: string | undefined): boolean => {
+    if (id === undefined || id === '' || seen.has(id)) return true;
+    seen.add(id);
+    return false;
+  };
+  const fixed = calls.map((call, i) =>
+    unanswerable(call.id) ? { ...call, id: `${context.runId}-${iteration}-${i}` } : call,
   );
+  if (fixed.every((call, i) => call === calls[i])) return message;
+  return assistantMessage(message.content, fixed);
 };
+
+/** A reply with nothing in it: no text, no parts, no image, no tool call. */
+const isEmptyReply = (message: Message): boolean =>
+  (message.content ?? '').trim() === '' &&
+  message.contentParts === undefined &&
+  message.imageBase64 === undefined &&
+  message.toolCalls === undefined;
+
+/** Answers calls that will not run, so memory never ends with an unanswered call. */
+const notRun = (calls: readonly ToolCall[], why: string): Message[] =>
+  calls.map((call) => toolMessage(`Not run: ${why}`, { toolCallId: call.id, toolName: call.name }));
 
 /** The text of the message a run ends with when `maxIterations` runs out. */
 export const stoppedText = (maxIterations: number): string =>
@@ -75,26 +92,30 @@ export const runAgent = async (
     view.push(reply);
     const calls = reply.toolCalls ?? [];
     if (calls.length === 0) {
-      await addToMemory(context, [reply]);
+      // An empty answer is returned but not kept: providers refuse an empty assistant turn in
+      // the middle of a history (Anthropic: "all messages must have non-empty content …").
+      if (!isEmptyReply(reply)) await addToMemory(context, [reply]);
       await summarizePending(context);
       return { runId, message: reply, iterations: iteration, stopReason: 'final' };
     }
     await addToMemory(context, [reply]);
     if (iteration >= maxIterations) {
-      const notRun = calls.map((call) =>
-        toolMessage(`Not run: ${stoppedText(maxIterations)}`, {
-          toolCallId: call.id,
-          toolName: call.name,
-        }),
-      );
       const stop = assistantMessage(stoppedText(maxIterations));
-      view.push(...notRun, stop);
-      for (const message of [...notRun, stop]) await addToMemory(context, [message]);
+      const answers = notRun(calls, stoppedText(maxIterations));
+      view.push(...answers, stop);
+      for (const message of [...answers, stop]) await addToMemory(context, [message]);
       await summarizePending(context);
       return { runId, message: stop, iterations: iteration, stopReason: 'maxIterations' };
     }
-    for (const call of calls) {
-      const answer = await executeTool(context.tools, call);
+    for (const [i, call] of calls.entries()) {
+      if (context.signal?.aborted === true) {
+        // Aborted: the remaining tools do not run; their calls are answered, then the run rejects.
+        for (const answer of notRun(calls.slice(i), 'the run was aborted.')) {
+          await addToMemory(context, [answer]);
+        }
+        throw context.signal.reason;
+      }
+      const answer = await executeTool(context.tools, call, context.signal);
       view.push(answer);
       await addToMemory(context, [answer]);
     }

@@ -2,6 +2,7 @@ import type { ConversationMemory } from '../../facade/ConversationMemory';
 import { getPositions } from '../../core/selectors';
 import { systemMessage } from '../../model/constructors';
 import type { Message } from '../../model/message';
+import { isSummarized } from '../../internal/summarized';
 import { SUMMARY_MESSAGE_PREFIX } from '../prompts';
 
 /**
@@ -36,10 +37,11 @@ export class RunView {
   messages(memory: ConversationMemory | undefined): Message[] {
     if (memory === undefined) return this.#run.slice();
     const { summaryCoverage, summary } = memory.state;
+    // Held for summarizing is not summarized yet: those stay, whatever the coverage ranges say.
     const held = new Set(getPositions(memory.state));
+    for (const position of memory.state.pendingPositions) held.add(position);
     const summarized = (position: number): boolean =>
-      !held.has(position) &&
-      summaryCoverage.some((record) => record.from <= position && position <= record.to);
+      !held.has(position) && isSummarized(summaryCoverage, position);
     const view: Message[] = [];
     if (summary !== null && summary !== '') {
       view.push(systemMessage(`${SUMMARY_MESSAGE_PREFIX} ${summary}`));
