@@ -17,7 +17,7 @@ const nullableString = /* @__PURE__ */ t.union([t.string, t.null]);
  */
 const ParametersCodec = /* @__PURE__ */ new t.Type<JsonObject, JsonObject, unknown>(
   'JSON object',
-  JsonObjectCodec.is,
+  (u): u is JsonObject => JsonObjectCodec.is(u),
   (u, c) => (u === null ? t.success(Object.freeze({})) : JsonObjectCodec.validate(u, c)),
   t.identity,
 );
