@@ -23,6 +23,11 @@ export { clearMemory } from './core/clearMemory';
 export { holdForSummary } from './core/holdForSummary';
 export { commitSummary } from './core/commitSummary';
 export { planTrim } from './core/planTrim';
+export { memoryReducer, reduceMemory } from './core/memoryReducer';
+
+// Actions
+export { memoryActions } from './actions/memoryActions';
+export { decodeAction } from './codec/decodeAction';
 export { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from './model/state';
 
 // Selectors
@@ -102,7 +107,9 @@ export type { MessageInput, ToolCallInput, ContentPartInput } from './model/mess
 export type { ToolResultOrigin } from './model/constructors';
 export type { Base64Image } from './model/imageMessage';
 export type { MemoryConfig, MemoryOptions, TokenizerName, ToolPairPolicy } from './model/config';
-export type { MemoryState } from './model/state';
+export type { MemoryState, PositionRun } from './model/state';
+export type { MemoryAction, MemoryActionType } from './model/actions';
+export type { ActionCreator } from './actions/memoryActions';
 export type { SummaryCoverage } from './model/summaryCoverage';
 export type { TrimPlan } from './core/planTrim';
 export type {

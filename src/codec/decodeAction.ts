@@ -1,0 +1,116 @@
+import { either as E } from 'fp-ts';
+import * as t from 'io-ts';
+import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { MemoryDecodeError } from '../errors/errorClasses';
+import { errorText } from '../internal/errorText';
+import { normalizeMessage } from '../internal/normalizeMessage';
+import type { MemoryAction } from '../model/actions';
+import type { Message } from '../model/message';
+import { boundedArray } from './boundedArray';
+import { ProblemBudget } from './budget';
+import { checkedCodec } from './checkedCodec';
+import { ownStruct } from './ownStruct';
+import { reportErrors } from './report';
+import { taggedCodec, type TaggedMember } from './taggedCodec';
+
+const API = 'decodeAction';
+
+/**
+ * A message in our own shape (`{ role, content, toolCalls, … }`), checked as every message is on
+ * entry, and decoded to its canonical frozen copy. The failure is the check's own sentence
+ * (`message.role must be one of …, received "USER"`).
+ */
+const MessageCodec = /* @__PURE__ */ new t.Type<Message, Message, unknown>(
+  'message',
+  (u): u is Message => typeof u === 'object' && u !== null,
+  (u, c) => {
+    try {
+      return t.success(normalizeMessage(u, API));
+    } catch (error) {
+      return t.failure(u, c, isConversationMemoryError(error) ? error.detail : errorText(error));
+    }
+  },
+  t.identity,
+);
+
+const Position = /* @__PURE__ */ checkedCodec<number>('position', (value) =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+    ? undefined
+    : `must be an integer ≥ 0, received ${JSON.stringify(value) ?? String(value)}`,
+);
+
+const NullableString = /* @__PURE__ */ t.union([t.string, t.null], 'string or null');
+
+/** The codec of the action union, for one decode call (its lists share the call's budget). */
+const actionCodec = (budget: ProblemBudget): t.Type<MemoryAction, unknown, unknown> => {
+  const messages = boundedArray('list of messages', MessageCodec, budget);
+  // Each member's shape is checked by io-ts; the union's type is MemoryAction's own.
+  const bare = (type: string): TaggedMember<MemoryAction> =>
+    ownStruct(
+      `${type} action`,
+      { type: t.literal(type) },
+      {},
+    ) as unknown as TaggedMember<MemoryAction>;
+  const withPayload = (type: string, payload: t.Mixed): TaggedMember<MemoryAction> =>
+    ownStruct(
+      `${type} action`,
+      { type: t.literal(type), payload },
+      {},
+    ) as unknown as TaggedMember<MemoryAction>;
+  return taggedCodec<MemoryAction>('memory action object', 'type', {
+    'memory/messageAdded': withPayload('memory/messageAdded', MessageCodec),
+    'memory/messagesAdded': withPayload('memory/messagesAdded', messages),
+    'memory/limitsEnforced': bare('memory/limitsEnforced'),
+    'memory/toolPairBoundaryFixed': bare('memory/toolPairBoundaryFixed'),
+    'memory/summaryApplied': withPayload('memory/summaryApplied', t.string),
+    'memory/summarySet': withPayload('memory/summarySet', NullableString),
+    'memory/cleared': bare('memory/cleared'),
+    'memory/trimHeld': withPayload(
+      'memory/trimHeld',
+      ownStruct(
+        'held trim object',
+        { removed: messages, positions: boundedArray('list of positions', Position, budget) },
+        {},
+      ),
+    ),
+    'memory/summaryCommitted': withPayload(
+      'memory/summaryCommitted',
+      ownStruct('summary commit object', { text: t.string, through: Position }, {}),
+    ),
+  });
+};
+
+/**
+ * Reads an action back from untrusted data (a stored event log, a message from another process),
+ * as the reducers' action union. Only the fields of the action are read (a Redux `meta` is
+ * ignored), each once; messages are checked as on entry and come back as canonical frozen copies.
+ * Never throws on bad input.
+ *
+ * @param input - parsed JSON
+ * @returns `Right(action)`, or `Left(MemoryDecodeError)` naming each problem's path
+ *   (`type: expected "memory/messageAdded" | …, got "memory/nope"`,
+ *   `payload: message.role must be one of …`)
+ * @example
+ * ```ts
+ * const decoded = decodeAction(JSON.parse('{"type":"memory/summaryApplied","payload":"S"}'));
+ * // Right({ type: 'memory/summaryApplied', payload: 'S' })
+ * ```
+ */
+export const decodeAction = (input: unknown): E.Either<MemoryDecodeError, MemoryAction> => {
+  const budget = new ProblemBudget();
+  try {
+    const decoded = actionCodec(budget).decode(input);
+    if (E.isRight(decoded)) {
+      const action = decoded.right;
+      // The payload's parts are copies made by the decode; freeze the record around them.
+      return E.right(Object.freeze(action));
+    }
+    return E.left(
+      new MemoryDecodeError(API, reportErrors(decoded.left), { countComplete: !budget.exhausted }),
+    );
+  } catch (error) {
+    return E.left(
+      new MemoryDecodeError(API, [`(root): could not read the input: ${errorText(error)}`]),
+    );
+  }
+};

@@ -1,0 +1,85 @@
+import { NO_EFFECTS } from '../internal/window';
+import type { MemoryAction } from '../model/actions';
+import type { Transition } from '../model/effects';
+import type { MemoryState } from '../model/state';
+import { addMessage } from './addMessage';
+import { addMessages } from './addMessages';
+import { applySummary } from './applySummary';
+import { clearMemory } from './clearMemory';
+import { commitSummary } from './commitSummary';
+import { enforceLimits } from './enforceLimits';
+import { fixToolPairBoundary } from './fixToolPairBoundary';
+import { holdForSummary } from './holdForSummary';
+import { setSummary } from './setSummary';
+import { readState } from '../internal/readState';
+
+/**
+ * Applies one action (see {@link MemoryAction}) with its reducer: the reducers as one function,
+ * for stores, event logs and replays. An action of any other type (another slice's, a Redux
+ * `@@INIT`) returns the same state and no effects.
+ *
+ * @param state - the current memory
+ * @param action - a memory action, or any other action
+ * @returns the reducer's transition
+ * @throws what the reducer throws for an invalid payload (e.g. `InvalidMessageError`)
+ * @example
+ * ```ts
+ * const { state, effects } = memoryReducer(createMemory(), memoryActions.messageAdded(userMessage('hi')));
+ * ```
+ */
+export const memoryReducer = (state: MemoryState, action: MemoryAction): Transition => {
+  if (typeof action !== 'object' || action === null) return unchanged(state);
+  switch (action.type) {
+    case 'memory/messageAdded':
+      return addMessage(state, action.payload);
+    case 'memory/messagesAdded':
+      return addMessages(state, action.payload);
+    case 'memory/limitsEnforced':
+      return enforceLimits(state);
+    case 'memory/toolPairBoundaryFixed':
+      return fixToolPairBoundary(state);
+    case 'memory/summaryApplied':
+      return applySummary(state, action.payload);
+    case 'memory/summarySet':
+      return setSummary(state, action.payload);
+    case 'memory/cleared':
+      return clearMemory(state);
+    case 'memory/trimHeld':
+      return holdForSummary(state, {
+        type: 'memory/trimmed',
+        reason: 'enforce_limits',
+        removed: action.payload.removed,
+        positions: action.payload.positions,
+        rules: [],
+        remaining: 0,
+        removedTokens: 0,
+        remainingTokens: 0,
+        breakdown: { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 },
+      });
+    case 'memory/summaryCommitted':
+      return commitSummary(state, action.payload.text, action.payload.through);
+    default:
+      return unchanged(state);
+  }
+};
+
+/** Another slice's action: the same state (checked), no effects. */
+const unchanged = (state: MemoryState): Transition => ({
+  state: readState(state, 'memoryReducer'),
+  effects: NO_EFFECTS,
+});
+
+/**
+ * {@link memoryReducer} for stores whose reducers must return the state itself (Redux, Zustand):
+ * the effects are dropped. Unknown actions return the same state.
+ *
+ * @param state - the current memory
+ * @param action - a memory action, or any other action
+ * @returns the next state
+ * @example
+ * ```ts
+ * const next = reduceMemory(state, memoryActions.cleared());
+ * ```
+ */
+export const reduceMemory = (state: MemoryState, action: MemoryAction): MemoryState =>
+  memoryReducer(state, action).state;
