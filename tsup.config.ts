@@ -8,6 +8,7 @@ export default defineConfig({
     openai: 'src/adapters/openai/index.ts',
     anthropic: 'src/adapters/anthropic/index.ts',
     'ai-sdk': 'src/adapters/ai-sdk/index.ts',
+    redux: 'src/adapters/redux/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,0 +1,6 @@
+/**
+ * The Redux Toolkit adapter subpath (`conversation-memory/redux`).
+ *
+ * @packageDocumentation
+ */
+export {};
