@@ -25,9 +25,20 @@ export { commitSummary } from './core/commitSummary';
 export { planTrim } from './core/planTrim';
 export { memoryReducer, reduceMemory } from './core/memoryReducer';
 
-// Actions
+// Actions, event logs, envelopes
 export { memoryActions } from './actions/memoryActions';
 export { decodeAction } from './codec/decodeAction';
+export {
+  createEventLog,
+  appendAction,
+  replay,
+  seek,
+  fork,
+  timeline,
+  logActions,
+  DEFAULT_SNAPSHOT_EVERY,
+} from './log/eventLog';
+export { encodeEnvelope, decodeEnvelope, ENVELOPE_VERSION } from './codec/envelope';
 export { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from './model/state';
 
 // Selectors
@@ -110,6 +121,8 @@ export type { MemoryConfig, MemoryOptions, TokenizerName, ToolPairPolicy } from 
 export type { MemoryState, PositionRun } from './model/state';
 export type { MemoryAction, MemoryActionType } from './model/actions';
 export type { ActionCreator } from './actions/memoryActions';
+export type { EventLog, EventLogOptions, TimelineStep } from './log/eventLog';
+export type { Envelope, DecodedEnvelope } from './codec/envelope';
 export type { SummaryCoverage } from './model/summaryCoverage';
 export type { TrimPlan } from './core/planTrim';
 export type {

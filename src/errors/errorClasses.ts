@@ -126,6 +126,7 @@ export class MemoryDecodeError extends Error {
   readonly countComplete: boolean;
   /**
    * What failed: `'data'`, the input itself is not a valid memory (a corrupt or foreign file);
+   * `'version'`, an envelope written by a newer version of this library (leave it as it is);
    * `'tokenizer'`, the data is fine but its tokenizer cannot count here (unknown, not loaded in
    * this runtime, or it failed on a message), so the file must not be discarded as corrupt.
    */
@@ -177,7 +178,7 @@ export interface DecodeErrorOptions {
  * const kind: DecodeFailureKind = 'tokenizer';
  * ```
  */
-export type DecodeFailureKind = 'data' | 'tokenizer';
+export type DecodeFailureKind = 'data' | 'tokenizer' | 'version';
 
 /**
  * Thrown by the facade after a subscriber threw. Every listener has been called and the state

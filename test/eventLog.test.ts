@@ -1,0 +1,203 @@
+import { either as E } from 'fp-ts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  appendAction,
+  createEventLog,
+  createMemory,
+  decodeEnvelope,
+  encodeEnvelope,
+  ENVELOPE_VERSION,
+  fork,
+  getPositions,
+  logActions,
+  memoryActions,
+  MemoryArgumentError,
+  reduceMemory,
+  replay,
+  seek,
+  timeline,
+  toDict,
+  type EventLog,
+  type MemoryAction,
+  type MemoryOptions,
+  type MemoryState,
+} from 'conversation-memory';
+import { messageArb } from './arbitraries/message';
+import { user } from './helpers';
+
+const CONFIG: MemoryOptions = { maxMessages: 4, tokenizer: 'heuristic', toolPairs: 'strict' };
+
+/** Random actions: mostly messages, now and then a summary, a clear or an explicit enforce. */
+const actionArb: fc.Arbitrary<MemoryAction> = fc.oneof(
+  { arbitrary: messageArb.map((m) => memoryActions.messageAdded(m)), weight: 8 },
+  {
+    arbitrary: fc.array(messageArb, { maxLength: 3 }).map((ms) => memoryActions.messagesAdded(ms)),
+    weight: 2,
+  },
+  { arbitrary: fc.string({ maxLength: 8 }).map((t) => memoryActions.summaryApplied(t)), weight: 1 },
+  { arbitrary: fc.constant(memoryActions.cleared()), weight: 1 },
+  { arbitrary: fc.constant(memoryActions.limitsEnforced()), weight: 1 },
+);
+
+const logOf = (actions: readonly MemoryAction[], snapshotEvery: number): EventLog =>
+  actions.reduce(appendAction, createEventLog(CONFIG, { snapshotEvery }));
+
+const fold = (actions: readonly MemoryAction[]): MemoryState =>
+  actions.reduce(reduceMemory, createMemory(CONFIG));
+
+describe('event log', () => {
+  it('replay equals folding the actions; seek(n) equals folding the first n; fork then replay its own', () => {
+    fc.assert(
+      fc.property(
+        fc.array(actionArb, { maxLength: 30 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.nat(),
+        (actions, every, pick) => {
+          const log = logOf(actions, every);
+          expect(log.length).toBe(actions.length);
+          expect(logActions(log)).toEqual(actions);
+          expect(replay(log)).toEqual(fold(actions));
+          const n = pick % (actions.length + 1);
+          expect(seek(log, n)).toEqual(fold(actions.slice(0, n)));
+          const branch = fork(log, n);
+          expect(logActions(branch)).toEqual(actions.slice(0, n));
+          expect(replay(branch)).toEqual(fold(actions.slice(0, n)));
+          const extra = memoryActions.messageAdded(user('branch'));
+          expect(replay(appendAction(branch, extra))).toEqual(
+            fold([...actions.slice(0, n), extra]),
+          );
+          expect(replay(log)).toEqual(fold(actions)); // the fork changed nothing of the log
+        },
+      ),
+    );
+  });
+
+  it('keeps a snapshot every K actions only, and branches share full chunks and snapshots', () => {
+    const actions = Array.from({ length: 10 }, (_, i) => memoryActions.messageAdded(user(`m${i}`)));
+    const log = logOf(actions, 4);
+    expect(log.snapshots).toHaveLength(3); // after 0, 4 and 8 actions
+    expect(log.chunks.map((chunk) => chunk.length)).toEqual([4, 4, 2]);
+    const branch = fork(log, 9);
+    expect(branch.chunks[0]).toBe(log.chunks[0]);
+    expect(branch.chunks[1]).toBe(log.chunks[1]);
+    expect(branch.snapshots[2]).toBe(log.snapshots[2]);
+    expect(fork(log, 10)).toBe(log);
+  });
+
+  it('timeline gives each step its action, the state after it, and its effects', () => {
+    const actions = ['a', 'b', 'c', 'd', 'e'].map((t) => memoryActions.messageAdded(user(t)));
+    const steps = timeline(logOf(actions, 2));
+    expect(steps.map((s) => s.step)).toEqual([1, 2, 3, 4, 5]);
+    expect(steps[4]?.action).toBe(actions[4]);
+    expect(getPositions(steps[4]?.state as MemoryState)).toEqual([1, 2, 3, 4]);
+    expect(steps[4]?.effects).toMatchObject([
+      { type: 'memory/trimmed', positions: [0], rules: ['messageLimit'] },
+    ]);
+    steps.forEach((s, i) => expect(s.state).toEqual(fold(actions.slice(0, i + 1))));
+  });
+
+  it('seek and fork refuse a step outside the log, naming the range', () => {
+    const log = logOf([memoryActions.cleared()], 2);
+    expect(() => seek(log, 2)).toThrow(MemoryArgumentError);
+    expect(() => seek(log, -1)).toThrow('n must be an integer from 0 to 1');
+    expect(() => fork(log, 0.5)).toThrow(RangeError);
+    expect(() => createEventLog(CONFIG, { snapshotEvery: 0 })).toThrow(
+      'options.snapshotEvery must be an integer ≥ 1, received 0',
+    );
+  });
+});
+
+describe('envelopes', () => {
+  const decoded = (value: unknown) => {
+    const result = decodeEnvelope(JSON.parse(JSON.stringify(value)));
+    if (E.isLeft(result)) throw result.left;
+    return result.right;
+  };
+
+  it('round-trips a state and a log through JSON, exactly', () => {
+    fc.assert(
+      fc.property(fc.array(actionArb, { maxLength: 20 }), (actions) => {
+        const log = logOf(actions, 3);
+        const state = replay(log);
+        expect(encodeEnvelope(state)).toMatchObject({
+          schema: 'conversation-memory',
+          version: ENVELOPE_VERSION,
+          kind: 'state',
+        });
+        expect(decoded(encodeEnvelope(state))).toEqual({ kind: 'state', state });
+        const back = decoded(encodeEnvelope(log));
+        expect(back.kind).toBe('log');
+        if (back.kind !== 'log') return;
+        expect(logActions(back.log)).toEqual(actions);
+        expect(replay(back.log)).toEqual(state);
+        expect(back.log.snapshotEvery).toBe(3);
+      }),
+    );
+  });
+
+  it('refuses a newer version with kind "version", leaving the decision to the caller', () => {
+    const result = decodeEnvelope({
+      schema: 'conversation-memory',
+      version: 99,
+      kind: 'state',
+      data: {},
+    });
+    expect(E.isLeft(result) && result.left.kind).toBe('version');
+    expect(E.isLeft(result) && result.left.problems).toEqual([
+      'version: written by a newer conversation-memory (envelope version 99); this one reads versions up to 1',
+    ]);
+  });
+
+  it('names the path of a bad action inside a log', () => {
+    const envelope = encodeEnvelope(logOf([memoryActions.messageAdded(user('a'))], 2));
+    const data = envelope.data as { actions: unknown[] };
+    data.actions.push({ type: 'memory/messageAdded', payload: { role: 'USER', content: 'x' } });
+    const result = decodeEnvelope(JSON.parse(JSON.stringify(envelope)));
+    expect(E.isLeft(result) && result.left.problems).toEqual([
+      'data.actions[1].payload: message.role must be one of "user", "assistant", "system", "tool", received "USER"',
+    ]);
+  });
+
+  it('migrates a bare toDict file and a raw 0.1.0 state', () => {
+    const state = reduceMemory(
+      createMemory({ tokenizer: 'heuristic' }),
+      memoryActions.messageAdded(user('hi')),
+    );
+    expect(decoded(toDict(state))).toEqual({ kind: 'state', state });
+    const raw010 = {
+      config: { maxMessages: 20, maxTokens: null, tokenizer: 'heuristic' },
+      messages: [{ role: 'user', content: 'hi' }],
+      tokenCounts: [0],
+      totalTokens: 0,
+      summary: null,
+    };
+    expect(decoded(raw010)).toEqual({ kind: 'state', state });
+    const bad = decodeEnvelope({ ...raw010, messages: [{ role: 'USER', content: 'x' }] });
+    expect(E.isLeft(bad) && bad.left.problems[0]).toMatch(/^messages\[0\]\.role must be one of/);
+  });
+
+  it('never throws on hostile input', () => {
+    for (const input of [
+      null,
+      42,
+      'x',
+      [],
+      { schema: 'conversation-memory', version: 1, kind: 'nope' },
+    ]) {
+      expect(E.isLeft(decodeEnvelope(input))).toBe(true);
+    }
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('trap');
+        },
+        getOwnPropertyDescriptor: () => {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(E.isLeft(decodeEnvelope(trap))).toBe(true);
+  });
+});
