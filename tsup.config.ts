@@ -9,6 +9,7 @@ export default defineConfig({
     anthropic: 'src/adapters/anthropic/index.ts',
     'ai-sdk': 'src/adapters/ai-sdk/index.ts',
     redux: 'src/adapters/redux/index.ts',
+    zustand: 'src/adapters/zustand/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,0 +1,6 @@
+/**
+ * The Zustand adapter subpath (`conversation-memory/zustand`).
+ *
+ * @packageDocumentation
+ */
+export {};
