@@ -28,10 +28,11 @@ describe('selectors', () => {
     expect(contents(getRecent(state, 10))).toEqual(['a', 'bbbb', 'cccccccc']);
   });
 
-  it('getRecent returns a new array for n < length, and the state array itself otherwise', () => {
+  it('getRecent returns a new frozen array for n < length, and the state array itself otherwise', () => {
     const recent = getRecent(state, 2) as unknown as unknown[];
     expect(recent).not.toBe(state.messages);
-    recent.push('x');
+    expect(() => recent.push('x')).toThrow(TypeError);
+    expect(Object.isFrozen(getHistory(state))).toBe(true);
     expect(state.messages).toHaveLength(3);
     expect(getRecent(state, 3)).toBe(state.messages);
     expect(getRecent(state, 10)).toBe(getHistory(state));

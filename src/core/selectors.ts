@@ -6,8 +6,10 @@ import { positionsOf } from '../internal/positions';
 import { readState } from '../internal/readState';
 
 /**
- * The whole window, oldest first. The state's own readonly array is returned (no copy): it never
- * changes, so it is safe to keep, and `===` tells whether the history changed.
+ * The whole window, oldest first. The state's own array is returned (no copy), frozen in every
+ * `NODE_ENV` when it is first read (O(window) once per state; adds never pay for it): it never
+ * changes, so it is safe to keep, `===` tells whether the history changed, and a mutation such as
+ * `getHistory(state).reverse()` throws instead of corrupting the state.
  *
  * @param state - the memory
  * @returns the messages in order
@@ -18,13 +20,20 @@ import { readState } from '../internal/readState';
  */
 export const getHistory = (state: MemoryState): readonly Message[] => {
   state = readState(state, 'getHistory');
-  return state.messages;
+  return frozen(state.messages);
 };
 
 /**
+ * Freezes an array a selector hands out, in every `NODE_ENV`, the first time it is read (adds
+ * never pay for it): `getHistory(state).reverse()` then throws instead of reversing the state.
+ */
+const frozen = <T>(items: readonly T[]): readonly T[] =>
+  Object.isFrozen(items) ? items : Object.freeze(items);
+
+/**
  * The last `n` messages, or all of them when there are fewer (the reference's `get_recent`).
- * When `n` covers the whole window this is the state's own readonly array (as `getHistory`);
- * otherwise a new array.
+ * When `n` covers the whole window this is the state's own array (as `getHistory`, frozen);
+ * otherwise a new frozen array.
  *
  * @param state - the memory
  * @param n - how many, an integer ≥ 1
@@ -53,7 +62,9 @@ export const getRecent = (state: MemoryState, n: number): readonly Message[] => 
     );
   }
   const messages = state.messages;
-  return n >= messages.length ? messages : messages.slice(messages.length - n);
+  return n >= messages.length
+    ? frozen(messages)
+    : Object.freeze(messages.slice(messages.length - n));
 };
 
 /**

@@ -321,9 +321,8 @@ export class ConversationMemory {
    * ```
    */
   getRecent(n: number): Message[] {
-    const recent = getRecent(this.#state, n);
-    // The selector copies already unless n covers the whole window (then it is the state's array).
-    return recent === this.#state.messages ? recent.slice() : (recent as Message[]);
+    // The selector's arrays are frozen; the reference's get_recent gives a list the caller owns.
+    return getRecent(this.#state, n).slice();
   }
 
   /**

@@ -76,6 +76,26 @@ assert.deepEqual(freezing(''), [true, false, true]);
 assert.deepEqual(freezing('development'), [true, true, true]);
 assert.deepEqual(freezing('test'), [true, true, true]);
 
+// What a selector hands out is frozen in every NODE_ENV, when it is read (adds never pay for it):
+// a UI's getHistory(state).reverse() throws instead of reversing the state in production.
+const handedOut = JSON.parse(
+  execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { addMessages, createMemory, getHistory, getRecent, userMessage } from 'conversation-memory';
+       const s = addMessages(createMemory({ tokenizer: 'heuristic' }), [userMessage('a'), userMessage('b')]).state;
+       const before = Object.isFrozen(s.messages);
+       let threw = false;
+       try { getHistory(s).reverse(); } catch { threw = true; }
+       console.log(JSON.stringify([before, Object.isFrozen(getHistory(s)), threw, Object.isFrozen(getRecent(s, 1)), s.messages[0].content]));`,
+    ],
+    { env: { ...process.env, NODE_ENV: 'production' }, encoding: 'utf8' },
+  ),
+);
+assert.deepEqual(handedOut, [false, true, true, true, 'a']);
+
 // A runtime that cannot load an encoding synchronously (a browser): simulated by removing
 // process.getBuiltinModule. The default tokenizer must then be loaded with loadTokenizer first.
 const browserLike = execFileSync(
