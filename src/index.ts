@@ -68,6 +68,7 @@ export { countHeuristicTokens } from './tokens/heuristic';
 export { toDict, messageToDict } from './serialization/toDict';
 export { fromDict, fromDictWithEffects } from './codec/fromDict';
 export { decodeConfig } from './codec/decodeConfig';
+export { decodeState } from './codec/decodeState';
 export { EXTENSION_KEY } from './codec/persisted';
 
 // Object API

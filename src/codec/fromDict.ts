@@ -172,6 +172,15 @@ const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError,
       `(root): expected an object as written by toDict or to_dict(), got ${describeValue(input)}`,
     ]);
   }
+  if (
+    !Object.hasOwn(input, 'max_messages') &&
+    Object.hasOwn(input, 'config') &&
+    Object.hasOwn(input, 'messages')
+  ) {
+    return fail([
+      '(root): this looks like a MemoryState (camelCase keys such as config and messages), not a toDict file: check it with decodeState, or write it with toDict',
+    ]);
+  }
   const budget = new ProblemBudget();
   const decoded = persistedMemoryCodec(budget).decode(input);
   if (E.isLeft(decoded)) {
