@@ -31,6 +31,8 @@ const expected: Readonly<Record<string, string>> = {
     'toDict(fromDict(saved file)) writes the saved JSON back exactly: same keys, order and values',
   'summarizeOnTrim.ts':
     'summarize-on-trim: 1 failed summary lost nothing; the first commit covers positions 0–3',
+  'reduxChat.ts':
+    'redux chat: 2 threads, 3 trims printed by the listener, 5 messages archived + 6 in windows = 11 sent',
   'slidingWindow.ts': `Final window: [ASSISTANT("Hi!"), USER("What's 2+2?"), ASSISTANT("4")]`,
   'tokenLimit.ts': 'message is kept even though maxTokens is 40',
   'toolPairs.ts': '    breakdown: messageLimit=1 tokenLimit=0 toolPairBoundary=3',

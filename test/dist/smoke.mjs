@@ -32,6 +32,8 @@ assert.equal((await agent.run('What is my name?')).message.content, 'Your name i
 const { openaiProvider } = await import('conversation-memory/openai');
 const { anthropicProvider } = await import('conversation-memory/anthropic');
 const { aiSdkProvider, toModelMessages } = await import('conversation-memory/ai-sdk');
+const { createConversationsSlice } = await import('conversation-memory/redux');
+assert.equal(typeof createConversationsSlice({}).reducer, 'function');
 for (const factory of [openaiProvider, anthropicProvider, aiSdkProvider, toModelMessages]) {
   assert.equal(typeof factory, 'function');
 }
