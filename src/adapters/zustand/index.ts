@@ -1,6 +1,12 @@
 /**
- * The Zustand adapter subpath (`conversation-memory/zustand`).
+ * The Zustand adapter subpath (`conversation-memory/zustand`): a vanilla store of one
+ * conversation's memory driven by memory actions, and a storage for `persist` that writes the
+ * versioned envelope and never overwrites a stored value it could not read. `zustand` 5 is an
+ * optional peer dependency.
  *
  * @packageDocumentation
  */
-export {};
+export { createMemoryStore } from './createMemoryStore';
+export { memoryStateCreator } from './memoryStateCreator';
+export { memoryPersistStorage } from './memoryPersistStorage';
+export type { MemoryStore, MemoryStoreState, PersistedMemory } from './types';

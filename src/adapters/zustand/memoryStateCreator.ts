@@ -1,0 +1,44 @@
+import {
+  createMemory,
+  memoryReducer,
+  type MemoryEffect,
+  type MemoryOptions,
+} from 'conversation-memory';
+import type { StateCreator } from 'zustand/vanilla';
+import type { MemoryStoreState } from './types';
+
+const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);
+
+/**
+ * The Zustand state creator behind {@link createMemoryStore}, for composing with middleware
+ * (`persist`, `devtools`, `subscribeWithSelector`). The options are checked here, at once
+ * (`MemoryConfigError`).
+ *
+ * @param memoryOptions - the memory's options, as for `createMemory`
+ * @returns a state creator of {@link MemoryStoreState}
+ * @example
+ * ```ts
+ * const store = createStore<MemoryStoreState>()(
+ *   persist(memoryStateCreator({ maxMessages: 50 }), {
+ *     name: 'chat',
+ *     storage: memoryPersistStorage(localStorage),
+ *   }),
+ * );
+ * ```
+ */
+export const memoryStateCreator = (
+  memoryOptions?: MemoryOptions,
+): StateCreator<MemoryStoreState> => {
+  const initial = createMemory(memoryOptions);
+  return (set, get) => ({
+    memory: initial,
+    lastEffects: NO_EFFECTS,
+    dispatch: (action) => {
+      const { memory } = get();
+      // Throws for an invalid payload before anything is set: the store stays as it was.
+      const { state, effects } = memoryReducer(memory, action);
+      if (state !== memory || effects.length > 0) set({ memory: state, lastEffects: effects });
+      return effects;
+    },
+  });
+};

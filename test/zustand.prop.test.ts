@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { persist } from 'zustand/middleware';
+import { createStore } from 'zustand/vanilla';
+import {
+  createMemory,
+  memoryActions,
+  reduceMemory,
+  type MemoryAction,
+  type MemoryEffect,
+  type MemoryOptions,
+} from 'conversation-memory';
+import {
+  createMemoryStore,
+  memoryPersistStorage,
+  memoryStateCreator,
+  type MemoryStoreState,
+} from 'conversation-memory/zustand';
+import { messageArb } from './arbitraries/message';
+import { asyncStorage, mapStorage, type RecordingStorage } from './support/stateStorages';
+
+const CONFIG: MemoryOptions = { maxMessages: 4, tokenizer: 'heuristic', toolPairs: 'strict' };
+
+/** Random actions: mostly messages, now and then a summary, a clear, an enforce, another store's. */
+const actionArb: fc.Arbitrary<MemoryAction> = fc.oneof(
+  { arbitrary: messageArb.map((m) => memoryActions.messageAdded(m)), weight: 8 },
+  {
+    arbitrary: fc.array(messageArb, { maxLength: 3 }).map((ms) => memoryActions.messagesAdded(ms)),
+    weight: 2,
+  },
+  { arbitrary: fc.string({ maxLength: 8 }).map((t) => memoryActions.summaryApplied(t)), weight: 1 },
+  { arbitrary: fc.constant(memoryActions.cleared()), weight: 1 },
+  { arbitrary: fc.constant(memoryActions.limitsEnforced()), weight: 1 },
+  { arbitrary: fc.constant({ type: 'other/action' } as unknown as MemoryAction), weight: 1 },
+);
+
+const persistedStore = (storage: RecordingStorage) =>
+  createStore<MemoryStoreState>()(
+    persist(memoryStateCreator(CONFIG), {
+      name: 'chat',
+      storage: memoryPersistStorage(storage),
+    }),
+  );
+
+describe('zustand memory store (properties)', () => {
+  it('dispatching actions equals folding reduceMemory; notifies exactly when the state changes', () => {
+    fc.assert(
+      fc.property(fc.array(actionArb, { maxLength: 30 }), (actions) => {
+        const store = createMemoryStore(CONFIG);
+        let notified = 0;
+        store.subscribe(() => notified++);
+        let changes = 0;
+        let last: readonly MemoryEffect[] = store.getState().lastEffects;
+        for (const action of actions) {
+          const before = store.getState();
+          const effects = before.dispatch(action);
+          if (store.getState() !== before) {
+            changes++;
+            last = effects;
+          } else {
+            expect(effects).toEqual([]);
+          }
+        }
+        expect(store.getState().memory).toEqual(actions.reduce(reduceMemory, createMemory(CONFIG)));
+        expect(store.getState().lastEffects).toBe(last);
+        expect(notified).toBe(changes);
+      }),
+    );
+  });
+
+  it('persist, then a new store on the same storage rehydrates the same memory (sync)', () => {
+    fc.assert(
+      fc.property(fc.array(actionArb, { maxLength: 20 }), (actions) => {
+        const storage = mapStorage();
+        const store = persistedStore(storage);
+        actions.forEach((action) => store.getState().dispatch(action));
+        expect(persistedStore(storage).getState().memory).toEqual(store.getState().memory);
+      }),
+    );
+  });
+
+  it('persist, then a new store on the same storage rehydrates the same memory (async)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(actionArb, { maxLength: 20 }), async (actions) => {
+        const storage = asyncStorage();
+        const store = persistedStore(storage);
+        await store.persist.rehydrate();
+        actions.forEach((action) => store.getState().dispatch(action));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        const reloaded = persistedStore(storage);
+        await reloaded.persist.rehydrate();
+        expect(reloaded.getState().memory).toEqual(store.getState().memory);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
