@@ -177,6 +177,16 @@ describe('envelopes', () => {
     expect(E.isLeft(bad) && bad.left.problems[0]).toMatch(/^messages\[0\]\.role must be one of/);
   });
 
+  it('a problem at the root of data reads "data: …"', () => {
+    const result = decodeEnvelope({
+      schema: 'conversation-memory',
+      version: 1,
+      kind: 'state',
+      data: 5,
+    });
+    expect(E.isLeft(result) && result.left.problems[0]).toMatch(/^data: expected an object/);
+  });
+
   it('never throws on hostile input', () => {
     for (const input of [
       null,

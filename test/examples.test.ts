@@ -35,6 +35,8 @@ const expected: Readonly<Record<string, string>> = {
     'redux chat: 2 threads, 3 trims printed by the listener, 5 messages archived + 6 in windows = 11 sent',
   'slidingWindow.ts': `Final window: [ASSISTANT("Hi!"), USER("What's 2+2?"), ASSISTANT("4")]`,
   'tokenLimit.ts': 'message is kept even though maxTokens is 40',
+  'zustandChat.ts':
+    'zustand example: reloaded 3 messages (positions 1, 2, 3); a newer save was reported and left untouched until clearStorage',
   'toolPairs.ts': '    breakdown: messageLimit=1 tokenLimit=0 toolPairBoundary=3',
 };
 

@@ -103,8 +103,11 @@ const under = (prefix: string, error: MemoryDecodeError) =>
   E.left(
     new MemoryDecodeError(
       API,
-      error.problems.map(
-        (problem) => `${prefix}${problem.startsWith('(root)') ? problem.slice(6) : problem}`,
+      error.problems.map((problem) =>
+        // `(root): …` of the inner value reads `data: …` (or stays at the root without a prefix).
+        !problem.startsWith('(root)') || prefix === ''
+          ? `${prefix}${problem}`
+          : `${prefix.replace(/\.$/, '')}${problem.slice('(root)'.length)}`,
       ),
       { kind: error.kind, problemCount: error.problemCount, countComplete: error.countComplete },
     ),
