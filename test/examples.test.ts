@@ -37,6 +37,8 @@ const expected: Readonly<Record<string, string>> = {
   'tokenLimit.ts': 'message is kept even though maxTokens is 40',
   'zustandChat.ts':
     'zustand example: reloaded 3 messages (positions 1, 2, 3); a newer save was reported and left untouched until clearStorage',
+  'timeTravel.ts':
+    'time travel: 8 steps replayed, seek(3) shows the tool turn, a fork from step 5 diverges',
   'toolPairs.ts': '    breakdown: messageLimit=1 tokenLimit=0 toolPairBoundary=3',
 };
 
