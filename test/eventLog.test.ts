@@ -23,22 +23,10 @@ import {
   type MemoryOptions,
   type MemoryState,
 } from 'conversation-memory';
-import { messageArb } from './arbitraries/message';
+import { memoryActionArb } from './arbitraries/actions';
 import { user } from './helpers';
 
 const CONFIG: MemoryOptions = { maxMessages: 4, tokenizer: 'heuristic', toolPairs: 'strict' };
-
-/** Random actions: mostly messages, now and then a summary, a clear or an explicit enforce. */
-const actionArb: fc.Arbitrary<MemoryAction> = fc.oneof(
-  { arbitrary: messageArb.map((m) => memoryActions.messageAdded(m)), weight: 8 },
-  {
-    arbitrary: fc.array(messageArb, { maxLength: 3 }).map((ms) => memoryActions.messagesAdded(ms)),
-    weight: 2,
-  },
-  { arbitrary: fc.string({ maxLength: 8 }).map((t) => memoryActions.summaryApplied(t)), weight: 1 },
-  { arbitrary: fc.constant(memoryActions.cleared()), weight: 1 },
-  { arbitrary: fc.constant(memoryActions.limitsEnforced()), weight: 1 },
-);
 
 const logOf = (actions: readonly MemoryAction[], snapshotEvery: number): EventLog =>
   actions.reduce(appendAction, createEventLog(CONFIG, { snapshotEvery }));
@@ -50,7 +38,7 @@ describe('event log', () => {
   it('replay equals folding the actions; seek(n) equals folding the first n; fork then replay its own', () => {
     fc.assert(
       fc.property(
-        fc.array(actionArb, { maxLength: 30 }),
+        fc.array(memoryActionArb, { maxLength: 30 }),
         fc.integer({ min: 1, max: 5 }),
         fc.nat(),
         (actions, every, pick) => {
@@ -117,7 +105,7 @@ describe('envelopes', () => {
 
   it('round-trips a state and a log through JSON, exactly', () => {
     fc.assert(
-      fc.property(fc.array(actionArb, { maxLength: 20 }), (actions) => {
+      fc.property(fc.array(memoryActionArb, { maxLength: 20 }), (actions) => {
         const log = logOf(actions, 3);
         const state = replay(log);
         expect(encodeEnvelope(state)).toMatchObject({

@@ -4,9 +4,7 @@ import { persist } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
 import {
   createMemory,
-  memoryActions,
   reduceMemory,
-  type MemoryAction,
   type MemoryEffect,
   type MemoryOptions,
 } from 'conversation-memory';
@@ -16,23 +14,10 @@ import {
   memoryStateCreator,
   type MemoryStoreState,
 } from 'conversation-memory/zustand';
-import { messageArb } from './arbitraries/message';
+import { anyActionArb } from './arbitraries/actions';
 import { asyncStorage, mapStorage, type RecordingStorage } from './support/stateStorages';
 
 const CONFIG: MemoryOptions = { maxMessages: 4, tokenizer: 'heuristic', toolPairs: 'strict' };
-
-/** Random actions: mostly messages, now and then a summary, a clear, an enforce, another store's. */
-const actionArb: fc.Arbitrary<MemoryAction> = fc.oneof(
-  { arbitrary: messageArb.map((m) => memoryActions.messageAdded(m)), weight: 8 },
-  {
-    arbitrary: fc.array(messageArb, { maxLength: 3 }).map((ms) => memoryActions.messagesAdded(ms)),
-    weight: 2,
-  },
-  { arbitrary: fc.string({ maxLength: 8 }).map((t) => memoryActions.summaryApplied(t)), weight: 1 },
-  { arbitrary: fc.constant(memoryActions.cleared()), weight: 1 },
-  { arbitrary: fc.constant(memoryActions.limitsEnforced()), weight: 1 },
-  { arbitrary: fc.constant({ type: 'other/action' } as unknown as MemoryAction), weight: 1 },
-);
 
 const persistedStore = (storage: RecordingStorage) =>
   createStore<MemoryStoreState>()(
@@ -45,7 +30,7 @@ const persistedStore = (storage: RecordingStorage) =>
 describe('zustand memory store (properties)', () => {
   it('dispatching actions equals folding reduceMemory; notifies exactly when the state changes', () => {
     fc.assert(
-      fc.property(fc.array(actionArb, { maxLength: 30 }), (actions) => {
+      fc.property(fc.array(anyActionArb, { maxLength: 30 }), (actions) => {
         const store = createMemoryStore(CONFIG);
         let notified = 0;
         store.subscribe(() => notified++);
@@ -70,7 +55,7 @@ describe('zustand memory store (properties)', () => {
 
   it('persist, then a new store on the same storage rehydrates the same memory (sync)', () => {
     fc.assert(
-      fc.property(fc.array(actionArb, { maxLength: 20 }), (actions) => {
+      fc.property(fc.array(anyActionArb, { maxLength: 20 }), (actions) => {
         const storage = mapStorage();
         const store = persistedStore(storage);
         actions.forEach((action) => store.getState().dispatch(action));
@@ -81,7 +66,7 @@ describe('zustand memory store (properties)', () => {
 
   it('persist, then a new store on the same storage rehydrates the same memory (async)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(actionArb, { maxLength: 20 }), async (actions) => {
+      fc.asyncProperty(fc.array(anyActionArb, { maxLength: 20 }), async (actions) => {
         const storage = asyncStorage();
         const store = persistedStore(storage);
         await store.persist.rehydrate();
