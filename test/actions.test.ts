@@ -13,6 +13,7 @@ import {
   fixToolPairBoundary,
   holdForSummary,
   InvalidMessageError,
+  MemoryArgumentError,
   memoryActions,
   memoryReducer,
   reduceMemory,
@@ -182,5 +183,52 @@ describe('decodeAction', () => {
         expect(decoded.reduce(reduceMemory, start)).toEqual(actions.reduce(reduceMemory, start));
       }),
     );
+  });
+});
+
+describe('review fixes: actions read from anywhere', () => {
+  it('trimHeld keeps checked, frozen copies: changing the effect later changes no recorded action', () => {
+    const state = full();
+    const trim = trimOf(state);
+    const mutable = { ...trim, removed: [...trim.removed], positions: [...trim.positions] };
+    const action = memoryActions.trimHeld(mutable);
+    mutable.removed.length = 0;
+    mutable.positions.length = 0;
+    expect(action.payload.removed).toEqual([user('a')]);
+    expect(action.payload.positions).toEqual([0]);
+    expect(Object.isFrozen(action.payload.positions)).toBe(true);
+    expect(() =>
+      memoryActions.trimHeld({ ...trim, removed: [user('a')], positions: [-5] } as TrimmedEffect),
+    ).toThrow(/one position \(an integer ≥ 0\) per removed message/);
+  });
+
+  it('memoryReducer throws our error, never a TypeError, for a malformed or hostile action', () => {
+    const state = full();
+    for (const action of [
+      { type: 'memory/trimHeld' },
+      { type: 'memory/summaryCommitted' },
+      { type: 'memory/summaryCommitted', payload: { text: 1, through: 'x' } },
+    ]) {
+      expect(() => memoryReducer(state, action as never)).toThrow(MemoryArgumentError);
+    }
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(() => memoryReducer(state, proxy as never)).toThrow(MemoryArgumentError);
+    const trap = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(() => memoryReducer(state, trap as never)).toThrow(
+      /memoryReducer: action\.type could not be read/,
+    );
+  });
+
+  it('a clear effect hands out a frozen array', () => {
+    const { effects } = clearMemory(full());
+    expect(Object.isFrozen((effects[0] as TrimmedEffect).removed)).toBe(true);
   });
 });

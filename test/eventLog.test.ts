@@ -91,7 +91,7 @@ describe('event log', () => {
     expect(() => seek(log, -1)).toThrow('n must be an integer from 0 to 1');
     expect(() => fork(log, 0.5)).toThrow(RangeError);
     expect(() => createEventLog(CONFIG, { snapshotEvery: 0 })).toThrow(
-      'options.snapshotEvery must be an integer ≥ 1, received 0',
+      'options.snapshotEvery must be an integer from 1 to 65536, received 0',
     );
   });
 });
@@ -197,5 +197,30 @@ describe('envelopes', () => {
       },
     );
     expect(E.isLeft(decodeEnvelope(trap))).toBe(true);
+  });
+});
+
+describe('review fixes: envelopes and logs', () => {
+  it('reads a current MemoryState stored as it is, checking it whole', () => {
+    const state = reduceMemory(
+      createMemory({ tokenizer: 'heuristic' }),
+      memoryActions.messageAdded(user('hi')),
+    );
+    const result = decodeEnvelope(JSON.parse(JSON.stringify(state)));
+    expect(result).toEqual(E.right({ kind: 'state', state }));
+    const corrupt = { ...(JSON.parse(JSON.stringify(state)) as object), totalTokens: 7 };
+    expect(E.isLeft(decodeEnvelope(corrupt))).toBe(true);
+  });
+
+  it('bounds the snapshot distance, so building a long log stays linear', () => {
+    expect(() => createEventLog(CONFIG, { snapshotEvery: 70_000 })).toThrow(
+      'options.snapshotEvery must be an integer from 1 to 65536, received 70000',
+    );
+    const envelope = encodeEnvelope(createEventLog(CONFIG));
+    (envelope.data as { snapshot_every: number }).snapshot_every = Number.MAX_SAFE_INTEGER;
+    const result = decodeEnvelope(JSON.parse(JSON.stringify(envelope)));
+    expect(E.isLeft(result) && result.left.problems[0]).toMatch(
+      /^data\.snapshot_every: expected an integer from 1 to 65536/,
+    );
   });
 });

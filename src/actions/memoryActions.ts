@@ -1,3 +1,5 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
 import type { MemoryAction, MemoryActionType } from '../model/actions';
@@ -45,6 +47,23 @@ const messagesOf = (messages: readonly MessageInput[], api: string) => {
   return Object.freeze(out);
 };
 
+/** The payload of `trimHeld`: copies of the effect's messages and positions, checked and frozen. */
+const heldPayload = (trimmed: TrimmedEffect) => {
+  const api = 'memoryActions.trimHeld';
+  const removed = messagesOf(trimmed.removed, api);
+  const positions = Object.freeze(Array.from(trimmed.positions));
+  if (
+    positions.length !== removed.length ||
+    !positions.every((p) => Number.isSafeInteger(p) && p >= 0)
+  ) {
+    throw new MemoryArgumentError(
+      api,
+      `trimmed must be a memory/trimmed effect with one position (an integer ≥ 0) per removed message, received ${describeValue(trimmed.positions)}`,
+    );
+  }
+  return Object.freeze({ removed, positions });
+};
+
 /**
  * The action creators of every reducer (see {@link MemoryAction}). Messages are validated and
  * stored as canonical frozen copies when the action is created, so an invalid message fails where
@@ -86,7 +105,7 @@ export const memoryActions = /* @__PURE__ */ Object.freeze({
   cleared: /* @__PURE__ */ creator('memory/cleared', () => ({ type: 'memory/cleared' })),
   trimHeld: /* @__PURE__ */ creator('memory/trimHeld', (trimmed: TrimmedEffect) => ({
     type: 'memory/trimHeld',
-    payload: Object.freeze({ removed: trimmed.removed, positions: trimmed.positions }),
+    payload: heldPayload(trimmed),
   })),
   summaryCommitted: /* @__PURE__ */ creator(
     'memory/summaryCommitted',

@@ -8,6 +8,7 @@ import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import {
   appendAction,
   DEFAULT_SNAPSHOT_EVERY,
+  MAX_SNAPSHOT_EVERY,
   type EventLog,
   fromState,
   logActions,
@@ -17,6 +18,7 @@ import type { MemoryState } from '../model/state';
 import { messageToDict, toDict } from '../serialization/toDict';
 import type { MemoryDict } from '../serialization/types';
 import { decodeAction } from './decodeAction';
+import { decodeState as checkState } from './decodeState';
 import { fromDict } from './fromDict';
 
 /**
@@ -186,8 +188,15 @@ const decodeLog = (data: unknown): E.Either<MemoryDecodeError, DecodedEnvelope> 
   const every = Object.hasOwn(data, 'snapshot_every')
     ? data['snapshot_every']
     : DEFAULT_SNAPSHOT_EVERY;
-  if (typeof every !== 'number' || !Number.isSafeInteger(every) || every < 1) {
-    return fail([`data.snapshot_every: expected an integer ≥ 1, got ${describeValue(every)}`]);
+  if (
+    typeof every !== 'number' ||
+    !Number.isSafeInteger(every) ||
+    every < 1 ||
+    every > MAX_SNAPSHOT_EVERY
+  ) {
+    return fail([
+      `data.snapshot_every: expected an integer from 1 to ${MAX_SNAPSHOT_EVERY}, got ${describeValue(every)}`,
+    ]);
   }
   const actions = Object.hasOwn(data, 'actions') ? data['actions'] : undefined;
   if (!Array.isArray(actions)) {
@@ -215,7 +224,12 @@ const migrate = (
   if (own('max_messages') !== undefined) return decodeState(input, '');
   const config = own('config');
   const messages = own('messages');
-  if (isPlainObject(config) && Array.isArray(messages) && own('positionRuns') === undefined) {
+  if (own('positionRuns') !== undefined) {
+    // A state of this version stored as it is (redux-persist, Zustand's persist): checked whole.
+    const state = checkState(input);
+    return E.isLeft(state) ? E.left(state.left) : E.right({ kind: 'state', state: state.right });
+  }
+  if (isPlainObject(config) && Array.isArray(messages)) {
     let dict: MemoryDict;
     try {
       dict = {

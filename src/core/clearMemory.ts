@@ -36,7 +36,8 @@ export const clearMemory = (state: MemoryState): Transition => {
       Object.freeze({
         type: 'memory/trimmed',
         reason: 'clear',
-        removed: state.messages,
+        // The state's own array, frozen (in every NODE_ENV) before it is handed out.
+        removed: Object.isFrozen(state.messages) ? state.messages : Object.freeze(state.messages),
         positions: Object.freeze(positionsOf(state.positionRuns, state.messages.length)),
         remaining: 0,
         removedTokens: state.totalTokens,

@@ -12,6 +12,8 @@ import { fixToolPairBoundary } from './fixToolPairBoundary';
 import { holdForSummary } from './holdForSummary';
 import { setSummary } from './setSummary';
 import { readState } from '../internal/readState';
+import { unreadable } from '../internal/unreadable';
+import { MemoryArgumentError } from '../errors/errorClasses';
 
 /**
  * Applies one action (see {@link MemoryAction}) with its reducer: the reducers as one function,
@@ -29,37 +31,58 @@ import { readState } from '../internal/readState';
  */
 export const memoryReducer = (state: MemoryState, action: MemoryAction): Transition => {
   if (typeof action !== 'object' || action === null) return unchanged(state);
-  switch (action.type) {
+  // Read once, and safely: an action can come from anywhere (a Proxy, a getter that throws).
+  const type = read(action, 'type', 'action');
+  switch (type) {
     case 'memory/messageAdded':
-      return addMessage(state, action.payload);
+      return addMessage(state, read(action, 'payload', 'action') as never);
     case 'memory/messagesAdded':
-      return addMessages(state, action.payload);
+      return addMessages(state, read(action, 'payload', 'action') as never);
     case 'memory/limitsEnforced':
       return enforceLimits(state);
     case 'memory/toolPairBoundaryFixed':
       return fixToolPairBoundary(state);
     case 'memory/summaryApplied':
-      return applySummary(state, action.payload);
+      return applySummary(state, read(action, 'payload', 'action') as never);
     case 'memory/summarySet':
-      return setSummary(state, action.payload);
+      return setSummary(state, read(action, 'payload', 'action') as never);
     case 'memory/cleared':
       return clearMemory(state);
-    case 'memory/trimHeld':
+    case 'memory/trimHeld': {
+      const payload = read(action, 'payload', 'action');
+      // holdForSummary checks the shape (lists of messages and positions of one length).
       return holdForSummary(state, {
         type: 'memory/trimmed',
         reason: 'enforce_limits',
-        removed: action.payload.removed,
-        positions: action.payload.positions,
+        removed: read(payload, 'removed', 'action.payload') as never,
+        positions: read(payload, 'positions', 'action.payload') as never,
         rules: [],
         remaining: 0,
         removedTokens: 0,
         remainingTokens: 0,
         breakdown: { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 },
       });
-    case 'memory/summaryCommitted':
-      return commitSummary(state, action.payload.text, action.payload.through);
+    }
+    case 'memory/summaryCommitted': {
+      const payload = read(action, 'payload', 'action');
+      return commitSummary(
+        state,
+        read(payload, 'text', 'action.payload') as never,
+        read(payload, 'through', 'action.payload') as never,
+      );
+    }
     default:
       return unchanged(state);
+  }
+};
+
+/** Field `key` of `value` (undefined when `value` is not an object); a throwing read is ours. */
+const read = (value: unknown, key: string, what: string): unknown => {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch (error) {
+    throw unreadable(error, MemoryArgumentError, 'memoryReducer', `${what}.${key}`);
   }
 };
 

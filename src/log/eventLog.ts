@@ -59,6 +59,17 @@ export interface EventLogOptions {
 export const DEFAULT_SNAPSHOT_EVERY = 256;
 
 /**
+ * The largest distance between snapshots: an append copies the log's last chunk, so a larger one
+ * would make building a long log quadratic.
+ *
+ * @example
+ * ```ts
+ * MAX_SNAPSHOT_EVERY; // 65536
+ * ```
+ */
+export const MAX_SNAPSHOT_EVERY = 65_536;
+
+/**
  * An empty event log whose initial state is `createMemory(config)`: the config (its tokenizer
  * named) is part of the log, so a replay anywhere counts the same way.
  *
@@ -73,10 +84,14 @@ export const DEFAULT_SNAPSHOT_EVERY = 256;
  */
 export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions): EventLog => {
   const snapshotEvery = options?.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
-  if (!Number.isSafeInteger(snapshotEvery) || snapshotEvery < 1) {
+  if (
+    !Number.isSafeInteger(snapshotEvery) ||
+    snapshotEvery < 1 ||
+    snapshotEvery > MAX_SNAPSHOT_EVERY
+  ) {
     throw new MemoryArgumentError(
       'createEventLog',
-      `options.snapshotEvery must be an integer ≥ 1, received ${describeValue(snapshotEvery)}`,
+      `options.snapshotEvery must be an integer from 1 to ${MAX_SNAPSHOT_EVERY}, received ${describeValue(snapshotEvery)}`,
     );
   }
   return fromState(createMemory(config), snapshotEvery);
