@@ -37,6 +37,7 @@ export {
   timeline,
   logActions,
   DEFAULT_SNAPSHOT_EVERY,
+  MAX_SNAPSHOT_EVERY,
 } from './log/eventLog';
 export { encodeEnvelope, decodeEnvelope, ENVELOPE_VERSION } from './codec/envelope';
 export { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from './model/state';
