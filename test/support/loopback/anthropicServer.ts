@@ -22,6 +22,7 @@ import {
 } from './anthropicReply';
 import { checkConversation } from './anthropicRules';
 import { checkRequestShape } from './anthropicSchema';
+import { readBody } from './readBody';
 
 export type {
   MessagesRequestBody,
@@ -52,20 +53,6 @@ const send = (res: ServerResponse, status: number, body: unknown, requestId: str
   res.end(text);
 };
 
-const readBody = (req: IncomingMessage): Promise<string | undefined> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () =>
-      resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')),
-    );
-    req.on('error', reject);
-  });
-
 /**
  * Starts the server on 127.0.0.1 on a free port.
  *
@@ -88,7 +75,7 @@ export const startAnthropicServer = async (
     if (req.method !== 'POST' || path !== '/v1/messages') {
       return fail(404, 'not_found_error', 'Not Found');
     }
-    const text = await readBody(req);
+    const text = await readBody(req, MAX_BODY_BYTES);
     if (text === undefined) {
       return fail(413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.');
     }

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { completionFor, type ScriptedReply } from './openaiReply';
 import { checkChatRequest } from './openaiRules';
 import { type ChatRequestBody, invalidRequest, type OpenAIErrorBody } from './openaiWire';
+import { readBody } from './readBody';
 
 export type { ScriptedReply, ScriptedToolCall } from './openaiReply';
 export type { ChatRequestBody, ChatRequestMessage, OpenAIErrorBody } from './openaiWire';
@@ -53,20 +54,6 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 const PARSE_ERROR =
   "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)";
-
-const readBody = (req: IncomingMessage): Promise<string | undefined> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () =>
-      resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')),
-    );
-    req.on('error', reject);
-  });
 
 const send = (
   res: ServerResponse,
@@ -109,7 +96,7 @@ export const startOpenAIServer = async (
       );
       return;
     }
-    const text = await readBody(req);
+    const text = await readBody(req, MAX_BODY_BYTES);
     if (text === undefined) {
       refuse(res, undefined, 413, invalidRequest('Request body too large for this test server.'));
       return;
