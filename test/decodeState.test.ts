@@ -75,6 +75,19 @@ describe('decodeState: a stored state is checked, not trusted', () => {
     ]);
   });
 
+  it('a missing field or an unknown config key is a problem, not a default', () => {
+    const json = viaJson(createMemory());
+    const { summary, nextPosition, ...partial } = json;
+    void [summary, nextPosition];
+    expect(problems(partial)).toEqual(['nextPosition: missing', 'summary: missing']);
+    const config = { ...(json['config'] as Record<string, unknown>) };
+    delete config['toolPairs'];
+    expect(problems({ ...json, config: { ...config, maxMesages: 3 } })).toEqual([
+      'config.toolPairs: missing',
+      'config.maxMesages: not a config field',
+    ]);
+  });
+
   it('refuses a window that breaks its tool-pair rules (it would not survive a load)', () => {
     const state = addMessages(createMemory({ tokenizer: 'heuristic' }), [
       user('q'),

@@ -13,6 +13,28 @@ import { fromDictWithEffects } from './fromDict';
 
 const API = 'decodeState';
 
+/** Every field of a state, and of its config. */
+const STATE_KEYS = [
+  'config',
+  'messages',
+  'tokenCounts',
+  'positionRuns',
+  'nextPosition',
+  'totalTokens',
+  'summary',
+  'pendingMessages',
+  'pendingPositions',
+  'summaryCoverage',
+] as const;
+const CONFIG_KEYS: readonly string[] = [
+  'maxMessages',
+  'maxTokens',
+  'tokenizer',
+  'toolPairs',
+  'startOn',
+  'pinSystem',
+];
+
 /** Where a problem found in the dict form lies in the state: its own field names. */
 const RENAMES: readonly (readonly [string, string])[] = [
   ['max_messages', 'config.maxMessages'],
@@ -106,6 +128,16 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
   if (!Array.isArray(messages))
     return fail([`messages: expected a list, got ${describeValue(messages)}`]);
   const problems: string[] = [];
+  // A stored state has every field: a missing one is a problem, not a default.
+  for (const key of STATE_KEYS) {
+    if (!Object.hasOwn(input, key)) problems.push(`${key}: missing`);
+  }
+  for (const key of CONFIG_KEYS) {
+    if (!Object.hasOwn(config, key)) problems.push(`config.${key}: missing`);
+  }
+  for (const key of Object.keys(config)) {
+    if (!CONFIG_KEYS.includes(key)) problems.push(`config.${key}: not a config field`);
+  }
   const dictMessages = messages.map((message: unknown, i) => {
     try {
       return messageToDict(normalizeMessage(message, API, i));
