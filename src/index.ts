@@ -122,6 +122,7 @@ export type { Base64Image } from './model/imageMessage';
 export type { MemoryConfig, MemoryOptions, TokenizerName, ToolPairPolicy } from './model/config';
 export type { MemoryState, PositionRun } from './model/state';
 export type { MemoryAction, MemoryActionType } from './model/actions';
+export type { HeldTrim } from './core/holdForSummary';
 export type { ActionCreator } from './actions/memoryActions';
 export type { EventLog, EventLogOptions, TimelineStep } from './log/eventLog';
 export type { Envelope, DecodedEnvelope } from './codec/envelope';

@@ -11,7 +11,18 @@ import { MAX_PENDING_MESSAGES, type MemoryState } from '../model/state';
 
 const API = 'holdForSummary';
 
-const isTrimmedEffect = (value: unknown): value is TrimmedEffect => {
+/**
+ * What `holdForSummary` reads of a `memory/trimmed` effect: every such effect is one, and so is
+ * the `memory/trimHeld` action's payload with its type and reason.
+ *
+ * @example
+ * ```ts
+ * const held: HeldTrim = { type: 'memory/trimmed', reason: 'enforce_limits', removed: [], positions: [] };
+ * ```
+ */
+export type HeldTrim = Pick<TrimmedEffect, 'type' | 'reason' | 'removed' | 'positions'>;
+
+const isTrimmedEffect = (value: unknown): value is HeldTrim => {
   if (typeof value !== 'object' || value === null) return false;
   const effect = value as Partial<Record<keyof TrimmedEffect, unknown>>;
   return (
@@ -53,7 +64,7 @@ const isTrimmedEffect = (value: unknown): value is TrimmedEffect => {
  * getPendingSummary(next).messages; // what the trim removed, waiting for a summary
  * ```
  */
-export const holdForSummary = (state: MemoryState, trimmed: TrimmedEffect): Transition => {
+export const holdForSummary = (state: MemoryState, trimmed: HeldTrim): Transition => {
   state = readState(state, API);
   if (!isTrimmedEffect(trimmed)) {
     throw new MemoryArgumentError(

@@ -56,11 +56,6 @@ export const memoryReducer = (state: MemoryState, action: MemoryAction): Transit
         reason: 'enforce_limits',
         removed: read(payload, 'removed', 'action.payload') as never,
         positions: read(payload, 'positions', 'action.payload') as never,
-        rules: [],
-        remaining: 0,
-        removedTokens: 0,
-        remainingTokens: 0,
-        breakdown: { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 },
       });
     }
     case 'memory/summaryCommitted': {

@@ -6,14 +6,14 @@ import { applySummary } from '../core/applySummary';
 import { clearMemory } from '../core/clearMemory';
 import { createMemory } from '../core/createMemory';
 import { getPendingSummary, getPositions, getRecent } from '../core/selectors';
-import { holdForSummary } from '../core/holdForSummary';
+import { holdForSummary, type HeldTrim } from '../core/holdForSummary';
 import { commitSummary } from '../core/commitSummary';
 import { setSummary } from '../core/setSummary';
 import { ListenerError, MemoryArgumentError } from '../errors/errorClasses';
 import { readState } from '../internal/readState';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryOptions } from '../model/config';
-import type { MemoryEffect, Transition, TrimmedEffect } from '../model/effects';
+import type { MemoryEffect, Transition } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { MemoryState } from '../model/state';
@@ -220,7 +220,7 @@ export class ConversationMemory {
    * }
    * ```
    */
-  holdForSummary(trimmed: TrimmedEffect): readonly MemoryEffect[] {
+  holdForSummary(trimmed: HeldTrim): readonly MemoryEffect[] {
     return this.#commit(holdForSummary(this.#state, trimmed));
   }
 

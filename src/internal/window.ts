@@ -3,12 +3,10 @@ import type { MemoryEffect, Transition, TrimBreakdown, TrimRule } from '../model
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { freezeWindow } from './freeze';
-import type { Sequence } from './sequence';
+import { messageAt, type Sequence } from './sequence';
 import { keptRanges, runsOfRanges, sliceRanges } from './applyRemovals';
 import { positionAt, positionsOf, runsAfterPrefixCut } from './positions';
 import { planTrimOf, type PlanScope, type TrimPlan } from './trimPlan';
-
-export { startsToolExchange } from './sequence';
 
 const sum = (values: readonly number[]): number => {
   let total = 0;
@@ -86,10 +84,6 @@ export const withWindow = (
  */
 export const ADD: PlanScope = /* @__PURE__ */ Object.freeze({ limits: true, scan: 'tail' });
 
-/** Item `i` of the virtual sequence `held ++ incoming`. */
-const at = <T>(held: readonly T[], incoming: readonly T[], i: number): T =>
-  (i < held.length ? held[i] : incoming[i - held.length]) as T;
-
 const countRules = (rules: readonly TrimRule[]): TrimBreakdown => {
   const breakdown = { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 };
   for (const rule of rules) breakdown[rule]++;
@@ -145,7 +139,7 @@ export const appendAndTrim = (
     keptMessages = sliceRanges(messages, incoming, ranges);
     keptCounts = sliceRanges(tokenCounts, incomingCounts, ranges);
     runs = runsOfRanges(positionRuns, messages.length, start, ranges);
-    goneMessages = removed.map((i) => at(messages, incoming, i));
+    goneMessages = removed.map((i) => messageAt(sequence, i));
     gonePositions = removed.map((i) =>
       i < messages.length ? positionAt(positionRuns, i) : start + (i - messages.length),
     );
