@@ -13,7 +13,6 @@ import { configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
 import {
   assistantMessage,
   toolMessage,
-  userMessage,
   type Message,
   type MessageInput,
 } from 'conversation-memory';
@@ -60,6 +59,21 @@ store.dispatch(
   }),
 );
 
+/**
+ * A message typed in the UI: it carries the application's own id (its database row) and
+ * metadata, which the memory keeps as they are, never counts and never sends to a model.
+ */
+let row = 0;
+const typed = (content: string): MessageInput => ({
+  role: 'user',
+  content,
+  id: `row-${++row}`,
+  metadata: { sentAt: 1_764_500_000 + row },
+});
+
+/** The key a UI renders a message's row with: its id when it has one, else its stable position. */
+const rowKey = (message: Message, position: number): string => message.id ?? `pos-${position}`;
+
 const sent = new Map<string, Message[]>();
 const say = (conversationId: string, ...messages: MessageInput[]): void => {
   const action = chats.actions.messagesAdded({ conversationId, messages });
@@ -68,11 +82,11 @@ const say = (conversationId: string, ...messages: MessageInput[]): void => {
   store.dispatch(action);
 };
 
-say('trip', userMessage('Plan a weekend in Lisbon.'), assistantMessage('Day 1: Alfama.'));
-say('maths', userMessage('What is 6 × 7?'));
-say('trip', userMessage('And day 2?'), assistantMessage('Day 2: Belém.'));
+say('trip', typed('Plan a weekend in Lisbon.'), assistantMessage('Day 1: Alfama.'));
+say('maths', typed('What is 6 × 7?'));
+say('trip', typed('And day 2?'), assistantMessage('Day 2: Belém.'));
 const mathsBefore = chats.selectors.selectHistory(store.getState(), 'maths');
-say('trip', userMessage('Where to eat?'), assistantMessage('Try a tasca in Mouraria.'));
+say('trip', typed('Where to eat?'), assistantMessage('Try a tasca in Mouraria.'));
 // Isolation: the trip's trim left the maths thread as it was (the very same array).
 assert.equal(chats.selectors.selectHistory(store.getState(), 'maths'), mathsBefore);
 say(
@@ -81,20 +95,32 @@ say(
   toolMessage('42', { toolCallId: 'c1', toolName: 'multiply' }),
   assistantMessage('6 × 7 = 42.'),
 );
-say('maths', userMessage('Thanks!'));
+say('maths', typed('Thanks!'));
 
-// What each thread's model sees now, with the stable positions a UI keys its rows by.
+// What each thread's model sees now, with the keys a UI renders its rows by: the message's own id
+// when it has one, else its stable position (which never changes as the window slides).
 const state: RootState = store.getState();
+const rows = new Map<string, string[]>();
 for (const id of chats.selectors.selectConversationIds(state)) {
   const history = chats.selectors.selectHistory(state, id);
   const positions = chats.selectors.selectPositions(state, id);
-  console.log(`${id} window: ${history.map((m, i) => `#${positions[i]} ${label(m)}`).join(' | ')}`);
+  rows.set(
+    id,
+    history.map((m, i) => rowKey(m, positions[i] as number)),
+  );
+  console.log(
+    `${id} window: ${history.map((m, i) => `[${rows.get(id)?.[i]}] ${label(m)}`).join(' | ')}`,
+  );
 }
 
 // Claims, checked.
 const trip = chats.selectors.selectHistory(state, 'trip');
 const maths = chats.selectors.selectHistory(state, 'maths');
 assert.deepEqual(chats.selectors.selectPositions(state, 'trip'), [2, 3, 4, 5]);
+assert.deepEqual(rows.get('trip'), ['row-3', 'pos-3', 'row-4', 'pos-5']);
+assert.deepEqual(rows.get('maths'), ['pos-3', 'row-5']);
+// The application's metadata came through the store as it was typed.
+assert.deepEqual(trip[2]?.metadata, { sentAt: 1_764_500_004 });
 assert.deepEqual(maths.map(label), ['assistant:"6 × 7 = 42."', 'user:"Thanks!"']);
 // The strict policy removed the tool call and its result together, never one without the other.
 assert.deepEqual(trims, [

@@ -55,7 +55,14 @@ const first = openChat().store;
 const { dispatch } = first.getState();
 dispatch(memoryActions.messageAdded(userMessage('Hi, I am planning a trip to Lisbon.')));
 dispatch(memoryActions.messageAdded(assistantMessage('Lovely! When are you going?')));
-dispatch(memoryActions.messageAdded(userMessage('In May, for a week.')));
+// A message typed in the UI carries the application's id and metadata; both are saved with it.
+dispatch(
+  memoryActions.messageAdded({
+    ...userMessage('In May, for a week.'),
+    id: 'msg-3',
+    metadata: { sentAt: 1_764_500_000, edited: false },
+  }),
+);
 const effects = dispatch(memoryActions.messageAdded(assistantMessage('May is a great month.')));
 assert.deepEqual(
   effects.map((effect) => effect.type),
@@ -76,7 +83,13 @@ assert.deepEqual(reloaded.problems, []);
 assert.deepEqual(memory, first.getState().memory);
 assert.deepEqual(getPositions(memory), [1, 2, 3]);
 const positions = getPositions(memory).join(', ');
-console.log(`reloaded ${getHistory(memory).length} messages (positions ${positions})`);
+// A UI keys its rows by the message's id when it has one, else by its stable position.
+const rowKeys = getHistory(memory).map((m, i) => m.id ?? `pos-${getPositions(memory)[i]}`);
+assert.deepEqual(rowKeys, ['pos-1', 'msg-3', 'pos-3']);
+assert.deepEqual(getHistory(memory)[1]?.metadata, { sentAt: 1_764_500_000, edited: false });
+console.log(
+  `reloaded ${getHistory(memory).length} messages (positions ${positions}; row keys ${rowKeys.join(', ')})`,
+);
 
 // 3. A save written by a newer version: reported, and kept as it is through further changes.
 const newer = JSON.stringify({ ...stored, version: stored.version + 1 });

@@ -17,7 +17,7 @@ import { messageArb } from './arbitraries/message';
  * Only own properties are read. `JSON.parse('{"__proto__": {...}}')` makes an own key named
  * `__proto__`; a decoder that copies with assignment turns it into a prototype, and every field
  * read afterwards inherits from it. Here it is data: ignored like any unknown key in a record,
- * kept as a key inside tool-call parameters (where every key is data).
+ * kept as a key inside tool-call parameters and message metadata (where every key is data).
  */
 
 const PROTO_NAMES = [...Object.getOwnPropertyNames(Object.prototype), '__proto__'];
@@ -79,7 +79,10 @@ describe('own properties: properties', () => {
             fc.constant(dict),
             fc.constantFrom(
               ...jsonNodes(dict).filter(
-                (node) => !Array.isArray(node.value) && !node.path.includes('parameters'),
+                (node) =>
+                  !Array.isArray(node.value) &&
+                  !node.path.includes('parameters') &&
+                  !node.path.includes('metadata'),
               ),
             ),
             protoPayloadArb,

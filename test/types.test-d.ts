@@ -113,6 +113,16 @@ describe('public types', () => {
     expectTypeOf(added.state.messages).toEqualTypeOf<readonly Message[]>();
     // Every stored Message is accepted back as input.
     expectTypeOf<Message>().toMatchTypeOf<MessageInput>();
+    // The application's id and metadata: metadata may be an interface type, stored as JSON.
+    interface RowMeta {
+      sentAt: number;
+    }
+    const meta: RowMeta = { sentAt: 1 };
+    const withApp = addMessage(state, { role: 'user', content: 'hi', id: 'row-1', metadata: meta });
+    expectTypeOf(withApp.state.messages[0]?.metadata).toEqualTypeOf<JsonObject | undefined>();
+    expectTypeOf(withApp.state.messages[0]?.id).toEqualTypeOf<string | undefined>();
+    // @ts-expect-error an id is a string
+    addMessage(state, { role: 'user', content: 'hi', id: 7 });
     // Arguments must still be an object.
     const asString = { name: 'f', parameters: '{}' };
     // @ts-expect-error a JSON string is not parameters

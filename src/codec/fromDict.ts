@@ -90,6 +90,8 @@ const toMessage = (raw: PersistedMessage): Message => {
   if (raw.content_parts && raw.content_parts.length > 0) {
     message['contentParts'] = raw.content_parts.map(toPart);
   }
+  setIf(message, 'id', raw.id);
+  setIf(message, 'metadata', raw.metadata);
   return registerCanonical(message as unknown as Message);
 };
 

@@ -22,6 +22,21 @@ const ParametersCodec = /* @__PURE__ */ new t.Type<JsonObject, JsonObject, unkno
   t.identity,
 );
 
+/** The application's message id: a non-empty string; `null` (as `JSON` may write it) is none. */
+const ApplicationId = /* @__PURE__ */ checkedCodec<string | null>('message id', (value) =>
+  value === null || (typeof value === 'string' && value !== '')
+    ? undefined
+    : `must be a non-empty string, received ${describeValue(value)}`,
+);
+
+/** The application's message metadata: a JSON object, copied as parameters are; `null` is none. */
+const MetadataCodec = /* @__PURE__ */ new t.Type<JsonObject | null, JsonObject | null, unknown>(
+  'JSON object or null',
+  (u): u is JsonObject | null => u === null || JsonObjectCodec.is(u),
+  (u, c) => (u === null ? t.success(null) : JsonObjectCodec.validate(u, c)),
+  t.identity,
+);
+
 /**
  * A role as the reference writes it; case-sensitive.
  *
@@ -153,6 +168,8 @@ const persistedMessageCodec = (budget: ProblemBudget) =>
         [boundedArray('list of content parts', PersistedContentPart, budget), t.null],
         'list of content parts or null',
       ),
+      id: ApplicationId,
+      metadata: MetadataCodec,
     },
   );
 

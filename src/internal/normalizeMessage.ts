@@ -1,5 +1,5 @@
 import { InvalidMessageError } from '../errors/errorClasses';
-import type { ContentPart, Message, ToolCall } from '../model/message';
+import type { ContentPart, JsonObject, Message, ToolCall } from '../model/message';
 import { isRole, ROLES } from '../model/role';
 import { cloneJsonObject, NotJsonError } from './cloneJson';
 import { describeValue } from './describeValue';
@@ -246,6 +246,8 @@ const normalizeFresh = (value: unknown, at: At): Message => {
   let toolResult: unknown;
   let imageBase64: unknown;
   let contentParts: unknown;
+  let id: unknown;
+  let metadata: unknown;
   for (const key of Object.keys(raw)) {
     const item = raw[key];
     switch (key) {
@@ -273,6 +275,12 @@ const normalizeFresh = (value: unknown, at: At): Message => {
       case 'contentParts':
         contentParts = item;
         break;
+      case 'id':
+        id = item;
+        break;
+      case 'metadata':
+        metadata = item;
+        break;
       default:
         if (item !== undefined) notAField(at, key, keyHint(key, MESSAGE_HINTS));
     }
@@ -297,12 +305,32 @@ const normalizeFresh = (value: unknown, at: At): Message => {
   if (image !== undefined) message.imageBase64 = image;
   const parts = normalizeList(contentParts, at, 'contentParts', normalizePart);
   if (parts !== undefined) message.contentParts = parts;
+  if (id !== undefined && id !== null) message.id = applicationId(id, at);
+  if (metadata !== undefined && metadata !== null) message.metadata = copyMetadata(metadata, at);
   return message;
+};
+
+/** The application's message id: a non-empty string. */
+const applicationId = (id: unknown, at: At): string => {
+  if (typeof id !== 'string' || id === '') {
+    fail(at, `${pathOf(at)}.id must be a non-empty string, received ${describeValue(id)}`);
+  }
+  return id as string;
+};
+
+/** The application's metadata: a plain JSON object, deep-copied (each value read once). */
+const copyMetadata = (metadata: unknown, at: At): JsonObject => {
+  try {
+    return cloneJsonObject(metadata, `${pathOf(at)}.metadata`);
+  } catch (error) {
+    if (error instanceof NotJsonError) fail(at, error.message);
+    throw error;
+  }
 };
 
 /**
  * Validates a message given by a caller and returns its canonical form: a new, deeply frozen
- * object with only the `Message` fields, no `undefined` or `null` optional fields, empty lists
+ * object with only the `Message` fields (the application's `id` and `metadata` last), no `undefined` or `null` optional fields, empty lists
  * left out and tool-call parameters deep-copied. The caller's object is never changed, and each
  * of its own properties is read once. A message already in canonical form (made here before) is
  * returned as is, so moving messages between states costs nothing.

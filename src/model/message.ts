@@ -67,6 +67,7 @@ export interface ContentPart {
  * @example
  * ```ts
  * const result: Message = { role: 'tool', content: '42', toolCallId: 'c1', toolName: 'calc' };
+ * const fromUi: Message = { role: 'user', content: 'hi', id: 'msg_17', metadata: { sentAt: 1764499200 } };
  * ```
  */
 export interface Message {
@@ -84,4 +85,15 @@ export interface Message {
   readonly imageBase64?: string;
   /** Multimodal parts; when present, providers send these instead of `content`. */
   readonly contentParts?: readonly ContentPart[];
+  /**
+   * The application's own id for the message (its database row, the AI SDK's UI message id): a
+   * non-empty string, kept as given. Never sent to a model, never counted as tokens, not checked
+   * for uniqueness. A chat UI keys rendered messages by it (else by the message's position).
+   */
+  readonly id?: string;
+  /**
+   * The application's own data about the message (timestamps, feedback, the model's name): a plain
+   * JSON object, deep-copied and frozen on entry. Never sent to a model, never counted as tokens.
+   */
+  readonly metadata?: JsonObject;
 }

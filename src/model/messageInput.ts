@@ -55,4 +55,7 @@ export interface MessageInput {
   readonly toolResult?: string | undefined;
   readonly imageBase64?: string | undefined;
   readonly contentParts?: readonly ContentPartInput[] | undefined;
+  readonly id?: string | undefined;
+  /** Any object type (an application's `interface`); checked at run time to be a JSON object. */
+  readonly metadata?: object | undefined;
 }

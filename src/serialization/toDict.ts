@@ -30,7 +30,8 @@ const partToDict = (part: ContentPart): ContentPartDict => ({
  * One message in the reference's JSON shape (`Message.to_dict()`).
  *
  * @param message - a message
- * @returns all eight snake_case keys, in the reference's order
+ * @returns all eight snake_case keys, in the reference's order, then `id` and `metadata` only when
+ *   the message has them
  * @example
  * ```ts
  * messageToDict(userMessage('hi'));
@@ -38,22 +39,31 @@ const partToDict = (part: ContentPart): ContentPartDict => ({
  * //   tool_calls: null, tool_call_id: null, content_parts: null }
  * ```
  */
-export const messageToDict = (message: Message): MessageDict => ({
-  role: message.role,
-  content: message.content,
-  image_base64: message.imageBase64 ?? null,
-  tool_name: message.toolName ?? null,
-  tool_result: message.toolResult ?? null,
-  tool_calls:
-    message.toolCalls !== undefined && message.toolCalls.length > 0
-      ? message.toolCalls.map(toolCallToDict)
-      : null,
-  tool_call_id: message.toolCallId ?? null,
-  content_parts:
-    message.contentParts !== undefined && message.contentParts.length > 0
-      ? message.contentParts.map(partToDict)
-      : null,
-});
+export const messageToDict = (message: Message): MessageDict => {
+  const dict: MessageDict = {
+    role: message.role,
+    content: message.content,
+    image_base64: message.imageBase64 ?? null,
+    tool_name: message.toolName ?? null,
+    tool_result: message.toolResult ?? null,
+    tool_calls:
+      message.toolCalls !== undefined && message.toolCalls.length > 0
+        ? message.toolCalls.map(toolCallToDict)
+        : null,
+    tool_call_id: message.toolCallId ?? null,
+    content_parts:
+      message.contentParts !== undefined && message.contentParts.length > 0
+        ? message.contentParts.map(partToDict)
+        : null,
+  };
+  const { id, metadata } = message;
+  if (id === undefined && metadata === undefined) return dict;
+  return {
+    ...dict,
+    ...(id === undefined ? {} : { id }),
+    ...(metadata === undefined ? {} : { metadata }),
+  };
+};
 
 /**
  * Serializes a memory to exactly the JSON the reference's `to_dict()` writes: `max_messages`,

@@ -31,7 +31,8 @@ export interface ContentPartDict {
 
 /**
  * A message in the reference's JSON (`Message.to_dict()`): always all eight keys, in this order,
- * with `null` for what is absent and for empty lists.
+ * with `null` for what is absent and for empty lists; then `id` and `metadata` when the message
+ * has them (extra keys, which the reference ignores when it loads the file).
  *
  * @example
  * ```ts
@@ -47,6 +48,10 @@ export interface MessageDict {
   readonly tool_calls: readonly ToolCallDict[] | null;
   readonly tool_call_id: string | null;
   readonly content_parts: readonly ContentPartDict[] | null;
+  /** The application's message id; written only when the message has one (ours, not the reference's). */
+  readonly id?: string;
+  /** The application's metadata; written only when the message has some (ours, not the reference's). */
+  readonly metadata?: { readonly [key: string]: unknown };
 }
 
 /**

@@ -106,7 +106,7 @@ export const hostilityArb = (keys: readonly string[]): fc.Arbitrary<Hostility> =
   );
 
 /**
- * Drops `null` fields of the records of a reference dict (outside tool-call parameters), one
+ * Drops `null` fields of the records of a reference dict (outside tool-call parameters and message metadata), one
  * flag per field: the reference writes every key, but reads a missing key as its default, and a
  * missing key is what an injected prototype could fill.
  */
@@ -115,7 +115,8 @@ const dropNulls = (value: unknown, flags: readonly boolean[], next: { i: number 
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (key === 'parameters') out[key] = item;
+    if (key === 'parameters' || key === 'metadata')
+      out[key] = item; // data, kept as is
     else if (item === null && flags[next.i++ % flags.length]) continue;
     else out[key] = dropNulls(item, flags, next);
   }

@@ -97,6 +97,16 @@ export const contentPartArb: fc.Arbitrary<ContentPart> = fc.oneof(
   },
 );
 
+/** An application's message id: any non-empty string (a row id, a UUID, the AI SDK's ids). */
+export const applicationIdArb: fc.Arbitrary<string> = fc.oneof(
+  identifierArb,
+  fc.uuid(),
+  fc.string({ minLength: 1, maxLength: 12 }),
+);
+
+/** An application's message metadata: a small JSON object, as parameters are. */
+export const metadataArb: fc.Arbitrary<JsonObject> = parametersArb;
+
 /** Message content: text, and sometimes `null` (a provider's tool-call-only reply). */
 export const contentArb: fc.Arbitrary<string | null> = fc.oneof(
   { arbitrary: textArb, weight: 7 },
@@ -121,6 +131,8 @@ export const messageArb: fc.Arbitrary<Message> = fc
     toolResult: sometimes(textArb, 6),
     imageBase64: sometimes(fc.base64String({ maxLength: 16 }), 8),
     contentParts: sometimes(fc.array(contentPartArb, { minLength: 1, maxLength: 3 }), 5),
+    id: sometimes(applicationIdArb, 5),
+    metadata: sometimes(metadataArb, 5),
   })
   .map((raw) => compact<Message>(raw));
 
@@ -171,7 +183,7 @@ export const toolResultFor = (call: ToolCall): fc.Arbitrary<Message> =>
 
 /**
  * Checks that a message survives the reference JSON: `messageToDict` writes the eight keys in the
- * reference's order, and `fromDict` (directly and after `JSON.stringify`) reads back a message
+ * reference's order (then `id` and `metadata` when the message has them), and `fromDict` (directly and after `JSON.stringify`) reads back a message
  * deep-equal to the original.
  */
 export const expectMessageRoundTrip = (message: Message): void => {
@@ -185,6 +197,9 @@ export const expectMessageRoundTrip = (message: Message): void => {
     'tool_calls',
     'tool_call_id',
     'content_parts',
+    // The application's fields, after the reference's eight keys and only when present.
+    ...(message.id === undefined ? [] : ['id']),
+    ...(message.metadata === undefined ? [] : ['metadata']),
   ]);
   for (const call of dict.tool_calls ?? []) {
     expect(Object.keys(call)).toEqual(['name', 'parameters', 'id', 'thought_signature']);
