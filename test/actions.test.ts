@@ -166,6 +166,33 @@ describe('decodeAction', () => {
     expect(E.isLeft(result)).toBe(true);
   });
 
+  it('each call has its own failure budget (the codec is built once and reused)', () => {
+    const bad = (n: number) => ({
+      type: 'memory/messagesAdded',
+      payload: Array.from({ length: n }, () => ({ role: 'USER', content: 'x' })),
+    });
+    const countOf = (input: unknown) => {
+      const result = decodeAction(input);
+      if (E.isRight(result)) throw new Error('expected a Left');
+      return { count: result.left.problemCount, complete: result.left.countComplete };
+    };
+    // A call that exhausts its budget stops counting; the next call starts from zero.
+    expect(countOf(bad(5_000))).toEqual({ count: 1_000, complete: false });
+    expect(countOf(bad(3))).toEqual({ count: 3, complete: true });
+    // A decode that runs inside another one (a getter of the input) counts on its own, and the
+    // outer one's count is not changed by it.
+    let inner: { count: number; complete: boolean } | undefined;
+    const outer = {
+      type: 'memory/messagesAdded',
+      get payload() {
+        inner = countOf(bad(2_000));
+        return bad(2).payload;
+      },
+    };
+    expect(countOf(outer)).toEqual({ count: 2, complete: true });
+    expect(inner).toEqual({ count: 1_000, complete: false });
+  });
+
   it('property: a JSON round trip of any message action decodes to it, and replays the same', () => {
     fc.assert(
       fc.property(fc.array(messageArb, { maxLength: 6 }), (messages) => {

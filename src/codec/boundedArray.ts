@@ -1,10 +1,10 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
-import type { ProblemBudget } from './budget';
+import type { Budget } from './budget';
 
 /**
  * An io-ts codec for an array whose items are decoded by `item`, that stops inspecting items once
- * the decode call's {@link ProblemBudget} is exhausted: a list of a million bad entries (or a
+ * the decode call's budget ({@link Budget}) is exhausted: a list of a million bad entries (or a
  * sparse array of length 2^32 − 1, whose holes read as `undefined`) is rejected after a bounded
  * number of failures, with bounded memory, instead of building an error per entry. `length` and
  * each item are read once. The result is always a new array.
@@ -19,7 +19,7 @@ import type { ProblemBudget } from './budget';
 export const boundedArray = <C extends t.Mixed>(
   name: string,
   item: C,
-  budget: ProblemBudget,
+  budget: Budget,
 ): BoundedArrayType<t.TypeOf<C>> =>
   new BoundedArrayType<t.TypeOf<C>>(
     name,

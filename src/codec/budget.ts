@@ -25,3 +25,45 @@ export class ProblemBudget {
     return this.#failures >= MAX_INSPECTED_PROBLEMS;
   }
 }
+
+/**
+ * What a list codec needs of a budget: to record a failure and to know when to stop.
+ *
+ * @internal
+ */
+export interface Budget {
+  spend(): void;
+  readonly exhausted: boolean;
+}
+
+/**
+ * A budget that stands for the current decode call's {@link ProblemBudget}, so that a codec can be
+ * built once and reused by every call (building the action codec cost more than decoding a
+ * message). {@link BudgetSlot.run} installs a fresh budget for one call and restores the previous
+ * one after it, so a decode that runs inside another (a getter of the input calling the decoder)
+ * keeps its own count.
+ *
+ * @internal
+ */
+export class BudgetSlot implements Budget {
+  #current = new ProblemBudget();
+
+  spend(): void {
+    this.#current.spend();
+  }
+
+  get exhausted(): boolean {
+    return this.#current.exhausted;
+  }
+
+  /** Runs `decode` with `budget` as the current budget. */
+  run<A>(budget: ProblemBudget, decode: () => A): A {
+    const previous = this.#current;
+    this.#current = budget;
+    try {
+      return decode();
+    } finally {
+      this.#current = previous;
+    }
+  }
+}

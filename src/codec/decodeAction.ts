@@ -7,7 +7,7 @@ import { normalizeMessage } from '../internal/normalizeMessage';
 import type { MemoryAction } from '../model/actions';
 import type { Message } from '../model/message';
 import { boundedArray } from './boundedArray';
-import { ProblemBudget } from './budget';
+import { BudgetSlot, ProblemBudget, type Budget } from './budget';
 import { checkedCodec } from './checkedCodec';
 import { ownStruct } from './ownStruct';
 import { reportErrors } from './report';
@@ -41,8 +41,8 @@ const Position = /* @__PURE__ */ checkedCodec<number>('position', (value) =>
 
 const NullableString = /* @__PURE__ */ t.union([t.string, t.null], 'string or null');
 
-/** The codec of the action union, for one decode call (its lists share the call's budget). */
-const actionCodec = (budget: ProblemBudget): t.Type<MemoryAction, unknown, unknown> => {
+/** The codec of the action union; its lists share `budget` (a slot holding the call's budget). */
+const actionCodec = (budget: Budget): t.Type<MemoryAction, unknown, unknown> => {
   const messages = boundedArray('list of messages', MessageCodec, budget);
   // Each member's shape is checked by io-ts; the union's type is MemoryAction's own.
   const bare = (type: string): TaggedMember<MemoryAction> =>
@@ -80,6 +80,14 @@ const actionCodec = (budget: ProblemBudget): t.Type<MemoryAction, unknown, unkno
   });
 };
 
+/** The action codec, built on the first decode (never at module load: bundles can drop it). */
+let built: { codec: t.Type<MemoryAction, unknown, unknown>; slot: BudgetSlot } | undefined;
+
+const buildOnce = () => {
+  const slot = new BudgetSlot();
+  return { codec: actionCodec(slot), slot };
+};
+
 /**
  * Reads an action back from untrusted data (a stored event log, a message from another process),
  * as the reducers' action union. Only the fields of the action are read (a Redux `meta` is
@@ -99,7 +107,8 @@ const actionCodec = (budget: ProblemBudget): t.Type<MemoryAction, unknown, unkno
 export const decodeAction = (input: unknown): E.Either<MemoryDecodeError, MemoryAction> => {
   const budget = new ProblemBudget();
   try {
-    const decoded = actionCodec(budget).decode(input);
+    const { codec, slot } = (built ??= buildOnce());
+    const decoded = slot.run(budget, () => codec.decode(input));
     if (E.isRight(decoded)) {
       const action = decoded.right;
       // The payload's parts are copies made by the decode; freeze the record around them.

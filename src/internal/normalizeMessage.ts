@@ -107,7 +107,7 @@ const normalizeList = <T>(
   at: At,
   key: 'toolCalls' | 'contentParts',
   each: (value: unknown, at: At) => T,
-): T[] | undefined => {
+): readonly T[] | undefined => {
   if (list === undefined || list === null) return undefined;
   if (!Array.isArray(list)) {
     fail(at, `${pathOf(at)}.${key} must be an array, received ${describeValue(list)}`);
@@ -119,7 +119,7 @@ const normalizeList = <T>(
   for (let i = 0; i < length; i++) {
     out[i] = each(items[i], { api: at.api, where: at.where, list: key, index: i });
   }
-  return out;
+  return Object.freeze(out);
 };
 
 const normalizeToolCall = (value: unknown, at: At): ToolCall => {
@@ -182,7 +182,7 @@ const normalizeToolCall = (value: unknown, at: At): ToolCall => {
       ? { name: name as string, parameters: copied }
       : { id: callId, name: name as string, parameters: copied };
   if (signature !== undefined) call.thoughtSignature = signature;
-  return call;
+  return Object.freeze(call);
 };
 
 const normalizePart = (value: unknown, at: At): ContentPart => {
@@ -226,7 +226,7 @@ const normalizePart = (value: unknown, at: At): ContentPart => {
   if (base64 !== undefined) part.imageBase64 = base64;
   const media = optionalString(mediaType, at, 'mediaType');
   if (media !== undefined) part.mediaType = media;
-  return part;
+  return Object.freeze(part);
 };
 
 /** The role problem, with a note when the object is not plain (its prototype is not read). */
@@ -307,7 +307,7 @@ const normalizeFresh = (value: unknown, at: At): Message => {
   if (parts !== undefined) message.contentParts = parts;
   if (id !== undefined && id !== null) message.id = applicationId(id, at);
   if (metadata !== undefined && metadata !== null) message.metadata = copyMetadata(metadata, at);
-  return message;
+  return Object.freeze(message);
 };
 
 /** The application's message id: a non-empty string. */
@@ -346,11 +346,13 @@ export const normalizeMessage = (value: unknown, api: string, where?: Where): Me
   if (typeof value === 'object' && value !== null && canonical.has(value)) return value as Message;
   let message: Message;
   try {
+    // Built frozen, part by part (parameters and metadata are frozen copies): no second walk.
     message = normalizeFresh(value, { api, where });
   } catch (error) {
     throw unreadable(error, InvalidMessageError, api, messagePath(where));
   }
-  return registerCanonical(message);
+  canonical.add(message);
+  return message;
 };
 
 /**
