@@ -113,6 +113,35 @@ export {
   ProviderResponseError,
 } from './errors/errorClasses';
 export { isConversationMemoryError } from './errors/ConversationMemoryError';
+export { SessionConflictError, SessionCorruptError, SessionIdError } from './errors/sessionErrors';
+
+// Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/sessions/node)
+export { InMemorySessionStore } from './sessions/InMemorySessionStore';
+// Building blocks every store uses (and a custom store should): validation, revisions, TTL, search.
+export { MAX_SESSION_ID_LENGTH, sessionKeyOf, namespaceOf } from './sessions/sessionKey';
+export { expectedRevisionOf, checkExpectedRevision } from './sessions/revision';
+export { sessionTtlOf, sessionClockOf, isSessionExpired } from './sessions/ttl';
+export {
+  DEFAULT_SEARCH_LIMIT,
+  searchTerms,
+  searchLimitOf,
+  snippetOf,
+  scoreSessionMessages,
+  rankSearchResults,
+  compareCodePoints,
+} from './sessions/search';
+export type {
+  SessionStore,
+  SessionOptions,
+  SaveOptions,
+  SavedSession,
+  LoadedSession,
+  SessionMetadata,
+  SessionSearchResult,
+  SearchOptions,
+  SessionStoreOptions,
+} from './sessions/types';
+export type { SessionKey } from './sessions/sessionKey';
 
 export type { Role } from './model/role';
 export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from './model/message';

@@ -17,7 +17,10 @@ export type ErrorCode =
   | 'CM_DECODE'
   | 'CM_LISTENER'
   | 'CM_AGENT_CONFIG'
-  | 'CM_PROVIDER_RESPONSE';
+  | 'CM_PROVIDER_RESPONSE'
+  | 'SESSION_CONFLICT'
+  | 'SESSION_CORRUPT'
+  | 'SESSION_ID';
 
 /** Every message starts with this prefix, so our errors are recognisable in any log. */
 export const ERROR_PREFIX = '[conversation-memory]';

@@ -1,0 +1,104 @@
+import { brandError, formatMessage } from './ConversationMemoryError';
+
+/**
+ * A save lost a race: the stored revision is not the one the caller expected (`expectedRevision`),
+ * so nothing was written. Reload, apply the change again, and save with the new revision.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await store.save('s1', state, { expectedRevision: 3 });
+ * } catch (e) {
+ *   if (e instanceof SessionConflictError) console.log(e.expectedRevision, e.actualRevision); // 3, 4
+ * }
+ * ```
+ */
+export class SessionConflictError extends Error {
+  declare readonly code: 'SESSION_CONFLICT';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  /** The session's full key (`ns:id` when namespaced). */
+  readonly sessionId: string;
+  /** The revision the save expected (`0`: that the session did not exist). */
+  readonly expectedRevision: number;
+  /** The revision found (`0`: no session, or an expired one). */
+  readonly actualRevision: number;
+  constructor(api: string, sessionId: string, expectedRevision: number, actualRevision: number) {
+    const what =
+      `session ${JSON.stringify(sessionId)} is at revision ${actualRevision}` +
+      (actualRevision === 0 ? ' (absent)' : '') +
+      `, the save expected ${expectedRevision}` +
+      (expectedRevision === 0 ? ' (absent)' : '') +
+      '; nothing was written (reload, reapply, save again)';
+    super(formatMessage(api, what));
+    brandError(this, 'SESSION_CONFLICT', 'SessionConflictError', what);
+    this.sessionId = sessionId;
+    this.expectedRevision = expectedRevision;
+    this.actualRevision = actualRevision;
+  }
+}
+
+/**
+ * A stored session could not be read back: a truncated or foreign file, a row whose JSON does
+ * not decode, a record with a bad field. Nothing is deleted: `list` and `search` skip it, `exists`
+ * reports it, and a save over it first moves it aside (`movedTo`, when the store keeps one).
+ *
+ * @example
+ * ```ts
+ * try { await store.load('s1'); } catch (e) {
+ *   if (e instanceof SessionCorruptError) console.error(e.location, e.problems);
+ * }
+ * ```
+ */
+export class SessionCorruptError extends Error {
+  declare readonly code: 'SESSION_CORRUPT';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  /** The session's full key (`ns:id` when namespaced). */
+  readonly sessionId: string;
+  /** Where the record lives: a file path, `sqlite:sessions/ns:id`, a Redis key. */
+  readonly location: string;
+  /** What is wrong, each naming the path inside the record (`memory.messages[3].role: …`). */
+  readonly problems: readonly string[];
+  constructor(
+    api: string,
+    sessionId: string,
+    location: string,
+    problems: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    const shown = problems.slice(0, 20);
+    const what =
+      `session ${JSON.stringify(sessionId)} at ${location} is corrupt:\n  ${shown.join('\n  ')}` +
+      (problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : '');
+    super(formatMessage(api, what), options);
+    brandError(this, 'SESSION_CORRUPT', 'SessionCorruptError', what);
+    this.sessionId = sessionId;
+    this.location = location;
+    this.problems = Object.freeze([...problems]);
+  }
+}
+
+/**
+ * A session id or namespace that no store accepts: empty, containing a null byte, or longer than
+ * 512 characters (the reference's rules, checked by every store, SQLite's included).
+ *
+ * @example
+ * ```ts
+ * try { await store.load(''); } catch (e) {
+ *   if (e instanceof SessionIdError) console.log(e.field); // 'sessionId'
+ * }
+ * ```
+ */
+export class SessionIdError extends RangeError {
+  declare readonly code: 'SESSION_ID';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  /** Which argument was wrong. */
+  readonly field: 'sessionId' | 'namespace';
+  constructor(api: string, field: 'sessionId' | 'namespace', what: string) {
+    super(formatMessage(api, what));
+    brandError(this, 'SESSION_ID', 'SessionIdError', what);
+    this.field = field;
+  }
+}

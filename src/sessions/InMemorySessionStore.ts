@@ -1,0 +1,182 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { readState } from '../internal/readState';
+import type { MemoryState } from '../model/state';
+import { checkExpectedRevision, expectedRevisionOf } from './revision';
+import {
+  compareCodePoints,
+  rankSearchResults,
+  scoreSessionMessages,
+  searchLimitOf,
+  searchTerms,
+} from './search';
+import { namespaceOf, sessionKeyOf } from './sessionKey';
+import { isSessionExpired, sessionClockOf, sessionTtlOf } from './ttl';
+import type {
+  LoadedSession,
+  SaveOptions,
+  SavedSession,
+  SearchOptions,
+  SessionMetadata,
+  SessionOptions,
+  SessionSearchResult,
+  SessionStore,
+  SessionStoreOptions,
+} from './types';
+
+interface Entry {
+  readonly id: string;
+  readonly namespace: string | undefined;
+  readonly loaded: LoadedSession;
+}
+
+const API = 'InMemorySessionStore';
+
+/**
+ * A {@link SessionStore} in this process's memory: for tests, single-process servers and the
+ * browser (it has no Node dependency). States are immutable, so it keeps the very objects it is
+ * given, and `load` returns them: no copy, no serialization. Every method does its work in one
+ * synchronous step, so concurrent calls never interleave inside one; revisions, TTL, namespaces,
+ * validation and search behave exactly as on the other stores.
+ *
+ * @example
+ * ```ts
+ * const store = new InMemorySessionStore({ defaultTtl: 3600 });
+ * const { revision } = await store.save('s1', state, { expectedRevision: 0 }); // 1
+ * const loaded = await store.load('s1'); // { state, revision: 1, createdAt, updatedAt }
+ * ```
+ */
+export class InMemorySessionStore implements SessionStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #ttl: number | undefined;
+  readonly #now: () => number;
+  #closed = false;
+
+  constructor(options: SessionStoreOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new MemoryArgumentError(API, 'options must be an object such as { defaultTtl: 3600 }');
+    }
+    this.#ttl = sessionTtlOf(options.defaultTtl, API);
+    this.#now = sessionClockOf(options.now, API);
+  }
+
+  /** The live entry under `key`; an expired one is dropped. */
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (isSessionExpired(entry.loaded.updatedAt, this.#ttl, this.#now())) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #open(api: string): void {
+    if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
+  }
+
+  async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
+    return this.#save('save', sessionId, state, options);
+  }
+
+  #save(api: string, sessionId: unknown, state: unknown, options: unknown): SavedSession {
+    this.#open(api);
+    const where = sessionKeyOf(sessionId, options, `${API}.${api}`);
+    const expected = expectedRevisionOf(options, `${API}.${api}`);
+    const checked = readState(state, `${API}.${api}`);
+    const current = this.#live(where.key);
+    checkExpectedRevision(where.key, expected, current?.loaded.revision ?? 0, `${API}.${api}`);
+    const now = this.#now();
+    const revision = (current?.loaded.revision ?? 0) + 1;
+    this.#entries.set(where.key, {
+      id: where.id,
+      namespace: where.namespace,
+      loaded: Object.freeze({
+        state: checked,
+        revision,
+        createdAt: current?.loaded.createdAt ?? now,
+        updatedAt: now,
+      }),
+    });
+    return Object.freeze({ revision });
+  }
+
+  async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
+    this.#open('load');
+    const where = sessionKeyOf(sessionId, options, `${API}.load`);
+    return this.#live(where.key)?.loaded ?? null;
+  }
+
+  async list(): Promise<readonly SessionMetadata[]> {
+    this.#open('list');
+    const out: SessionMetadata[] = [];
+    for (const key of [...this.#entries.keys()].sort(compareCodePoints)) {
+      const entry = this.#live(key);
+      if (entry === undefined) continue;
+      out.push(
+        Object.freeze({
+          sessionId: key,
+          messageCount: entry.loaded.state.messages.length,
+          createdAt: entry.loaded.createdAt,
+          updatedAt: entry.loaded.updatedAt,
+        }),
+      );
+    }
+    return Object.freeze(out);
+  }
+
+  async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
+    this.#open('delete');
+    const where = sessionKeyOf(sessionId, options, `${API}.delete`);
+    const live = this.#live(where.key) !== undefined;
+    this.#entries.delete(where.key);
+    return live;
+  }
+
+  async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
+    this.#open('exists');
+    const where = sessionKeyOf(sessionId, options, `${API}.exists`);
+    return this.#live(where.key) !== undefined;
+  }
+
+  async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
+    this.#open('branch');
+    const source = sessionKeyOf(sourceId, options, `${API}.branch`);
+    sessionKeyOf(newId, options, `${API}.branch`);
+    const entry = this.#live(source.key);
+    if (entry === undefined) {
+      throw new MemoryArgumentError(
+        `${API}.branch`,
+        `session ${JSON.stringify(source.key)} not found`,
+      );
+    }
+    return this.#save('branch', newId, entry.loaded.state, options);
+  }
+
+  async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
+    this.#open('search');
+    const terms = searchTerms(query);
+    const limit = searchLimitOf(options?.limit);
+    const namespace = namespaceOf(options?.namespace, `${API}.search`);
+    if (terms.length === 0 || limit <= 0) return Object.freeze([]);
+    const results: SessionSearchResult[] = [];
+    for (const key of [...this.#entries.keys()]) {
+      const entry = this.#live(key);
+      if (entry === undefined) continue;
+      if (namespace !== undefined && entry.namespace !== namespace) continue;
+      const scored = scoreSessionMessages(entry.loaded.state.messages, terms);
+      if (scored === undefined) continue;
+      results.push(
+        Object.freeze({
+          sessionId: namespace === undefined ? key : entry.id,
+          score: scored.score,
+          matchedMessages: Object.freeze(scored.matchedMessages),
+        }),
+      );
+    }
+    return Object.freeze([...rankSearchResults(results, limit)]);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { addMessage, InMemorySessionStore, userMessage } from 'conversation-memory';
+import { sampleState, sessionStoreConformance } from './support/sessionConformance';
+
+sessionStoreConformance('InMemorySessionStore', {
+  make: async (options) => new InMemorySessionStore(options),
+});
+
+describe('InMemorySessionStore', () => {
+  it('keeps the very state objects it is given (states are immutable)', async () => {
+    const store = new InMemorySessionStore();
+    const state = sampleState();
+    await store.save('s1', state);
+    expect((await store.load('s1'))?.state).toBe(state);
+    // A later change makes a new state; the stored one is untouched.
+    addMessage(state, userMessage('later'));
+    expect((await store.load('s1'))?.state.messages).toHaveLength(2);
+  });
+
+  it('rejects calls after close', async () => {
+    const store = new InMemorySessionStore();
+    await store.close();
+    await expect(store.load('s1')).rejects.toThrow('the store is closed');
+  });
+});

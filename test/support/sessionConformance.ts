@@ -1,0 +1,366 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  addMessages,
+  createMemory,
+  isConversationMemoryError,
+  MemoryArgumentError,
+  type MemoryState,
+  type Message,
+  SessionConflictError,
+  SessionCorruptError,
+  SessionIdError,
+  type SessionStore,
+  setSummary,
+} from 'conversation-memory';
+
+/**
+ * The one conformance suite every session store passes (issue #8): revisions and conflicts,
+ * namespaces, id validation and odd ids, TTL, branch, search with the reference's scoring, and,
+ * for stores that persist records, corruption handling. A store's test file calls it with a
+ * factory; `corrupt` (optional) damages the stored record of a key in the backend's own way, and
+ * `asideCount` tells how many damaged records were moved aside (kept for inspection).
+ */
+export interface ConformanceHooks {
+  /** A fresh, empty store with these options. Called once per test. */
+  readonly make: (options: { defaultTtl?: number; now?: () => number }) => Promise<SessionStore>;
+  /** Damages the stored record of `key` (a full key, `ns:id` or `id`). */
+  readonly corrupt?: (store: SessionStore, key: string) => Promise<void>;
+  /** How many damaged records were kept aside so far. */
+  readonly asideCount?: (store: SessionStore) => Promise<number>;
+}
+
+const message = (role: Message['role'], content: string): Message => ({ role, content });
+
+/** A state with some of everything a store must keep exactly. */
+export const sampleState = (texts: readonly string[] = ['hello', 'hi there']): MemoryState => {
+  let state = createMemory({ maxMessages: 50, tokenizer: 'heuristic', toolPairs: 'strict' });
+  state = addMessages(
+    state,
+    texts.map((text, i) => message(i % 2 === 0 ? 'user' : 'assistant', text)),
+  ).state;
+  return setSummary(state, 'earlier: greetings').state;
+};
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};
+
+/** A clock the tests move by hand, in Unix seconds. */
+const manualClock = (start = 1_764_500_000) => {
+  let now = start;
+  return { now: () => now, advance: (seconds: number) => (now += seconds) };
+};
+
+export const sessionStoreConformance = (name: string, hooks: ConformanceHooks): void => {
+  describe(`${name}: SessionStore conformance`, () => {
+    const open: SessionStore[] = [];
+    const make = async (options: { defaultTtl?: number; now?: () => number } = {}) => {
+      const store = await hooks.make(options);
+      open.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+    });
+
+    it('saves and loads a state exactly, with revisions from 1 and Unix-second timestamps', async () => {
+      const clock = manualClock();
+      const store = await make({ now: clock.now });
+      const state = sampleState();
+      expect(await store.save('s1', state)).toEqual({ revision: 1 });
+      const loaded = await store.load('s1');
+      expect(loaded?.state).toEqual(state);
+      expect(loaded?.revision).toBe(1);
+      expect(loaded?.createdAt).toBe(clock.now());
+      expect(loaded?.updatedAt).toBe(clock.now());
+      const created = clock.now();
+      clock.advance(10.5);
+      const next = addMessages(state, [message('user', 'more')]).state;
+      expect(await store.save('s1', next)).toEqual({ revision: 2 });
+      const again = await store.load('s1');
+      expect(again?.state).toEqual(next);
+      expect(again?.revision).toBe(2);
+      expect(again?.createdAt).toBe(created);
+      expect(again?.updatedAt).toBe(created + 10.5);
+      expect(await store.load('missing')).toBeNull();
+    });
+
+    it('a stale expectedRevision fails with SessionConflictError and writes nothing', async () => {
+      const store = await make({});
+      const first = sampleState(['one']);
+      expect(await store.save('s1', first, { expectedRevision: 0 })).toEqual({ revision: 1 });
+      const error = await rejection(
+        store.save('s1', sampleState(['two']), { expectedRevision: 0 }),
+      );
+      expect(error).toBeInstanceOf(SessionConflictError);
+      expect(error).toMatchObject({
+        code: 'SESSION_CONFLICT',
+        sessionId: 's1',
+        expectedRevision: 0,
+        actualRevision: 1,
+      });
+      const stale = await rejection(
+        store.save('s1', sampleState(['three']), { expectedRevision: 2 }),
+      );
+      expect(stale).toMatchObject({ expectedRevision: 2, actualRevision: 1 });
+      expect((await store.load('s1'))?.state).toEqual(first);
+      expect(await store.save('s1', sampleState(['four']), { expectedRevision: 1 })).toEqual({
+        revision: 2,
+      });
+      // Conditional on a missing session: only 0 passes.
+      expect(await rejection(store.save('s2', first, { expectedRevision: 1 }))).toMatchObject({
+        actualRevision: 0,
+      });
+      expect(await store.exists('s2')).toBe(false);
+      // An unconditional save always writes (the reference's behaviour).
+      expect(await store.save('s1', first)).toEqual({ revision: 3 });
+    });
+
+    it('concurrent saves with the same expected revision: exactly one wins', async () => {
+      const store = await make({});
+      await store.save('race', sampleState(['base']));
+      const attempts = Array.from({ length: 6 }, (_, i) =>
+        store.save('race', sampleState([`writer ${i}`]), { expectedRevision: 1 }),
+      );
+      const settled = await Promise.allSettled(attempts);
+      const won = settled.filter((result) => result.status === 'fulfilled');
+      const lost = settled.filter((result) => result.status === 'rejected');
+      expect(won).toHaveLength(1);
+      for (const result of lost) {
+        expect((result as PromiseRejectedResult).reason).toBeInstanceOf(SessionConflictError);
+      }
+      expect((await store.load('race'))?.revision).toBe(2);
+    });
+
+    it('rejects bad expectedRevision values and states, writing nothing', async () => {
+      const store = await make({});
+      for (const expectedRevision of [-1, 1.5, '1', Number.NaN]) {
+        const error = await rejection(
+          store.save('s1', sampleState(), { expectedRevision } as never),
+        );
+        expect(error).toBeInstanceOf(MemoryArgumentError);
+        expect((error as Error).message).toContain('expectedRevision');
+      }
+      for (const state of [null, {}, { messages: [] }]) {
+        expect(await rejection(store.save('s1', state as never))).toBeInstanceOf(
+          MemoryArgumentError,
+        );
+      }
+      expect(await store.exists('s1')).toBe(false);
+      expect(await store.list()).toEqual([]);
+    });
+
+    it('namespaces: separate sessions, listed as ns:id, loadable by the full key', async () => {
+      const clock = manualClock();
+      const store = await make({ now: clock.now });
+      await store.save('s1', sampleState(['plain']));
+      await store.save('s1', sampleState(['in a', 'namespace', 'three']), { namespace: 'u1' });
+      expect((await store.load('s1'))?.state.messages).toHaveLength(1);
+      expect((await store.load('s1', { namespace: 'u1' }))?.state.messages).toHaveLength(3);
+      expect((await store.load('u1:s1'))?.state.messages).toHaveLength(3);
+      expect(await store.list()).toEqual([
+        { sessionId: 's1', messageCount: 1, createdAt: clock.now(), updatedAt: clock.now() },
+        { sessionId: 'u1:s1', messageCount: 3, createdAt: clock.now(), updatedAt: clock.now() },
+      ]);
+      expect(await store.delete('s1', { namespace: 'u1' })).toBe(true);
+      expect(await store.exists('s1')).toBe(true);
+      expect(await store.exists('s1', { namespace: 'u1' })).toBe(false);
+    });
+
+    it('validates ids and namespaces with the reference rules, on every method', async () => {
+      const store = await make({});
+      const cases: [string, unknown, unknown, string][] = [
+        ['empty id', '', undefined, 'sessionId must not be empty'],
+        ['null byte', 'a\u0000b', undefined, 'sessionId must not contain null bytes'],
+        ['too long', 'x'.repeat(513), undefined, 'sessionId too long (513 chars, max 512)'],
+        ['not a string', 42, undefined, 'sessionId must be a string, received 42'],
+        ['empty namespace', 's1', '', 'namespace must not be empty when provided'],
+        ['namespace null byte', 's1', 'n\u0000', 'namespace must not contain null bytes'],
+        ['long namespace', 's1', 'n'.repeat(600), 'namespace too long (600 chars, max 512)'],
+      ];
+      for (const [, id, namespace, text] of cases) {
+        const options = namespace === undefined ? undefined : { namespace };
+        for (const call of [
+          () => store.save(id as string, sampleState(), options as never),
+          () => store.load(id as string, options as never),
+          () => store.exists(id as string, options as never),
+          () => store.delete(id as string, options as never),
+          () => store.branch('src', id as string, options as never),
+        ]) {
+          const error = await rejection(call());
+          expect(error).toBeInstanceOf(SessionIdError);
+          expect(isConversationMemoryError(error) && error.code).toBe('SESSION_ID');
+          expect((error as Error).message).toContain(text);
+        }
+      }
+      expect(await rejection(store.search('x', { namespace: '' }))).toBeInstanceOf(SessionIdError);
+      // 512 characters (code points: an emoji counts once) is allowed.
+      const long = '😀'.repeat(512);
+      await store.save(long, sampleState());
+      expect(await store.exists(long)).toBe(true);
+      expect(await store.list()).toHaveLength(1);
+    });
+
+    it('accepts any other id, keeping each distinct and loadable', async () => {
+      const store = await make({});
+      const ids = [
+        'a/b',
+        '..',
+        'a..b',
+        '../../etc/passwd',
+        'CON',
+        'con',
+        '.hidden',
+        'Ab',
+        'aB',
+        'back\\slash',
+        'colon:inside',
+        'space and tab\t',
+        'ünïcödé',
+        '😀',
+        '*?[]',
+        'nul.json',
+        'x.json.tmp',
+      ];
+      for (const [i, id] of ids.entries()) await store.save(id, sampleState([`text ${i}`]));
+      for (const [i, id] of ids.entries()) {
+        expect((await store.load(id))?.state.messages[0]?.content).toBe(`text ${i}`);
+      }
+      const listed = (await store.list()).map((entry) => entry.sessionId);
+      expect([...listed].sort()).toEqual([...ids].sort());
+      // Odd namespaces too.
+      await store.save('id', sampleState(['ns']), { namespace: '../up' });
+      expect((await store.load('id', { namespace: '../up' }))?.state.messages[0]?.content).toBe(
+        'ns',
+      );
+      expect(await store.exists('id')).toBe(false);
+    });
+
+    it('delete and exists', async () => {
+      const store = await make({});
+      expect(await store.delete('s1')).toBe(false);
+      await store.save('s1', sampleState());
+      expect(await store.exists('s1')).toBe(true);
+      expect(await store.delete('s1')).toBe(true);
+      expect(await store.exists('s1')).toBe(false);
+      expect(await store.load('s1')).toBeNull();
+      expect(await store.delete('s1')).toBe(false);
+      // A save after a delete starts again at revision 1.
+      expect(await store.save('s1', sampleState())).toEqual({ revision: 1 });
+    });
+
+    it('branch copies a session in its namespace; a missing source rejects', async () => {
+      const store = await make({});
+      const state = sampleState(['to', 'copy']);
+      await store.save('src', state, { namespace: 'u1' });
+      expect(await store.branch('src', 'copy', { namespace: 'u1' })).toEqual({ revision: 1 });
+      expect((await store.load('copy', { namespace: 'u1' }))?.state).toEqual(state);
+      expect(await store.exists('copy')).toBe(false);
+      const error = await rejection(store.branch('nope', 'copy2'));
+      expect(error).toBeInstanceOf(MemoryArgumentError);
+      expect((error as Error).message).toContain('session "nope" not found');
+      expect(await store.exists('copy2')).toBe(false);
+    });
+
+    it('TTL: sliding, strict, and an expired session is absent everywhere', async () => {
+      const clock = manualClock();
+      const store = await make({ defaultTtl: 60, now: clock.now });
+      await store.save('s1', sampleState(['lisbon trip']));
+      clock.advance(60);
+      expect((await store.load('s1'))?.revision).toBe(1); // exactly the TTL: still live
+      await store.save('s1', sampleState(['lisbon trip', 'again']), { expectedRevision: 1 });
+      clock.advance(59);
+      expect(await store.exists('s1')).toBe(true); // the save reset the TTL
+      clock.advance(2);
+      expect(await store.load('s1')).toBeNull();
+      expect(await store.exists('s1')).toBe(false);
+      expect(await store.list()).toEqual([]);
+      expect(await store.search('lisbon')).toEqual([]);
+      expect(await store.delete('s1')).toBe(false);
+      // Expired counts as absent for "only if absent", and revisions start again.
+      expect(await store.save('s1', sampleState(), { expectedRevision: 0 })).toEqual({
+        revision: 1,
+      });
+    });
+
+    it('refuses a TTL of 0 or less, or not a number, when the store is made', async () => {
+      for (const defaultTtl of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+        const error = await rejection(make({ defaultTtl }));
+        expect(error).toBeInstanceOf(MemoryArgumentError);
+        expect((error as Error).message).toContain('defaultTtl must be a positive number');
+      }
+    });
+
+    it('search: the reference scoring, snippets, ordering, limit and namespaces', async () => {
+      const store = await make({});
+      const long = `${'filler '.repeat(30)}the Lisbon hotel is near the river ${'more '.repeat(40)}`;
+      let state = createMemory({ maxMessages: 50, tokenizer: 'heuristic' });
+      state = addMessages(state, [
+        message('system', 'lisbon lisbon lisbon (system messages are not searched)'),
+        message('user', 'Plan Lisbon, then LISBON again'),
+        message('assistant', long),
+        { role: 'tool', content: 'lisbon from a tool', toolCallId: 'c1' },
+        message('user', 'nothing here'),
+      ]).state;
+      await store.save('trip', state);
+      await store.save('b-other', sampleState(['one hotel only']));
+      await store.save('a-other', sampleState(['one hotel only']));
+      await store.save('ns-trip', sampleState(['Lisbon in a namespace']), { namespace: 'u1' });
+
+      const results = await store.search('lisbon HOTEL');
+      expect(results.map((r) => [r.sessionId, r.score])).toEqual([
+        ['trip', 4],
+        ['a-other', 1],
+        ['b-other', 1],
+        ['u1:ns-trip', 1],
+      ]);
+      const snippet = `...${long.slice(long.toLowerCase().indexOf('lisbon') - 40).slice(0, 154)}...`;
+      expect(results[0]?.matchedMessages).toEqual(['Plan Lisbon, then LISBON again', snippet]);
+      expect(snippet.length).toBeLessThanOrEqual(160);
+      expect(await store.search('lisbon hotel', { limit: 2 })).toHaveLength(2);
+      expect(await store.search('lisbon', { limit: 0 })).toEqual([]);
+      expect(await store.search('   ')).toEqual([]);
+      // With a namespace: only its sessions, ids bare.
+      expect(await store.search('lisbon', { namespace: 'u1' })).toEqual([
+        { sessionId: 'ns-trip', score: 1, matchedMessages: ['Lisbon in a namespace'] },
+      ]);
+    });
+
+    it('search keeps at most 5 snippets per session and counts every match', async () => {
+      const store = await make({});
+      const texts = Array.from({ length: 8 }, (_, i) => `cat number ${i}`);
+      await store.save('cats', sampleState(texts));
+      const [hit] = await store.search('cat');
+      expect(hit?.score).toBe(8);
+      expect(hit?.matchedMessages).toEqual(texts.slice(0, 5));
+    });
+
+    if (hooks.corrupt !== undefined) {
+      const corrupt = hooks.corrupt;
+      it('a corrupt record: load rejects, list and search skip it, exists reports it, a save moves it aside', async () => {
+        const store = await make({});
+        await store.save('good', sampleState(['lisbon']));
+        await store.save('bad', sampleState(['lisbon']));
+        await corrupt(store, 'bad');
+        const error = await rejection(store.load('bad'));
+        expect(error).toBeInstanceOf(SessionCorruptError);
+        expect(error).toMatchObject({ code: 'SESSION_CORRUPT', sessionId: 'bad' });
+        expect((error as SessionCorruptError).problems.length).toBeGreaterThan(0);
+        expect((await store.list()).map((entry) => entry.sessionId)).toEqual(['good']);
+        expect((await store.search('lisbon')).map((r) => r.sessionId)).toEqual(['good']);
+        expect(await store.exists('bad')).toBe(true);
+        // A conditional save cannot know the damaged record's revision: it counts as absent once
+        // moved aside, and the record is kept for inspection.
+        const before = (await hooks.asideCount?.(store)) ?? 0;
+        expect(await store.save('bad', sampleState(['fresh']))).toEqual({ revision: 1 });
+        expect((await hooks.asideCount?.(store)) ?? 1).toBe(before + 1);
+        expect((await store.load('bad'))?.state.messages[0]?.content).toBe('fresh');
+      });
+    }
+  });
+};
