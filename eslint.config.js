@@ -47,4 +47,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The Node-only session stores (conversation-memory/sessions/node) may use Node built-ins.
+    files: ['src/sessions/node/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fp-ts/*', 'io-ts/*'],
+              message: 'Import fp-ts and io-ts from the package roots (they have no exports map).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -10,6 +10,8 @@ export default defineConfig({
     'ai-sdk': 'src/adapters/ai-sdk/index.ts',
     redux: 'src/adapters/redux/index.ts',
     zustand: 'src/adapters/zustand/index.ts',
+    // Node-only session stores (files, SQLite, Redis); the same rule: the public API by name.
+    'sessions-node': 'src/sessions/node/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

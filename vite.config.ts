@@ -23,6 +23,15 @@ export default defineConfig({
         find: new RegExp(`^conversation-memory/${name}$`),
         replacement: fileURLToPath(new URL(subpath(name), import.meta.url)),
       })),
+      {
+        find: /^conversation-memory\/sessions\/node$/,
+        replacement: fileURLToPath(
+          new URL(
+            useDist ? './dist/sessions-node.js' : './src/sessions/node/index.ts',
+            import.meta.url,
+          ),
+        ),
+      },
     ],
   },
   test: {

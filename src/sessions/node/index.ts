@@ -1,0 +1,7 @@
+/**
+ * `conversation-memory/sessions/node`: the Node-only session stores, on JSON files, SQLite and
+ * Redis. Each implements the root entry's `SessionStore` and passes the same conformance suite.
+ *
+ * @packageDocumentation
+ */
+export {};
