@@ -4,6 +4,8 @@ import { isPlainObject } from '../internal/isPlainObject';
 import { unreadable } from '../internal/unreadable';
 import type { JsonObject } from '../model/message';
 import type { Provider, ToolSpec } from './provider';
+import { sessionKeyOf, type SessionKey } from '../sessions/sessionKey';
+import type { SessionStore } from '../sessions/types';
 import type { AgentObserver, AgentOptions, AgentTool } from './types';
 
 const API = 'createAgent';
@@ -25,7 +27,41 @@ export interface CheckedAgentOptions {
   readonly summarize:
     { readonly provider: Provider; readonly model: string; readonly maxTokens: number } | undefined;
   readonly onError: ((error: unknown, context: never) => void) | undefined;
+  readonly session: CheckedSession | undefined;
 }
+
+/**
+ * A checked `session` option: the store and the session's validated address.
+ *
+ * @internal
+ */
+export interface CheckedSession {
+  readonly store: SessionStore;
+  readonly where: SessionKey;
+}
+
+const checkSession = (value: unknown): CheckedSession | undefined => {
+  if (value === undefined) return undefined;
+  if (!isPlainObject(value)) {
+    return fail(
+      `session must be an object such as { store, id }, received ${describeValue(value)}`,
+    );
+  }
+  const { store, id, namespace } = value as Record<string, unknown>;
+  const methods = store as Partial<Record<'load' | 'save', unknown>> | null;
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    typeof methods?.load !== 'function' ||
+    typeof methods.save !== 'function'
+  ) {
+    return fail(`session.store must be a SessionStore, received ${describeValue(store)}`);
+  }
+  return {
+    store: store as SessionStore,
+    where: sessionKeyOf(id, { namespace }, `${API}: session`),
+  };
+};
 
 const fail = (what: string): never => {
   throw new AgentConfigError(API, what);
@@ -142,6 +178,7 @@ const check = (options: unknown): CheckedAgentOptions => {
     memory: rawMemory,
     config: rawConfig,
     observers,
+    session: rawSession,
   } = options as Record<keyof AgentOptions, unknown>;
   const provider = checkProvider(rawProvider, 'provider');
   const tools = checkTools(rawTools);
@@ -213,5 +250,6 @@ const check = (options: unknown): CheckedAgentOptions => {
           }
         : undefined,
     onError: onError as CheckedAgentOptions['onError'],
+    session: checkSession(rawSession),
   };
 };

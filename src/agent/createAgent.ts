@@ -8,6 +8,10 @@ import type { Message } from '../model/message';
 import { checkAgentOptions } from './checkAgentOptions';
 import type { ReportError } from './run/notify';
 import { runAgent } from './run/runAgent';
+import type { RunContext } from './run/context';
+import { loadSession, reapplyRun, saveSession } from './run/session';
+import { clearMemory as clearMemoryState } from '../core/clearMemory';
+import { ConversationMemory } from '../facade/ConversationMemory';
 import { takeTurn } from './run/memoryTurns';
 import type { Agent, AgentInput, AgentOptions, RunOptions } from './types';
 
@@ -80,6 +84,9 @@ const readRunOptions = (
  */
 export const createAgent = (options: AgentOptions): Agent => {
   const checked = checkAgentOptions(options);
+  const { session } = checked;
+  // A session needs a memory to load into: the agent makes one when none was given.
+  const memory = checked.memory ?? (session === undefined ? undefined : new ConversationMemory());
   const report: ReportError = (error, context) => {
     try {
       checked.onError?.(error, context as never);
@@ -88,31 +95,60 @@ export const createAgent = (options: AgentOptions): Agent => {
     }
   };
   return {
-    memory: checked.memory,
+    memory,
     run: async (input: AgentInput, runOptions?: RunOptions) => {
       const messages = readInput(input);
       const { runId, signal } = readRunOptions(runOptions);
-      return takeTurn(checked.memory, () =>
-        runAgent(
-          {
-            runId,
-            signal,
-            provider: checked.provider,
-            model: checked.model,
-            systemPrompt: checked.systemPrompt,
-            maxIterations: checked.maxIterations,
-            tools: checked.tools,
-            toolSpecs: checked.toolSpecs,
-            memory: checked.memory,
-            observers: checked.observers,
-            summarize: checked.summarize,
-            report,
-          },
-          messages,
-        ),
-      );
+      const context: RunContext = {
+        runId,
+        signal,
+        provider: checked.provider,
+        model: checked.model,
+        systemPrompt: checked.systemPrompt,
+        maxIterations: checked.maxIterations,
+        tools: checked.tools,
+        toolSpecs: checked.toolSpecs,
+        memory,
+        observers: checked.observers,
+        summarize: checked.summarize,
+        report,
+        added: [],
+      };
+      return takeTurn(memory, async () => {
+        if (session === undefined || memory === undefined) return runAgent(context, messages);
+        // Load at the start (the stored state replaces the memory's), save at the end with the
+        // loaded revision; a run that throws saves nothing.
+        const revision = await loadSession(session, memory, context);
+        const result = await runAgent(context, messages);
+        const added = context.added ?? [];
+        const hold = checked.summarize !== undefined;
+        await saveSession(
+          session,
+          memory,
+          revision,
+          (latest) => reapplyRun(latest, added, hold),
+          context,
+        );
+        return result;
+      });
     },
-    clearMemory: () => takeTurn(checked.memory, async () => checked.memory?.clear() ?? NO_EFFECTS),
+    clearMemory: () =>
+      takeTurn(memory, async () => {
+        if (memory === undefined) return NO_EFFECTS;
+        if (session === undefined) return memory.clear();
+        // With a session, the cleared memory is saved too (else the next run would load it back).
+        const run = { runId: 'clearMemory', observers: [], report };
+        const revision = await loadSession(session, memory, run);
+        const effects = memory.clear();
+        await saveSession(
+          session,
+          memory,
+          revision,
+          (latest) => clearMemoryState(latest).state,
+          run,
+        );
+        return effects;
+      }),
   };
 };
 

@@ -1,4 +1,5 @@
 import type { ConversationMemory } from '../facade/ConversationMemory';
+import type { SessionStore } from '../sessions/types';
 import type { MemoryEffect } from '../model/effects';
 import type { JsonObject, JsonValue, Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
@@ -119,6 +120,28 @@ export interface AgentObserver {
   ): unknown;
   /** After a summary was committed, with the whole stored summary. */
   onMemorySummarize?(runId: string, summary: string): unknown;
+  /**
+   * At the start of a run, after its session was loaded into memory (only when the store had it,
+   * unlike the reference, which calls it on every run). `sessionId` is the full key (`ns:id`).
+   */
+  onSessionLoad?(runId: string, sessionId: string, messageCount: number): unknown;
+  /** At the end of a run, after its session was saved. */
+  onSessionSave?(runId: string, sessionId: string, messageCount: number): unknown;
+}
+
+/**
+ * Where an agent keeps its memory between runs and processes: a session store and the session's
+ * id (and namespace).
+ *
+ * @example
+ * ```ts
+ * const session: AgentSession = { store: new InMemorySessionStore(), id: 'thread-7', namespace: 'user-42' };
+ * ```
+ */
+export interface AgentSession {
+  readonly store: SessionStore;
+  readonly id: string;
+  readonly namespace?: string | undefined;
 }
 
 /**
@@ -132,8 +155,17 @@ export interface AgentObserver {
 export interface AgentOptions {
   readonly provider: Provider;
   readonly tools?: readonly AgentTool[];
-  /** Shared memory; without it every run is independent. Two agents may share one. */
+  /**
+   * Shared memory; without it (and without a session) every run is independent. Two agents may
+   * share one.
+   */
   readonly memory?: ConversationMemory;
+  /**
+   * Load the memory from this session at the start of every run (also when `memory` is given: the
+   * stored state replaces its state) and save it at the end with the loaded revision. Without
+   * `memory`, the agent makes one (`new ConversationMemory()`).
+   */
+  readonly session?: AgentSession;
   readonly config?: AgentConfig;
   readonly observers?: readonly AgentObserver[];
 }
@@ -194,7 +226,8 @@ export interface Agent {
   /**
    * Clears the memory (`memory.clear()`) once every run already started on it has settled, so a
    * run in flight never writes into the cleared memory: the per-user pattern for one agent that
-   * serves several users in turn. Resolves to the clear's effects (none without memory).
+   * serves several users in turn. Resolves to the clear's effects (none without memory). With a
+   * session, the cleared memory is saved to it (so the next run does not load the old one back).
    */
   clearMemory(): Promise<readonly MemoryEffect[]>;
   readonly memory: ConversationMemory | undefined;

@@ -32,6 +32,7 @@ import type { MemoryDict } from '../serialization/types';
 export type MemoryListener = (effects: readonly MemoryEffect[], state: MemoryState) => void;
 
 const NOTHING_TRIMMED: readonly Message[] = /* @__PURE__ */ Object.freeze([]);
+const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
 
 /** Set for the duration of `fromState`, so the constructor adopts a state instead of creating one. */
 let adopting: { readonly state: MemoryState } | undefined;
@@ -367,6 +368,29 @@ export class ConversationMemory {
   }
 
   /**
+   * Replaces the whole state (a session loaded from a store, a step chosen in a time-travel UI).
+   * Listeners are called with no effects and the new state; `lastTrimmed` is reset. A state that
+   * is the current one changes nothing.
+   *
+   * @param state - a `MemoryState` (made by this library: a reducer, `fromDict`, a store)
+   * @returns no effects (`[]`): nothing was trimmed or summarized
+   * @throws MemoryArgumentError for anything that is not a state
+   * @example
+   * ```ts
+   * const loaded = await store.load('s1');
+   * if (loaded) memory.restore(loaded.state);
+   * ```
+   */
+  restore(state: MemoryState): readonly MemoryEffect[] {
+    const checked = readState(state, 'ConversationMemory.restore');
+    if (checked === this.#state) return NO_EFFECTS;
+    this.#lastTrimmed = NOTHING_TRIMMED;
+    // A state change with no effects still reaches the listeners (#commit skips only no-ops).
+    this.#state = checked;
+    return this.#notify({ state: checked, effects: NO_EFFECTS });
+  }
+
+  /**
    * Registers a listener called after every change with that change's effects.
    *
    * @param listener - the callback
@@ -416,6 +440,10 @@ export class ConversationMemory {
     if (transition.state === this.#state && transition.effects.length === 0)
       return transition.effects;
     this.#state = transition.state;
+    return this.#notify(transition);
+  }
+
+  #notify(transition: Transition): readonly MemoryEffect[] {
     let failures = 0;
     let first: unknown;
     for (const listener of [...this.#listeners]) {

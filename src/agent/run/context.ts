@@ -2,6 +2,7 @@ import type { ConversationMemory } from '../../facade/ConversationMemory';
 import type { Provider, ToolSpec } from '../provider';
 import type { AgentObserver, AgentTool } from '../types';
 import type { ReportError } from './notify';
+import type { Message } from '../../model/message';
 
 /**
  * How summary calls are made, when `summarizeOnTrim` is on.
@@ -32,4 +33,6 @@ export interface RunContext {
   readonly observers: readonly AgentObserver[];
   readonly summarize: SummarizeSettings | undefined;
   readonly report: ReportError;
+  /** Every message the run added to memory, in order (for a session save that must merge). */
+  readonly added?: Message[];
 }

@@ -31,6 +31,7 @@ export const addToMemory = async (
 ): Promise<void> => {
   const { memory } = context;
   if (memory === undefined) return;
+  context.added?.push(...messages);
   const effects = effectsOf(context, () => memory.addMany(messages));
   for (const effect of effects) {
     if (effect.type !== 'memory/trimmed' || effect.reason !== 'enforce_limits') continue;

@@ -1,0 +1,100 @@
+import { addMessages } from '../../core/addMessages';
+import { holdForSummary } from '../../core/holdForSummary';
+import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
+import type { ConversationMemory } from '../../facade/ConversationMemory';
+import type { Message } from '../../model/message';
+import type { MemoryState } from '../../model/state';
+import type { CheckedSession } from '../checkAgentOptions';
+import type { AgentObserver } from '../types';
+import { notify, type ReportError } from './notify';
+
+/** What the session steps need of a run. */
+interface SessionRun {
+  readonly runId: string;
+  readonly observers: readonly AgentObserver[];
+  readonly report: ReportError;
+}
+
+/**
+ * Loads the run's session into memory (the stored state replaces the memory's) and returns the
+ * revision to save with: `0` when the store has no such session (the save then creates it).
+ * `onSessionLoad` fires only when something was loaded.
+ *
+ * @internal
+ */
+export const loadSession = async (
+  session: CheckedSession,
+  memory: ConversationMemory,
+  run: SessionRun,
+): Promise<number> => {
+  const { id, namespace, key } = session.where;
+  const loaded = await session.store.load(id, { namespace });
+  if (loaded === null) return 0;
+  memory.restore(loaded.state);
+  await notify(
+    run.observers,
+    'onSessionLoad',
+    [run.runId, key, loaded.state.messages.length],
+    run.runId,
+    run.report,
+  );
+  return loaded.revision;
+};
+
+/**
+ * This run's messages added again onto another writer's state, as the run added them: trims
+ * happen on the way, and what they remove is held for summarizing when the agent summarizes.
+ *
+ * @internal
+ */
+export const reapplyRun = (
+  base: MemoryState,
+  added: readonly Message[],
+  hold: boolean,
+): MemoryState => {
+  const transition = addMessages(base, added);
+  let state = transition.state;
+  if (hold) {
+    for (const effect of transition.effects) {
+      if (effect.type === 'memory/trimmed') state = holdForSummary(state, effect).state;
+    }
+  }
+  return state;
+};
+
+const isConflict = (error: unknown): boolean =>
+  isConversationMemoryError(error) && error.code === 'SESSION_CONFLICT';
+
+/**
+ * Saves the memory at the end of a run, expecting the revision the run loaded. When another
+ * writer saved in between (`SessionConflictError`), the run's change is made again on the latest
+ * stored state (`redo`) and saved with its revision, once; a second conflict rejects. Then
+ * `onSessionSave`.
+ *
+ * @internal
+ */
+export const saveSession = async (
+  session: CheckedSession,
+  memory: ConversationMemory,
+  revision: number,
+  redo: (latest: MemoryState) => MemoryState,
+  run: SessionRun,
+): Promise<void> => {
+  const { id, namespace, key } = session.where;
+  try {
+    await session.store.save(id, memory.state, { namespace, expectedRevision: revision });
+  } catch (error) {
+    if (!isConflict(error)) throw error;
+    const latest = await session.store.load(id, { namespace });
+    const merged = latest === null ? memory.state : redo(latest.state);
+    await session.store.save(id, merged, { namespace, expectedRevision: latest?.revision ?? 0 });
+    memory.restore(merged);
+  }
+  await notify(
+    run.observers,
+    'onSessionSave',
+    [run.runId, key, memory.state.messages.length],
+    run.runId,
+    run.report,
+  );
+};
