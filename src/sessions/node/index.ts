@@ -4,4 +4,7 @@
  *
  * @packageDocumentation
  */
-export {};
+export {
+  JsonFileSessionStore,
+  type JsonFileSessionStoreOptions,
+} from './jsonFile/JsonFileSessionStore';
