@@ -490,6 +490,9 @@ describe('JsonFileSessionStore: locks and TTL', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(error).toBeInstanceOf(SessionConflictError);
     expect(error).toMatchObject({ expectedRevision: 1, actualRevision: 1 });
+    expect((error as Error).message).toContain(
+      "another writer held the session's lock for more than 150 ms; nothing was written",
+    );
     expect(await rejection(store.delete('s1'))).toBeInstanceOf(SessionConflictError);
     expect((await store.load('s1'))?.state.messages[0]?.content).toBe('first'); // reads take no lock
     // Fresh locks from another host, or fresh unwritten ones, are respected too.

@@ -23,13 +23,25 @@ export class SessionConflictError extends Error {
   readonly expectedRevision: number;
   /** The revision found (`0`: no session, or an expired one). */
   readonly actualRevision: number;
-  constructor(api: string, sessionId: string, expectedRevision: number, actualRevision: number) {
+  /**
+   * @param reason - why, when it is not a stale revision (another writer held the session for
+   *   longer than the store waits)
+   */
+  constructor(
+    api: string,
+    sessionId: string,
+    expectedRevision: number,
+    actualRevision: number,
+    reason?: string,
+  ) {
     const what =
-      `session ${JSON.stringify(sessionId)} is at revision ${actualRevision}` +
-      (actualRevision === 0 ? ' (absent)' : '') +
-      `, the save expected ${expectedRevision}` +
-      (expectedRevision === 0 ? ' (absent)' : '') +
-      '; nothing was written (reload, reapply, save again)';
+      reason !== undefined
+        ? `session ${JSON.stringify(sessionId)} (revision ${actualRevision}): ${reason}; nothing was written`
+        : `session ${JSON.stringify(sessionId)} is at revision ${actualRevision}` +
+          (actualRevision === 0 ? ' (absent)' : '') +
+          `, the save expected ${expectedRevision}` +
+          (expectedRevision === 0 ? ' (absent)' : '') +
+          '; nothing was written (reload, reapply, save again)';
     super(formatMessage(api, what));
     brandError(this, 'SESSION_CONFLICT', 'SessionConflictError', what);
     this.sessionId = sessionId;

@@ -382,7 +382,13 @@ export class JsonFileSessionStore implements SessionStore {
       const lock = await this.#lock(name, deadline, temp);
       if (lock === undefined) {
         const actual = await this.#revisionNow(where, name);
-        throw new SessionConflictError(api, where.key, expected ?? actual, actual);
+        throw new SessionConflictError(
+          api,
+          where.key,
+          expected ?? actual,
+          actual,
+          `another writer held the session's lock for more than ${this.#lockWaitMs} ms`,
+        );
       }
       try {
         const found = await this.#find(where, name);
@@ -453,7 +459,13 @@ export class JsonFileSessionStore implements SessionStore {
       const lock = await this.#lock(name, Date.now() + this.#lockWaitMs);
       if (lock === undefined) {
         const actual = await this.#revisionNow(where, name);
-        throw new SessionConflictError(api, where.key, actual, actual);
+        throw new SessionConflictError(
+          api,
+          where.key,
+          actual,
+          actual,
+          `another writer held the session's lock for more than ${this.#lockWaitMs} ms`,
+        );
       }
       try {
         const found = await this.#find(where, name);
