@@ -4,4 +4,8 @@
  *
  * @packageDocumentation
  */
-export {};
+export {
+  RedisSessionStore,
+  type RedisSessionClient,
+  type RedisSessionStoreOptions,
+} from './redis/RedisSessionStore';
