@@ -21,6 +21,7 @@ type Client = ReturnType<typeof createClient>;
 
 let server: RedisTestServer;
 let admin: Client;
+let connected = false;
 const runId = `cm-test:${process.pid}-${Date.now().toString(36)}`;
 let counter = 0;
 /** A prefix no other test (nor another run on a shared REDIS_URL) uses. */
@@ -44,6 +45,7 @@ const client = async (options: Parameters<typeof createClient>[0] = {}): Promise
 beforeAll(async () => {
   server = await startRedisServer();
   admin = await client();
+  connected = true;
 }, 20_000);
 
 afterEach(async () => {
@@ -52,6 +54,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   // Leave nothing behind on a shared server (REDIS_URL).
+  if (!connected) return; // no server: beforeAll failed, and said why
   for await (const keys of admin.scanIterator({ MATCH: `${runId}:*`, COUNT: 1000 })) {
     if (keys.length > 0) await admin.del(keys);
   }
