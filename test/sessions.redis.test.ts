@@ -222,12 +222,12 @@ describe('RedisSessionStore: damaged records', () => {
     ['no updated_at', (hash) => admin.hDel(hash, 'updated_at'), 'updated_at: expected'],
     ['no memory', (hash) => admin.hDel(hash, 'memory'), 'memory: missing'],
     [
-      'a timestamp Lua and JS read alike',
+      'a timestamp with a leading space (Lua and JS refuse it alike)',
       (hash) => admin.hSet(hash, 'created_at', ' 1'),
       'created_at',
     ],
     [
-      'a record copied under another key',
+      'a session_id that does not make the key',
       (hash) => admin.hSet(hash, 'session_id', 'other'),
       'do not make the key "bad"',
     ],

@@ -14,8 +14,6 @@ import {
   type SearchOptions,
   SessionCorruptError,
   SessionIdError,
-  type SessionKey,
-  sessionKeyOf,
   type SessionMetadata,
   type SessionOptions,
   type SessionSearchResult,
@@ -28,11 +26,8 @@ import { decodeRedisMemory, readRedisRecord } from './redisRecord';
 import { saveRedisRecord } from './redisSave';
 import { scanRedisKeys } from './redisScan';
 import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './redisScripts';
-import {
-  isRedisSafeText,
-  readRedisStoreOptions,
-  type RedisSessionStoreOptions,
-} from './redisStoreOptions';
+import { isRedisSafeText, redisSessionKeyOf } from './redisSessionKey';
+import { readRedisStoreOptions, type RedisSessionStoreOptions } from './redisStoreOptions';
 import { VerifiedTokens } from './verifiedTokens';
 
 export type { RedisSessionClient } from './redisConnection';
@@ -109,24 +104,6 @@ export class RedisSessionStore implements SessionStore {
     return `${API}.${api}`;
   }
 
-  /** Validates as every store does, and refuses what UTF-8 (so Redis) cannot keep distinct. */
-  #where(sessionId: unknown, options: unknown, api: string): SessionKey {
-    const where = sessionKeyOf(sessionId, options, api);
-    for (const [field, value] of [
-      ['sessionId', where.id],
-      ['namespace', where.namespace],
-    ] as const) {
-      if (value !== undefined && !isRedisSafeText(value)) {
-        throw new SessionIdError(
-          api,
-          field,
-          `${field} must be well-formed Unicode to be stored in Redis (it has a lone surrogate, which UTF-8 cannot carry)`,
-        );
-      }
-    }
-    return where;
-  }
-
   async #read(key: string, withMemory: boolean, api: string) {
     const reply = await runScript(
       this.#connection,
@@ -148,7 +125,7 @@ export class RedisSessionStore implements SessionStore {
     state: unknown,
     options: unknown,
   ): Promise<SavedSession> {
-    const where = this.#where(sessionId, options, api);
+    const where = redisSessionKeyOf(sessionId, options, api);
     const expected = expectedRevisionOf(options, api);
     const memory = JSON.stringify(toDict(state as MemoryState));
     const context = {
@@ -164,7 +141,7 @@ export class RedisSessionStore implements SessionStore {
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     const api = this.#open('load');
-    const where = this.#where(sessionId, options, api);
+    const where = redisSessionKeyOf(sessionId, options, api);
     const hash = this.#layout.session(where.key);
     const record = await this.#read(where.key, true, api);
     if (record.kind === 'absent' || record.kind === 'expired') return null;
@@ -221,7 +198,7 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const api = this.#open('delete');
-    const where = this.#where(sessionId, options, api);
+    const where = redisSessionKeyOf(sessionId, options, api);
     const hash = this.#layout.session(where.key);
     this.#verified.delete(hash);
     const reply = await runScript(
@@ -236,15 +213,15 @@ export class RedisSessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const api = this.#open('exists');
-    const where = this.#where(sessionId, options, api);
+    const where = redisSessionKeyOf(sessionId, options, api);
     const record = await this.#read(where.key, false, api);
     return record.kind === 'live' || record.kind === 'corrupt';
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     const api = this.#open('branch');
-    const source = this.#where(sourceId, options, api);
-    this.#where(newId, options, api);
+    const source = redisSessionKeyOf(sourceId, options, api);
+    redisSessionKeyOf(newId, options, api);
     const loaded = await this.load(source.id, { namespace: source.namespace });
     if (loaded === null) {
       throw new MemoryArgumentError(api, `session ${JSON.stringify(source.key)} not found`);

@@ -5,6 +5,7 @@ import {
   type SessionStoreOptions,
 } from 'conversation-memory';
 import type { RedisSessionClient } from './redisConnection';
+import { isRedisSafeText } from './redisSessionKey';
 
 /**
  * The default key prefix. Not the reference's `selectools:session:`: its layout (a string per
@@ -59,19 +60,6 @@ export interface RedisStoreSettings {
 
 const kind = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-
-/** A JavaScript string that UTF-8 cannot carry (a lone surrogate) would become U+FFFD in Redis. */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/**
- * Tells whether a string survives the trip to Redis (UTF-8) unchanged.
- *
- * @example
- * ```ts
- * isRedisSafeText('\uD800'); // false
- * ```
- */
-export const isRedisSafeText = (value: string): boolean => !LONE_SURROGATE.test(value);
 
 /**
  * Reads the store's options once, refusing what cannot work.
