@@ -8,3 +8,8 @@ export {
   JsonFileSessionStore,
   type JsonFileSessionStoreOptions,
 } from './jsonFile/JsonFileSessionStore';
+export {
+  RedisSessionStore,
+  type RedisSessionClient,
+  type RedisSessionStoreOptions,
+} from './redis/RedisSessionStore';

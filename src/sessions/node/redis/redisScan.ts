@@ -1,0 +1,49 @@
+import { Buffer } from 'node:buffer';
+import type { RedisConnection } from './redisConnection';
+
+/** Keys asked of each SCAN step (a hint to the server, as in the reference). */
+const SCAN_COUNT = '100';
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
+
+/**
+ * The keys matching a glob `pattern`, by `SCAN … MATCH pattern COUNT 100` (never `KEYS`, which
+ * blocks the server), in batches as the server returns them, each key once: SCAN may return a key
+ * twice, and keys added or removed while it runs may or may not be seen.
+ *
+ * @example
+ * ```ts
+ * for await (const batch of scanRedisKeys(connection, 'app:s:*', 'RedisSessionStore.list')) {
+ *   console.log(batch);
+ * }
+ * ```
+ */
+export async function* scanRedisKeys(
+  connection: RedisConnection,
+  pattern: string,
+  api: string,
+): AsyncGenerator<readonly string[]> {
+  const seen = new Set<string>();
+  let cursor = '0';
+  do {
+    const reply = await connection.send(
+      ['SCAN', cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT],
+      api,
+    );
+    const next = Array.isArray(reply) ? text(reply[0]) : undefined;
+    const keys: unknown = Array.isArray(reply) ? reply[1] : undefined;
+    if (next === undefined || !Array.isArray(keys)) {
+      throw new Error(`[conversation-memory] ${api}: unexpected SCAN reply from Redis`);
+    }
+    const batch: string[] = [];
+    for (const raw of keys) {
+      const key = text(raw);
+      if (key === undefined || seen.has(key)) continue;
+      seen.add(key);
+      batch.push(key);
+    }
+    if (batch.length > 0) yield batch;
+    cursor = next;
+  } while (cursor !== '0');
+}

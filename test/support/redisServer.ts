@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+
+/**
+ * A real Redis for the tests, on loopback: the one named by `REDIS_URL` when it is set, else a
+ * `redis-server` started here on a free port, without persistence, and stopped by `stop()`.
+ * There is no mock and no skip: when `redis-server` is not installed, `startRedisServer` throws
+ * an error that says how to install it.
+ */
+export interface RedisTestServer {
+  readonly url: string;
+  /** The server process when this file started it (`undefined` for `REDIS_URL`). */
+  readonly process: ChildProcess | undefined;
+  stop(): Promise<void>;
+}
+
+const INSTALL_HINT =
+  'redis-server is not installed, and the Redis session tests need a real server: install it ' +
+  'with `apt-get install redis-server` (Debian/Ubuntu; `brew install redis` on macOS), or set ' +
+  'REDIS_URL to a running server (redis://127.0.0.1:6379/15)';
+
+/** A port that was free a moment ago (the OS picks it). */
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Whether a Redis answers `PING` on this port (a raw RESP exchange, no client library). */
+const answersPing = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let reply = '';
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString();
+      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
+    });
+  });
+
+const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+
+/**
+ * Starts a server for one test file (or one test, with `{ own: true }`, which always starts a new
+ * process even when `REDIS_URL` is set: for tests that kill or pause the server; `port` to restart
+ * one on the port of a stopped one).
+ */
+export const startRedisServer = async (
+  options: { readonly own?: boolean; readonly port?: number } = {},
+): Promise<RedisTestServer> => {
+  const given = process.env['REDIS_URL'];
+  if (given !== undefined && given !== '' && options.own !== true) {
+    return { url: given, process: undefined, stop: async () => undefined };
+  }
+  const port = options.port ?? (await freePort());
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'ENOENT' ? new Error(INSTALL_HINT) : error);
+    });
+    child.once('exit', (code, signal) => {
+      reject(new Error(`redis-server exited (${code ?? signal}) before answering:\n${output}`));
+    });
+  });
+  failed.catch(() => undefined);
+  const deadline = Date.now() + 10_000;
+  const ready = (async () => {
+    while (Date.now() < deadline) {
+      if (await answersPing(port)) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`redis-server on port ${port} did not answer PING within 10 s:\n${output}`);
+  })();
+  try {
+    await Promise.race([ready, failed]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGCONT'); // a test may have paused it; a paused process ignores SIGTERM
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited(child);
+      clearTimeout(timer);
+    },
+  };
+};
