@@ -4,4 +4,4 @@
  *
  * @packageDocumentation
  */
-export {};
+export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite/SqliteSessionStore';
