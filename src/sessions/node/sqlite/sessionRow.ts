@@ -1,5 +1,11 @@
 import { either as E } from 'fp-ts';
-import { fromDict, type MemoryState } from 'conversation-memory';
+import {
+  fromDict,
+  type LoadedSession,
+  MemoryDecodeError,
+  type MemoryState,
+  SessionCorruptError,
+} from 'conversation-memory';
 
 /**
  * A row of the `sessions` table as SQLite returns it: nothing is trusted (a row may come from the
@@ -158,4 +164,42 @@ export const decodeParsedMemory = (parsed: unknown, tokenizer?: 'heuristic'): De
     kind: decoded.left.kind === 'tokenizer' ? 'tokenizer' : 'data',
     cause: decoded.left,
   };
+};
+
+/**
+ * A row as `load` returns it: the state decoded with its own tokenizer, its revision and
+ * timestamps. A row that does not decode rejects with `SessionCorruptError` listing every
+ * problem (columns and memory); a sound row whose tokenizer cannot count in this process rejects
+ * with `MemoryDecodeError` of kind `'tokenizer'` (it is not corrupt: register the tokenizer).
+ *
+ * @param row - the row as read
+ * @param api - the caller, for the error
+ * @param location - where the row is, for the error (`sqlite:<path>#<key>`)
+ * @throws SessionCorruptError or MemoryDecodeError
+ * @example
+ * ```ts
+ * const loaded = loadedFromRow(row, 'SqliteSessionStore.load', `sqlite:sessions.db#${row.session_id}`);
+ * ```
+ */
+export const loadedFromRow = (row: SessionRow, api: string, location: string): LoadedSession => {
+  const meta = readRowMeta(row);
+  const memory = decodeMemoryJson(row.memory_json);
+  if ('meta' in meta && 'state' in memory) {
+    return Object.freeze({
+      state: memory.state,
+      revision: meta.meta.revision,
+      createdAt: meta.meta.createdAt,
+      updatedAt: meta.meta.updatedAt,
+    });
+  }
+  if ('meta' in meta && 'problems' in memory && memory.kind === 'tokenizer') {
+    throw new MemoryDecodeError(api, memory.problems, { kind: 'tokenizer' });
+  }
+  const problems = [
+    ...('problems' in meta ? meta.problems : []),
+    ...('problems' in memory ? memory.problems : []),
+  ];
+  throw new SessionCorruptError(api, row.session_id, location, problems, {
+    cause: 'cause' in memory ? memory.cause : undefined,
+  });
 };

@@ -3,10 +3,25 @@ import type { SessionRow } from './sessionRow';
 
 type Statement<P extends unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 
-/** A row without its memory: what `list`, `exists` and a save's check read. */
+/**
+ * A row without its memory: what `list`, `exists` and a save's check read.
+ *
+ * @example
+ * ```ts
+ * const row: MetaRow | undefined = sql.selectMeta.get('s1');
+ * ```
+ */
 export type MetaRow = Omit<SessionRow, 'memory_json'>;
 
-/** One FTS5 match: the session, the message and its bm25 rank (lower is better). */
+/**
+ * One FTS5 match: the session, the message and its bm25 rank (lower is better), with the
+ * session's `updated_at` (for the TTL).
+ *
+ * @example
+ * ```ts
+ * const match: MatchRow = { key: 's1', content: 'Lisbon in May', rank: -0.6, updated_at: 1764500000 };
+ * ```
+ */
 export interface MatchRow {
   readonly key: string;
   readonly content: string;
