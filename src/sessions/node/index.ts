@@ -13,3 +13,4 @@ export {
   type RedisSessionClient,
   type RedisSessionStoreOptions,
 } from './redis/RedisSessionStore';
+export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite/SqliteSessionStore';

@@ -1,0 +1,307 @@
+import {
+  checkExpectedRevision,
+  compareCodePoints,
+  expectedRevisionOf,
+  isConversationMemoryError,
+  isSessionExpired,
+  type LoadedSession,
+  MemoryArgumentError,
+  type MemoryState,
+  namespaceOf,
+  rankSearchResults,
+  type SavedSession,
+  type SaveOptions,
+  type SearchOptions,
+  searchLimitOf,
+  searchTerms,
+  SessionConflictError,
+  sessionKeyOf,
+  type SessionMetadata,
+  type SessionOptions,
+  type SessionSearchResult,
+  type SessionStore,
+  toDict,
+} from 'conversation-memory';
+import { indexSession, unindexSession } from './ftsIndex';
+import { searchWithFts } from './ftsSearch';
+import { scanSessions } from './scanSearch';
+import { SessionDatabase } from './sessionDatabase';
+import { loadedFromRow, readRowMeta } from './sessionRow';
+import type { MetaRow } from './statements';
+import { readStoreOptions, type SqliteSessionStoreOptions } from './storeOptions';
+
+export type { SqliteSessionStoreOptions } from './storeOptions';
+
+const API = 'SqliteSessionStore';
+
+const isTime = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+const frozenHit = (hit: SessionSearchResult): SessionSearchResult =>
+  Object.freeze({
+    sessionId: hit.sessionId,
+    score: hit.score,
+    matchedMessages: Object.freeze([...hit.matchedMessages]),
+  });
+
+/**
+ * A {@link SessionStore} in a SQLite file (better-sqlite3 12.x, an optional peer), in the
+ * reference's table: `sessions(session_id, memory_json, message_count, created_at, updated_at)`
+ * plus a `revision` column, so databases written by the reference load (their rows as revision 1)
+ * and the reference can read ours. WAL mode; FTS5 search with the reference's scoring when this
+ * SQLite has FTS5 (its `session_messages_fts` index is reused), else the reference's scan.
+ *
+ * Every save is one `BEGIN IMMEDIATE` transaction: the revision check, the write and the search
+ * re-index, so concurrent writers in other processes never lose an update; a stale
+ * `expectedRevision` rejects with `SessionConflictError` and writes nothing. A writer that finds
+ * the database locked waits (without blocking the event loop) and, after `lockTimeoutMs`, fails
+ * with `SessionConflictError`: never with `SQLITE_BUSY`. A row that does not decode makes `load`
+ * reject with `SessionCorruptError`; `list` and `search` skip it, `exists` reports it, and a save
+ * over it first copies it into the `sessions_corrupt` table (such a row counts as absent for
+ * `expectedRevision`). Expired rows are deleted when `load` or `list` meets them, as the
+ * reference does.
+ *
+ * FTS5 scores differ from the scan's, as in the reference: a session scores
+ * `Σ 1 + r / (1 + r)` over its matching messages (`r = -bm25`) instead of the number of
+ * occurrences, terms match whole tokens (`cat` does not find `cats`) and diacritics fold. Pass
+ * `fts: false` for the scan. A program writing rows without this library (the reference itself)
+ * does not advance `revision`: share a database between writers of this library only.
+ *
+ * @example
+ * ```ts
+ * import { SqliteSessionStore } from 'conversation-memory/sessions/node';
+ *
+ * const store = new SqliteSessionStore({ path: 'sessions.db', defaultTtl: 86_400 });
+ * const loaded = await store.load('thread-7', { namespace: 'user-42' });
+ * const next = addMessage(loaded?.state ?? createMemory(), userMessage('hi')).state;
+ * await store.save('thread-7', next, { namespace: 'user-42', expectedRevision: loaded?.revision ?? 0 });
+ * await store.close();
+ * ```
+ */
+export class SqliteSessionStore implements SessionStore {
+  readonly #database: SessionDatabase;
+  readonly #path: string;
+  readonly #ttl: number | undefined;
+  readonly #now: () => number;
+  #closed = false;
+
+  constructor(options: SqliteSessionStoreOptions) {
+    const settings = readStoreOptions(options, API);
+    this.#path = settings.path;
+    this.#ttl = settings.ttl;
+    this.#now = settings.now;
+    this.#database = SessionDatabase.open(settings.path, settings, API);
+  }
+
+  /** Whether `search` uses FTS5 (`false`: it scans, as the reference does without FTS5). */
+  get usesFts5(): boolean {
+    return this.#database.sql.fts !== undefined;
+  }
+
+  #open(api: string): () => void {
+    const check = (): void => {
+      if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
+    };
+    check();
+    return check;
+  }
+
+  #expired(updatedAt: unknown, now: number): boolean {
+    return isTime(updatedAt) && isSessionExpired(updatedAt, this.#ttl, now);
+  }
+
+  #encode(api: string, state: unknown): { json: string; state: MemoryState } {
+    try {
+      return { json: JSON.stringify(toDict(state as MemoryState)), state: state as MemoryState };
+    } catch (error) {
+      if (isConversationMemoryError(error) && error.code === 'CM_ARGUMENT') {
+        throw new MemoryArgumentError(`${API}.${api}`, error.detail, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /** The revision check, the write and the re-index, in one `BEGIN IMMEDIATE` transaction. */
+  async #save(
+    api: string,
+    key: string,
+    encoded: { json: string; state: MemoryState },
+    expected: number | undefined,
+    stillOpen: () => void,
+  ): Promise<SavedSession> {
+    const { sql } = this.#database;
+    const revision = await this.#database.write(
+      () => {
+        const now = this.#now();
+        const current = this.#database.current(key, (updatedAt) => this.#expired(updatedAt, now));
+        const live = current !== undefined && 'revision' in current ? current : undefined;
+        checkExpectedRevision(key, expected, live?.revision ?? 0, `${API}.${api}`);
+        // A row that does not decode is kept for inspection before it is replaced.
+        if (current !== undefined && 'problems' in current) {
+          sql.moveAside.run(now, current.problems.join('\n'), key);
+        }
+        const next = (live?.revision ?? 0) + 1;
+        const { json, state } = encoded;
+        sql.upsert.run(key, json, state.messages.length, live?.createdAt ?? now, now, next);
+        if (sql.fts !== undefined) indexSession(sql.fts, key, state.messages, now);
+        this.#database.known.add(key);
+        return next;
+      },
+      (busy) => this.#gaveUp(api, key, expected, busy),
+      stillOpen,
+    );
+    return Object.freeze({ revision });
+  }
+
+  /**
+   * A save that could not get the write lock in time: a conflict (nothing was written), with the
+   * revision found outside the lock (WAL readers need none) and the busy error as its `cause`.
+   */
+  #gaveUp(api: string, key: string, expected: number | undefined, busy: unknown): never {
+    let actual = 0;
+    try {
+      const row = this.#database.sql.selectMeta.get(key);
+      if (row !== undefined && !this.#expired(row.updated_at, this.#now())) {
+        const meta = readRowMeta(row);
+        if ('meta' in meta) actual = meta.meta.revision;
+      }
+    } catch {
+      // Unreadable as well: report no revision.
+    }
+    const error = new SessionConflictError(`${API}.${api}`, key, expected ?? actual, actual);
+    Object.defineProperty(error, 'cause', { value: busy, configurable: true, writable: true });
+    throw error;
+  }
+
+  async #load(api: string, key: string, stillOpen: () => void): Promise<LoadedSession | null> {
+    const row = await this.#database.read(() => this.#database.sql.selectRow.get(key), stillOpen);
+    if (row === undefined) return null;
+    if (this.#expired(row.updated_at, this.#now())) {
+      this.#database.collect([row]);
+      return null;
+    }
+    const loaded = loadedFromRow(row, `${API}.${api}`, `sqlite:${this.#path}#${key}`);
+    this.#database.known.add(key);
+    return loaded;
+  }
+
+  async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
+    const stillOpen = this.#open('save');
+    const where = sessionKeyOf(sessionId, options, `${API}.save`);
+    const expected = expectedRevisionOf(options, `${API}.save`);
+    return this.#save('save', where.key, this.#encode('save', state), expected, stillOpen);
+  }
+
+  async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
+    const stillOpen = this.#open('load');
+    const where = sessionKeyOf(sessionId, options, `${API}.load`);
+    return this.#load('load', where.key, stillOpen);
+  }
+
+  async list(): Promise<readonly SessionMetadata[]> {
+    const stillOpen = this.#open('list');
+    const now = this.#now();
+    const expired: MetaRow[] = [];
+    const listed = await this.#database.read(() => {
+      const out: SessionMetadata[] = [];
+      for (const row of this.#database.sql.selectAllMeta.all()) {
+        if (this.#expired(row.updated_at, now)) expired.push(row);
+        else if (this.#database.decodes(row)) {
+          out.push(
+            Object.freeze({
+              sessionId: row.session_id,
+              messageCount: row.message_count as number,
+              createdAt: row.created_at as number,
+              updatedAt: row.updated_at as number,
+            }),
+          );
+        }
+      }
+      return out;
+    }, stillOpen);
+    if (expired.length > 0) this.#database.collect(expired);
+    return Object.freeze(listed.sort((a, b) => compareCodePoints(a.sessionId, b.sessionId)));
+  }
+
+  async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
+    const stillOpen = this.#open('delete');
+    const { key } = sessionKeyOf(sessionId, options, `${API}.delete`);
+    const { sql } = this.#database;
+    return this.#database.write(
+      () => {
+        const row = sql.selectMeta.get(key);
+        if (row === undefined) return false;
+        sql.deleteRow.run(key);
+        if (sql.fts !== undefined) unindexSession(sql.fts, key);
+        this.#database.known.delete(key);
+        return !this.#expired(row.updated_at, this.#now());
+      },
+      (busy) => {
+        throw busy;
+      },
+      stillOpen,
+    );
+  }
+
+  async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
+    const stillOpen = this.#open('exists');
+    const { key } = sessionKeyOf(sessionId, options, `${API}.exists`);
+    const row = await this.#database.read(() => this.#database.sql.selectMeta.get(key), stillOpen);
+    return row !== undefined && !this.#expired(row.updated_at, this.#now());
+  }
+
+  async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
+    const stillOpen = this.#open('branch');
+    const source = sessionKeyOf(sourceId, options, `${API}.branch`);
+    const target = sessionKeyOf(newId, options, `${API}.branch`);
+    const expected = expectedRevisionOf(options, `${API}.branch`);
+    const loaded = await this.#load('branch', source.key, stillOpen);
+    if (loaded === null) {
+      throw new MemoryArgumentError(
+        `${API}.branch`,
+        `session ${JSON.stringify(source.key)} not found`,
+      );
+    }
+    const encoded = this.#encode('branch', loaded.state);
+    return this.#save('branch', target.key, encoded, expected, stillOpen);
+  }
+
+  async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
+    const stillOpen = this.#open('search');
+    const terms = searchTerms(query);
+    const limit = searchLimitOf(options?.limit);
+    const namespace = namespaceOf(options?.namespace, `${API}.search`);
+    if (terms.length === 0 || limit <= 0) return Object.freeze([]);
+    const now = this.#now();
+    const prefix = namespace === undefined ? undefined : `${namespace}:`;
+    /** The id to report for a session (bare in a namespace), or `undefined` to leave it out. */
+    const visible = (key: string, updatedAt: unknown): string | undefined => {
+      if (!isTime(updatedAt) || this.#expired(updatedAt, now)) return undefined;
+      if (prefix === undefined) return key;
+      return key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
+    };
+    const { fts, selectAllRows } = this.#database.sql;
+    const found =
+      fts === undefined
+        ? rankSearchResults(
+            await this.#database.read(
+              () =>
+                scanSessions(selectAllRows.iterate(), terms, (row) =>
+                  'problems' in readRowMeta(row)
+                    ? undefined
+                    : visible(row.session_id, row.updated_at),
+                ),
+              stillOpen,
+            ),
+            limit,
+          )
+        : await searchWithFts(this.#database, fts, terms, limit, visible, now, stillOpen);
+    return Object.freeze(found.map(frozenHit));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#database.close();
+  }
+}

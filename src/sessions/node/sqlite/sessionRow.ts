@@ -1,0 +1,205 @@
+import { either as E } from 'fp-ts';
+import {
+  fromDict,
+  type LoadedSession,
+  MemoryDecodeError,
+  type MemoryState,
+  SessionCorruptError,
+} from 'conversation-memory';
+
+/**
+ * A row of the `sessions` table as SQLite returns it: nothing is trusted (a row may come from the
+ * reference, from another program, or from a damaged file).
+ *
+ * @example
+ * ```ts
+ * const row = db.prepare('SELECT * FROM sessions WHERE session_id = ?').get('s1') as SessionRow;
+ * ```
+ */
+export interface SessionRow {
+  readonly session_id: string;
+  readonly memory_json: unknown;
+  readonly message_count: unknown;
+  readonly created_at: unknown;
+  readonly updated_at: unknown;
+  readonly revision: unknown;
+}
+
+/**
+ * The columns of a row beside its memory, checked.
+ *
+ * @example
+ * ```ts
+ * const meta: RowMeta = { revision: 1, createdAt: 1764500000, updatedAt: 1764500000, messageCount: 2 };
+ * ```
+ */
+export interface RowMeta {
+  readonly revision: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly messageCount: number;
+}
+
+/** A column's value, short, for a problem line. */
+const shown = (value: unknown): string => {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') {
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  }
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (value instanceof Uint8Array) return `a blob of ${value.length} bytes`;
+  return typeof value;
+};
+
+const isTime = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+const isCount = (value: unknown, least: number): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= least;
+
+/**
+ * Checks the columns of a row beside `memory_json`: timestamps are finite numbers (Unix
+ * seconds), `revision` an integer ≥ 1, `message_count` an integer ≥ 0. Each problem names its
+ * column.
+ *
+ * @param row - the row as read
+ * @returns the checked values, or the problems
+ * @example
+ * ```ts
+ * readRowMeta({ ...row, revision: 'x' }); // { problems: ['revision: expected an integer ≥ 1, got "x"'] }
+ * ```
+ */
+export const readRowMeta = (
+  row: Omit<SessionRow, 'memory_json'>,
+): { readonly meta: RowMeta } | { readonly problems: readonly string[] } => {
+  const problems: string[] = [];
+  if (!isCount(row.revision, 1)) {
+    problems.push(`revision: expected an integer ≥ 1, got ${shown(row.revision)}`);
+  }
+  if (!isTime(row.created_at)) {
+    problems.push(`created_at: expected Unix seconds, got ${shown(row.created_at)}`);
+  }
+  if (!isTime(row.updated_at)) {
+    problems.push(`updated_at: expected Unix seconds, got ${shown(row.updated_at)}`);
+  }
+  if (!isCount(row.message_count, 0)) {
+    problems.push(`message_count: expected an integer ≥ 0, got ${shown(row.message_count)}`);
+  }
+  if (problems.length > 0) return { problems };
+  return {
+    meta: {
+      revision: row.revision as number,
+      createdAt: row.created_at as number,
+      updatedAt: row.updated_at as number,
+      messageCount: row.message_count as number,
+    },
+  };
+};
+
+/**
+ * What decoding `memory_json` gave: the state, or the problems (each naming its path inside the
+ * column, `memory_json.messages[3].role: …`). `kind: 'tokenizer'` means that the data is sound but
+ * names a tokenizer that cannot count in this process (not a corrupt row).
+ *
+ * @example
+ * ```ts
+ * const decoded: DecodedMemory = { state };
+ * ```
+ */
+export type DecodedMemory =
+  | { readonly state: MemoryState }
+  | {
+      readonly problems: readonly string[];
+      readonly kind: 'data' | 'tokenizer';
+      readonly cause: unknown;
+    };
+
+const inColumn = (problem: string): string =>
+  problem.startsWith('(root)') ? `memory_json${problem.slice(6)}` : `memory_json.${problem}`;
+
+/**
+ * Decodes the `memory_json` column (the reference's `ConversationMemory.to_dict()` JSON) with
+ * `fromDict`. With `tokenizer: 'heuristic'` it only checks the record (cheaply: no real token
+ * counting), as `list` and `search` do to skip corrupt rows.
+ *
+ * @param text - the column's value
+ * @param tokenizer - `'heuristic'` to check only; omitted to load with the stored tokenizer
+ * @returns the state, or the problems
+ * @example
+ * ```ts
+ * decodeMemoryJson('{"max_messages": 0}'); // { problems: ['memory_json.max_messages: …'], kind: 'data', … }
+ * ```
+ */
+export const decodeMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
+  if (typeof text !== 'string') {
+    return {
+      problems: [`memory_json: expected JSON text, got ${shown(text)}`],
+      kind: 'data',
+      cause: undefined,
+    };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { problems: [`memory_json: not valid JSON (${reason})`], kind: 'data', cause: error };
+  }
+  return decodeParsedMemory(parsed, tokenizer);
+};
+
+/**
+ * {@link decodeMemoryJson} after `JSON.parse`: for a caller that parsed the column already.
+ *
+ * @example
+ * ```ts
+ * decodeParsedMemory(JSON.parse(row.memory_json), 'heuristic');
+ * ```
+ */
+export const decodeParsedMemory = (parsed: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
+  const decoded = fromDict(parsed, tokenizer === undefined ? undefined : { tokenizer });
+  if (E.isRight(decoded)) return { state: decoded.right };
+  return {
+    problems: decoded.left.problems.map(inColumn),
+    kind: decoded.left.kind === 'tokenizer' ? 'tokenizer' : 'data',
+    cause: decoded.left,
+  };
+};
+
+/**
+ * A row as `load` returns it: the state decoded with its own tokenizer, its revision and
+ * timestamps. A row that does not decode rejects with `SessionCorruptError` listing every
+ * problem (columns and memory); a sound row whose tokenizer cannot count in this process rejects
+ * with `MemoryDecodeError` of kind `'tokenizer'` (it is not corrupt: register the tokenizer).
+ *
+ * @param row - the row as read
+ * @param api - the caller, for the error
+ * @param location - where the row is, for the error (`sqlite:<path>#<key>`)
+ * @throws SessionCorruptError or MemoryDecodeError
+ * @example
+ * ```ts
+ * const loaded = loadedFromRow(row, 'SqliteSessionStore.load', `sqlite:sessions.db#${row.session_id}`);
+ * ```
+ */
+export const loadedFromRow = (row: SessionRow, api: string, location: string): LoadedSession => {
+  const meta = readRowMeta(row);
+  const memory = decodeMemoryJson(row.memory_json);
+  if ('meta' in meta && 'state' in memory) {
+    return Object.freeze({
+      state: memory.state,
+      revision: meta.meta.revision,
+      createdAt: meta.meta.createdAt,
+      updatedAt: meta.meta.updatedAt,
+    });
+  }
+  if ('meta' in meta && 'problems' in memory && memory.kind === 'tokenizer') {
+    throw new MemoryDecodeError(api, memory.problems, { kind: 'tokenizer' });
+  }
+  const problems = [
+    ...('problems' in meta ? meta.problems : []),
+    ...('problems' in memory ? memory.problems : []),
+  ];
+  throw new SessionCorruptError(api, row.session_id, location, problems, {
+    cause: 'cause' in memory ? memory.cause : undefined,
+  });
+};
