@@ -69,7 +69,24 @@ const assistant = (content: string): Message => ({ role: 'assistant', content })
 
 // The one conformance suite, on a database file, with search by scanning (the suite's search
 // tests assert the scan's term-frequency scores; FTS5 scores are tested below).
-sessionStoreConformance('SqliteSessionStore', {
+sessionStoreConformance('SqliteSessionStore (FTS5, the default)', {
+  make: async (options) => makeStore(options),
+  searchScoring: 'fts5',
+  // Valid JSON that does not decode: the decoder, not only JSON.parse, must catch it.
+  corrupt: async (store, key) =>
+    withStoreFile(store, (db) => {
+      db.prepare('UPDATE sessions SET memory_json = ? WHERE session_id = ?').run(
+        '{"max_messages": 20, "messages": [{"role": "USER", "content": "lisbon"}]}',
+        key,
+      );
+    }),
+  asideCount: async (store) =>
+    withStoreFile(store, (db) =>
+      db.prepare<[], number>('SELECT count(*) FROM sessions_corrupt').pluck().get(),
+    ) as number,
+});
+
+sessionStoreConformance('SqliteSessionStore (scan search, fts: false)', {
   make: async (options) => makeStore({ ...options, fts: false }),
   // Valid JSON that does not decode: the decoder, not only JSON.parse, must catch it.
   corrupt: async (store, key) =>
@@ -540,6 +557,7 @@ describe('SqliteSessionStore: locks', () => {
       expect(error).toBeInstanceOf(SessionConflictError);
       expect(error).toMatchObject({ sessionId: 's1', expectedRevision: 1, actualRevision: 1 });
       expect((error as Error).cause).toMatchObject({ code: 'SQLITE_BUSY' });
+      expect((error as Error).message).toContain('kept the database locked');
       // Reads do not need the lock (WAL).
       expect((await store.load('s1'))?.revision).toBe(1);
     } finally {

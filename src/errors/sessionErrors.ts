@@ -26,6 +26,7 @@ export class SessionConflictError extends Error {
   /**
    * @param reason - why, when it is not a stale revision (another writer held the session for
    *   longer than the store waits)
+   * @param options - `cause`: the backend's error (a lock timeout)
    */
   constructor(
     api: string,
@@ -33,6 +34,7 @@ export class SessionConflictError extends Error {
     expectedRevision: number,
     actualRevision: number,
     reason?: string,
+    options?: { cause?: unknown },
   ) {
     const what =
       reason !== undefined
@@ -42,7 +44,7 @@ export class SessionConflictError extends Error {
           `, the save expected ${expectedRevision}` +
           (expectedRevision === 0 ? ' (absent)' : '') +
           '; nothing was written (reload, reapply, save again)';
-    super(formatMessage(api, what));
+    super(formatMessage(api, what), options);
     brandError(this, 'SESSION_CONFLICT', 'SessionConflictError', what);
     this.sessionId = sessionId;
     this.expectedRevision = expectedRevision;

@@ -168,9 +168,14 @@ export class SqliteSessionStore implements SessionStore {
     } catch {
       // Unreadable as well: report no revision.
     }
-    const error = new SessionConflictError(`${API}.${api}`, key, expected ?? actual, actual);
-    Object.defineProperty(error, 'cause', { value: busy, configurable: true, writable: true });
-    throw error;
+    throw new SessionConflictError(
+      `${API}.${api}`,
+      key,
+      expected ?? actual,
+      actual,
+      "another writer kept the database locked for longer than the store's lockTimeoutMs",
+      { cause: busy },
+    );
   }
 
   async #load(api: string, key: string, stillOpen: () => void): Promise<LoadedSession | null> {
