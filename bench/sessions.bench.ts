@@ -64,6 +64,7 @@ const factories: [string, () => SessionStore][] = [
     'JsonFileSessionStore',
     () => new stores.JsonFileSessionStore({ directory: join(work, 'files') }),
   ],
+  ['SqliteSessionStore', () => new stores.SqliteSessionStore({ path: join(work, 'sessions.db') })],
   ['RedisSessionStore', () => new stores.RedisSessionStore({ url: redis.url, prefix: 'bench:' })],
 ];
 
