@@ -23,3 +23,15 @@ describe('InMemorySessionStore', () => {
     await expect(store.load('s1')).rejects.toThrow('the store is closed');
   });
 });
+
+describe('session building blocks', () => {
+  it('a store clock that returns something other than a finite number is an error, not a NaN record', async () => {
+    const store = new InMemorySessionStore({ now: () => Number.NaN });
+    await expect(store.save('s1', sampleState())).rejects.toThrow(
+      'options.now() must return Unix seconds as a finite number, returned NaN',
+    );
+    expect(() => new InMemorySessionStore({ now: 5 as never })).toThrow(
+      'options.now must be a function',
+    );
+  });
+});

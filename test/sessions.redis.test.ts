@@ -472,7 +472,7 @@ describe('RedisSessionStore: connections', () => {
   it('a clock that returns no number is refused before anything is written', async () => {
     const made = store({ now: () => Number.NaN });
     expect(await rejection(made.save('s1', sampleState()))).toMatchObject({
-      message: expect.stringContaining('options.now must return Unix seconds'),
+      message: expect.stringContaining('options.now() must return Unix seconds'),
     });
     expect(await admin.exists(hashOf(made, 's1'))).toBe(0);
   });

@@ -39,7 +39,18 @@ export const sessionClockOf = (now: unknown, api = 'sessionClockOf'): (() => num
       `options.now must be a function returning Unix seconds, received ${describeValue(now)}`,
     );
   }
-  return now as () => number;
+  const clock = now as () => unknown;
+  // What it returns is written into records: a NaN would make every TTL check false forever.
+  return () => {
+    const seconds = clock();
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
+      throw new MemoryArgumentError(
+        api,
+        `options.now() must return Unix seconds as a finite number, returned ${describeValue(seconds)}`,
+      );
+    }
+    return seconds;
+  };
 };
 
 /**
