@@ -33,6 +33,7 @@ const expected: Readonly<Record<string, string>> = {
     'summarize-on-trim: 1 failed summary lost nothing; the first commit covers positions 0–3',
   'reduxChat.ts':
     'redux chat: 2 threads, 3 trims printed by the listener, 5 messages archived + 6 in windows = 11 sent',
+  'sharedSessions.ts': 'shared sessions: 4 turns by 3 agents, revision 4, 8 messages, no turn lost',
   'slidingWindow.ts': `Final window: [ASSISTANT("Hi!"), USER("What's 2+2?"), ASSISTANT("4")]`,
   'tokenLimit.ts': 'message is kept even though maxTokens is 40',
   'zustandChat.ts':
