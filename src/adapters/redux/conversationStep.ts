@@ -1,3 +1,4 @@
+import { current, isDraft, type Draft } from '@reduxjs/toolkit';
 import {
   memoryReducer,
   type MemoryAction,
@@ -57,13 +58,25 @@ const MEMORY_ACTION_OF: {
 };
 
 /**
+ * A conversation's state as a plain value for the core reducers, which reject Immer drafts.
+ * Reading a conversation through a case reducer's draft gives a draft even though the state is
+ * frozen (Immer drafts frozen objects too); `current` of a draft that nothing has changed is its
+ * original, in O(1), and of a draft changed earlier in the same producer (a case reducer composed
+ * by the application) a copy of the changed records, whose arrays are copied only where they are
+ * not frozen: O(window pointers) at most. A plain state (the listener's) is returned as it is.
+ */
+const plainMemory = (memory: MemoryState): MemoryState =>
+  isDraft(memory) ? (current(memory as Draft<MemoryState>) as MemoryState) : memory;
+
+/**
  * What a slice action does to its conversation in `state`: the transition `memoryReducer` gives,
  * or `undefined` when the conversation does not exist (the action is ignored). The reducers and
  * the effects listener both call this one function, the reducers on the Immer draft of the
  * state before the action, the listener on that same state (`getOriginalState`), so the listener
  * delivers exactly the effects of the transition the reducer stored.
  *
- * @param state - the slice state (or its Immer draft: the core reducers unwrap drafts)
+ * @param state - the slice state, or its Immer draft (the conversation's state is unwrapped
+ *   before the core reducers see it)
  * @param kind - which slice action
  * @param payload - its payload (checked: a bad id throws `MemoryArgumentError`)
  * @param type - its type, for error messages
@@ -79,6 +92,6 @@ export const conversationStep = (
   const { fields, conversationId } = readPayload(payload, type);
   const conversations = state.conversations;
   if (!Object.hasOwn(conversations, conversationId)) return undefined;
-  const memory = conversations[conversationId] as MemoryState;
+  const memory = plainMemory(conversations[conversationId] as MemoryState);
   return { conversationId, transition: memoryReducer(memory, MEMORY_ACTION_OF[kind](fields)) };
 };
