@@ -231,6 +231,26 @@ describe('the adapters unwrap their own drafts', () => {
     expectNoProxies(next);
   });
 
+  it("the conversations slice's selectors, called on a draft", () => {
+    const chats = createConversationsSlice({ defaultConfig: CONFIG });
+    const selectors = chats.getSelectors();
+    let state = chats.reducer(
+      undefined,
+      chats.actions.conversationCreated({ conversationId: 'a' }),
+    );
+    state = chats.reducer(
+      state,
+      chats.actions.messageAdded({ conversationId: 'a', message: userMessage('hi') }),
+    );
+    produce(state, (draft) => {
+      const history = selectors.selectHistory(draft, 'a');
+      expect(history).toBe(state.conversations['a']?.messages);
+      expect(selectors.selectConversation(draft, 'a')).toBe(state.conversations['a']);
+      expect(selectors.selectTotalTokens(draft, 'a')).toBe(state.conversations['a']?.totalTokens);
+      expectNoProxies(history);
+    });
+  });
+
   it('a Zustand store made with the immer middleware', () => {
     const store = createStore<MemoryStoreState>()(immer(memoryStateCreator(CONFIG)));
     for (const text of ['a', 'b', 'c'])

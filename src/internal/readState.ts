@@ -28,8 +28,10 @@ const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is Mem
 
 /**
  * The key under which Immer keeps a draft's internal state: every draft answers it, and nothing
- * else does. It is a registered symbol (`Symbol.for`) in Immer 5 and later (so in every Immer that
- * Redux Toolkit 1 and 2 use), which lets the core recognise a draft without importing Immer.
+ * else does. It is a registered symbol (`Symbol.for`) in Immer 10 and 11 (what Redux Toolkit 2
+ * uses) and in Immer 8 and 9 (Redux Toolkit 1), which lets the core recognise a draft from any
+ * copy of Immer without importing it. (Some Immer 6–7 era builds used an unregistered `Symbol`;
+ * their drafts are not recognised here.)
  */
 const IMMER_DRAFT_STATE: unique symbol = /* @__PURE__ */ Symbol.for('immer-state');
 

@@ -1,4 +1,3 @@
-import { current, isDraft, type Draft } from '@reduxjs/toolkit';
 import {
   memoryReducer,
   type MemoryAction,
@@ -6,6 +5,7 @@ import {
   type Message,
   type Transition,
 } from 'conversation-memory';
+import { plainMemory } from './plainMemory';
 import { readPayload } from './readPayload';
 import type { ConversationsState } from './types';
 
@@ -56,17 +56,6 @@ const MEMORY_ACTION_OF: {
   memoryActionApplied: (fields) => fields['action'] as MemoryAction,
   conversationRemoved: () => CLEARED,
 };
-
-/**
- * A conversation's state as a plain value for the core reducers, which reject Immer drafts.
- * Reading a conversation through a case reducer's draft gives a draft even though the state is
- * frozen (Immer drafts frozen objects too); `current` of a draft that nothing has changed is its
- * original, in O(1), and of a draft changed earlier in the same producer (a case reducer composed
- * by the application) a copy of the changed records, whose arrays are copied only where they are
- * not frozen: O(window pointers) at most. A plain state (the listener's) is returned as it is.
- */
-const plainMemory = (memory: MemoryState): MemoryState =>
-  isDraft(memory) ? (current(memory as Draft<MemoryState>) as MemoryState) : memory;
 
 /**
  * What a slice action does to its conversation in `state`: the transition `memoryReducer` gives,
