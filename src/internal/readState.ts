@@ -44,11 +44,9 @@ const isImmerDraft = (value: object): boolean =>
 
 /** What to do with a draft, said where it is rejected. */
 const DRAFT_PROBLEM =
-  'received an Immer draft (the state of a Redux Toolkit case reducer or an Immer producer); ' +
-  'a state built from it would hold proxies that Immer revokes when the producer returns. ' +
-  'Pass current(draft) (or original(draft), its value before this producer), both exported by ' +
-  'immer and by @reduxjs/toolkit: state.memory = addMessage(current(state.memory), message).state; ' +
-  'or keep conversations in the slice of conversation-memory/redux';
+  "received an Immer draft (a Redux Toolkit case reducer's state), whose proxies Immer revokes " +
+  'when the producer returns; pass current(draft) or original(draft), both exported by immer and ' +
+  '@reduxjs/toolkit (addMessage(current(state.memory), message)), or use conversation-memory/redux';
 
 /** What the caller passed instead of a state, said so that it points at the fix. */
 const describeNotAState = (value: unknown): string => {
