@@ -1,4 +1,3 @@
-import { current, isDraft, isModified, original } from 'immer';
 import { MemoryArgumentError } from '../errors/errorClasses';
 import type { MemoryState } from '../model/state';
 import { describeValue } from './describeValue';
@@ -27,6 +26,28 @@ const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is Mem
   );
 };
 
+/**
+ * The key under which Immer keeps a draft's internal state: every draft answers it, and nothing
+ * else does. It is a registered symbol (`Symbol.for`) in Immer 10 and 11 (what Redux Toolkit 2
+ * uses) and in Immer 8 and 9 (Redux Toolkit 1), which lets the core recognise a draft from any
+ * copy of Immer without importing it. (Some Immer 6–7 era builds used an unregistered `Symbol`;
+ * their drafts are not recognised here.)
+ */
+const IMMER_DRAFT_STATE: unique symbol = /* @__PURE__ */ Symbol.for('immer-state');
+
+/**
+ * Whether an object is an Immer draft (one property read, through the draft's own `get` trap:
+ * its `has` trap does not see the key).
+ */
+const isImmerDraft = (value: object): boolean =>
+  (value as { readonly [IMMER_DRAFT_STATE]?: unknown })[IMMER_DRAFT_STATE] !== undefined;
+
+/** What to do with a draft, said where it is rejected. */
+const DRAFT_PROBLEM =
+  "received an Immer draft (a Redux Toolkit case reducer's state), whose proxies Immer revokes " +
+  'when the producer returns; pass current(draft) or original(draft), both exported by immer and ' +
+  '@reduxjs/toolkit (addMessage(current(state.memory), message)), or use conversation-memory/redux';
+
 /** What the caller passed instead of a state, said so that it points at the fix. */
 const describeNotAState = (value: unknown): string => {
   if (typeof value === 'object' && value !== null) {
@@ -49,10 +70,11 @@ const describeNotAState = (value: unknown): string => {
 /**
  * Reads the state argument of a reducer or selector, in O(1):
  *
- * - an Immer draft (a Redux Toolkit reducer doing `state.memory = addMessage(state.memory, m).state`)
- *   is unwrapped to the state it stands for: the original when the draft is untouched, else a
- *   snapshot (`current`). Working on the draft itself would put proxies into the new state, and
- *   Immer revokes them when its producer ends;
+ * - an Immer draft (a Redux Toolkit case reducer calling `addMessage(state.memory, m)`) is
+ *   rejected with `MemoryArgumentError`, which says to pass `current(draft)` or `original(draft)`:
+ *   working on the draft would put proxies into the new state, and Immer revokes them when its
+ *   producer ends. Drafts are recognised by Immer's registered `Symbol.for('immer-state')` key, so
+ *   the core does not import Immer (the Redux adapter unwraps its drafts itself);
  * - anything that is not shaped like a `MemoryState` (a JavaScript caller, a store slice that was
  *   never initialized, a facade or a transition instead of a state) is rejected with
  *   `MemoryArgumentError`, which says what it looks like; so is a value that throws when read (a
@@ -63,12 +85,18 @@ const describeNotAState = (value: unknown): string => {
  * @internal
  */
 export const readState = (state: unknown, api: string): MemoryState => {
-  let plain: unknown;
-  let problem: string | undefined;
+  let problem: string;
+  const candidate = state as Partial<MemoryState> | null;
   try {
-    plain = isDraft(state) ? (isModified(state) ? current(state) : original(state)) : state;
-    if (isStateShaped(plain as Partial<MemoryState> | null)) return plain as MemoryState;
-    problem = describeNotAState(state);
+    if (typeof state === 'object' && state !== null && isImmerDraft(state)) {
+      problem = DRAFT_PROBLEM;
+    } else if (isStateShaped(candidate)) {
+      // A copy of a draft (`{ ...draft }`) is no draft, but its arrays are.
+      if (!isImmerDraft(candidate.messages)) return candidate;
+      problem = DRAFT_PROBLEM;
+    } else {
+      problem = describeNotAState(state);
+    }
   } catch (error) {
     problem = `the value could not be read: ${errorText(error)}`;
   }

@@ -1,10 +1,10 @@
 import type { Draft, PayloadAction } from '@reduxjs/toolkit';
-import { castDraft } from 'immer';
 import {
   createMemory,
   MemoryArgumentError,
   memoryActions,
   type MemoryConfig,
+  type MemoryState,
 } from 'conversation-memory';
 import { conversationStep, type StepAction } from './conversationStep';
 import { describe } from './describe';
@@ -24,19 +24,22 @@ import { withDefaults } from './withDefaults';
 
 type State = Draft<ConversationsState>;
 
+/** A state the core made, as the draft's type (for TypeScript only: it stays a plain value). */
+const asDraft = (memory: MemoryState): Draft<MemoryState> => memory as Draft<MemoryState>;
+
 /**
  * A case reducer that applies its slice action's memory action to the conversation with the core
- * reducers (`memoryReducer`), on the Immer draft: the core reducers unwrap the draft, and the
- * frozen state they return is assigned back (`castDraft` is for TypeScript only). A state they
- * return unchanged is the draft's own original, which Immer does not count as a change, so a
- * no-op action keeps the very same root state. A missing conversation is left alone.
+ * reducers (`memoryReducer`): {@link conversationStep} hands them the conversation's plain state,
+ * never the Immer draft (the core rejects drafts), and the frozen state they return is assigned
+ * back. A state they return unchanged is the draft's own original, which Immer does not count as
+ * a change, so a no-op action keeps the very same root state. A missing conversation is left alone.
  */
 const stepReducer =
   <P>(kind: StepAction) =>
   (state: State, action: PayloadAction<P>): void => {
     const step = conversationStep(state as ConversationsState, kind, action.payload, action.type);
     if (step !== undefined) {
-      state.conversations[step.conversationId] = castDraft(step.transition.state);
+      state.conversations[step.conversationId] = asDraft(step.transition.state);
     }
   };
 
@@ -58,7 +61,7 @@ export const conversationReducers = (name: string, defaults: MemoryConfig) => ({
       const { fields, conversationId } = readPayload(action.payload, action.type);
       const memory = createMemory(withDefaults(defaults, fields['config']));
       if (Object.hasOwn(state.conversations, conversationId)) return;
-      state.conversations[conversationId] = castDraft(memory);
+      state.conversations[conversationId] = asDraft(memory);
     },
     prepare(input: ConversationCreatedPayload): { payload: ConversationCreatedPayload } {
       const { fields, conversationId } = readPayload(input, `${name}/conversationCreated`);

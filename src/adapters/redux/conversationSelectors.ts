@@ -6,6 +6,7 @@ import {
   type MemoryState,
   type Message,
 } from 'conversation-memory';
+import { plainMemory } from './plainMemory';
 import type { ConversationsState } from './types';
 
 /** The one empty list every missing conversation's history and positions share. */
@@ -16,7 +17,7 @@ const conversationOf = (
   conversationId: string,
 ): MemoryState | undefined =>
   Object.hasOwn(state.conversations, conversationId)
-    ? state.conversations[conversationId]
+    ? plainMemory(state.conversations[conversationId] as MemoryState)
     : undefined;
 
 const sameIds = (a: readonly string[], b: readonly string[]): boolean =>
@@ -28,6 +29,8 @@ const sameIds = (a: readonly string[], b: readonly string[]): boolean =>
  * same state gives the same value (`===`) and a React `useSelector` re-renders only on a change.
  * A missing conversation (or an id such as `toString`, which is no conversation) gives
  * `undefined`, a shared frozen empty array, `null` or `0`.
+ * Called on an Immer draft (inside a case reducer), they read each conversation's plain state
+ * (`current` of its draft, which is the state itself when nothing changed it), never the draft.
  *
  * @returns the `selectors` option of `createSlice`; `selectConversationIds` remembers its last
  *   answer, per slice

@@ -5,6 +5,7 @@ import {
   type Message,
   type Transition,
 } from 'conversation-memory';
+import { plainMemory } from './plainMemory';
 import { readPayload } from './readPayload';
 import type { ConversationsState } from './types';
 
@@ -63,7 +64,8 @@ const MEMORY_ACTION_OF: {
  * state before the action, the listener on that same state (`getOriginalState`), so the listener
  * delivers exactly the effects of the transition the reducer stored.
  *
- * @param state - the slice state (or its Immer draft: the core reducers unwrap drafts)
+ * @param state - the slice state, or its Immer draft (the conversation's state is unwrapped
+ *   before the core reducers see it)
  * @param kind - which slice action
  * @param payload - its payload (checked: a bad id throws `MemoryArgumentError`)
  * @param type - its type, for error messages
@@ -79,6 +81,6 @@ export const conversationStep = (
   const { fields, conversationId } = readPayload(payload, type);
   const conversations = state.conversations;
   if (!Object.hasOwn(conversations, conversationId)) return undefined;
-  const memory = conversations[conversationId] as MemoryState;
+  const memory = plainMemory(conversations[conversationId] as MemoryState);
   return { conversationId, transition: memoryReducer(memory, MEMORY_ACTION_OF[kind](fields)) };
 };
