@@ -13,6 +13,7 @@ import {
   logActions,
   memoryActions,
   MemoryArgumentError,
+  memoryReducer,
   reduceMemory,
   replay,
   seek,
@@ -31,8 +32,12 @@ const CONFIG: MemoryOptions = { maxMessages: 4, tokenizer: 'heuristic', toolPair
 const logOf = (actions: readonly MemoryAction[], snapshotEvery: number): EventLog =>
   actions.reduce(appendAction, createEventLog(CONFIG, { snapshotEvery }));
 
+/**
+ * The states through `memoryReducer` (which builds every effect), while the log replays with
+ * `reduceMemory` (which skips building the adds' effects): the two must agree.
+ */
 const fold = (actions: readonly MemoryAction[]): MemoryState =>
-  actions.reduce(reduceMemory, createMemory(CONFIG));
+  actions.reduce((state, action) => memoryReducer(state, action).state, createMemory(CONFIG));
 
 describe('event log', () => {
   it('replay equals folding the actions; seek(n) equals folding the first n; fork then replay its own', () => {

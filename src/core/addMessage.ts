@@ -26,8 +26,20 @@ import { readState } from '../internal/readState';
  * // effects[0].removed → [userMessage('one')]
  * ```
  */
-export const addMessage = (state: MemoryState, message: MessageInput): Transition => {
+export const addMessage = (state: MemoryState, message: MessageInput): Transition =>
+  addMessageWith(state, message, true);
+
+/**
+ * {@link addMessage}, optionally without building its effect (`reduceMemory`'s replays).
+ *
+ * @internal
+ */
+export const addMessageWith = (
+  state: MemoryState,
+  message: MessageInput,
+  withEffects: boolean,
+): Transition => {
   state = readState(state, 'addMessage');
   const admitted = admit(state, message, 'addMessage', true);
-  return appendAndTrim(state, admitted.messages, admitted.counts, ADD);
+  return appendAndTrim(state, admitted.messages, admitted.counts, ADD, withEffects);
 };

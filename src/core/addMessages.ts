@@ -22,8 +22,20 @@ import { readState } from '../internal/readState';
  * state.messages.length; // 2
  * ```
  */
-export const addMessages = (state: MemoryState, messages: readonly MessageInput[]): Transition => {
+export const addMessages = (state: MemoryState, messages: readonly MessageInput[]): Transition =>
+  addMessagesWith(state, messages, true);
+
+/**
+ * {@link addMessages}, optionally without building its effect (`reduceMemory`'s replays).
+ *
+ * @internal
+ */
+export const addMessagesWith = (
+  state: MemoryState,
+  messages: readonly MessageInput[],
+  withEffects: boolean,
+): Transition => {
   state = readState(state, 'addMessages');
   const admitted = admit(state, messages, 'addMessages', false);
-  return appendAndTrim(state, admitted.messages, admitted.counts, ADD);
+  return appendAndTrim(state, admitted.messages, admitted.counts, ADD, withEffects);
 };

@@ -2,8 +2,8 @@ import { NO_EFFECTS } from '../internal/window';
 import type { MemoryAction } from '../model/actions';
 import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
-import { addMessage } from './addMessage';
-import { addMessages } from './addMessages';
+import { addMessageWith } from './addMessage';
+import { addMessagesWith } from './addMessages';
 import { applySummary } from './applySummary';
 import { clearMemory } from './clearMemory';
 import { commitSummary } from './commitSummary';
@@ -29,15 +29,19 @@ import { MemoryArgumentError } from '../errors/errorClasses';
  * const { state, effects } = memoryReducer(createMemory(), memoryActions.messageAdded(userMessage('hi')));
  * ```
  */
-export const memoryReducer = (state: MemoryState, action: MemoryAction): Transition => {
+export const memoryReducer = (state: MemoryState, action: MemoryAction): Transition =>
+  reduce(state, action, true);
+
+const reduce = (state: MemoryState, action: MemoryAction, withEffects: boolean): Transition => {
   if (typeof action !== 'object' || action === null) return unchanged(state);
   // Read once, and safely: an action can come from anywhere (a Proxy, a getter that throws).
   const type = read(action, 'type', 'action');
   switch (type) {
+    // The adds are most of any log: a replay that keeps only states skips building their effects.
     case 'memory/messageAdded':
-      return addMessage(state, read(action, 'payload', 'action') as never);
+      return addMessageWith(state, read(action, 'payload', 'action') as never, withEffects);
     case 'memory/messagesAdded':
-      return addMessages(state, read(action, 'payload', 'action') as never);
+      return addMessagesWith(state, read(action, 'payload', 'action') as never, withEffects);
     case 'memory/limitsEnforced':
       return enforceLimits(state);
     case 'memory/toolPairBoundaryFixed':
@@ -100,4 +104,4 @@ const unchanged = (state: MemoryState): Transition => ({
  * ```
  */
 export const reduceMemory = (state: MemoryState, action: MemoryAction): MemoryState =>
-  memoryReducer(state, action).state;
+  reduce(state, action, false).state;

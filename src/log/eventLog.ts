@@ -1,5 +1,5 @@
 import { createMemory } from '../core/createMemory';
-import { memoryReducer } from '../core/memoryReducer';
+import { memoryReducer, reduceMemory } from '../core/memoryReducer';
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryAction } from '../model/actions';
@@ -126,7 +126,7 @@ export const fromState = (state: MemoryState, snapshotEvery: number): EventLog =
  * ```
  */
 export const appendAction = (log: EventLog, action: MemoryAction): EventLog => {
-  const head = memoryReducer(log.head, action).state;
+  const head = reduceMemory(log.head, action);
   const { chunks, snapshotEvery } = log;
   const last = chunks[chunks.length - 1];
   const nextChunks =
@@ -207,7 +207,7 @@ export const seek = (log: EventLog, n: number): MemoryState => {
   const k = Math.floor(n / log.snapshotEvery);
   let state = log.snapshots[k] as MemoryState;
   for (let i = k * log.snapshotEvery; i < n; i++)
-    state = memoryReducer(state, actionAt(log, i)).state;
+    state = reduceMemory(state, actionAt(log, i));
   return state;
 };
 
