@@ -259,6 +259,37 @@ describe("toolPairs: 'strict' under random conversations", () => {
   });
 });
 
+describe('windows larger than the small-window copy (over 48 messages)', () => {
+  // Past 48 elements the window is copied by concat and an in-place cut of its start, and a block
+  // removed behind pinned messages moves the pinned prefix up first: the same laws and model.
+  it('keeps every law and agrees with the plain model, both policies, pinned or not', () => {
+    const large = fc
+      .tuple(policyConfigArb('strict'), fc.constantFrom('strict' as const, 'reference' as const))
+      .chain(([config, toolPairs]) =>
+        fc.integer({ min: 49, max: 64 }).map((maxMessages) => ({
+          ...config,
+          toolPairs,
+          maxMessages,
+          maxTokens: null,
+        })),
+      );
+    // A system prompt first, so that pinSystem has something to pin, then enough messages to
+    // fill the window, so that every later step trims a large window.
+    const withPrompt = driverStepsArb().map((steps): DriverStep[] => [
+      { kind: 'addMessage', messages: [{ role: 'system', content: 'You are terse.' }] },
+      {
+        kind: 'addMessages',
+        messages: Array.from({ length: 64 }, (_, i) => ({
+          role: 'user' as const,
+          content: `m${i}`,
+        })),
+      },
+      ...steps,
+    ]);
+    fc.assert(fc.property(large, withPrompt, drive), { numRuns: 60 });
+  });
+});
+
 describe("toolPairs: 'reference' with pinSystem / startOn", () => {
   // The plain reference (pinSystem false, startOn null) is proved against the reference memory in
   // test/reducers.prop.test.ts; here the two new options are on, at random, on the same policy.

@@ -930,3 +930,43 @@ describe('enforceLimits, fixToolPairBoundary and planTrim on strict states', () 
     }
   });
 });
+
+describe('pinSystem on windows larger than the small-window copy (over 48 messages)', () => {
+  // Past 48 elements the kept window is made by one bulk copy, the pinned prefix moved up over the
+  // removed block, and the start cut in place: the result must be what the small path gives.
+  const users = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => user(`u${from + i}`));
+
+  for (const toolPairs of ['reference', 'strict'] as const) {
+    it(`${toolPairs}: one add at a time keeps the pinned prompts and the newest messages`, () => {
+      let state = createMemory({
+        maxMessages: 50,
+        pinSystem: true,
+        tokenizer: 'heuristic',
+        toolPairs,
+      });
+      state = addMessages(state, [system('S1'), system('S2')]).state;
+      for (const message of users(0, 70)) state = addMessage(state, message).state;
+      expect(contents(state.messages)).toEqual(['S1', 'S2', ...contents(users(22, 70))]);
+      expect(getPositions(state)).toEqual([0, 1, ...Array.from({ length: 48 }, (_, i) => 24 + i)]);
+      expect(state.tokenCounts).toHaveLength(50);
+    });
+
+    it(`${toolPairs}: a batch removes a block behind the pinned prompt in one copy`, () => {
+      let state = createMemory({
+        maxMessages: 60,
+        pinSystem: true,
+        tokenizer: 'heuristic',
+        toolPairs,
+      });
+      state = addMessages(state, [system('S'), ...users(0, 59)]).state;
+      const { state: next, effects } = addMessages(state, users(59, 71));
+      expect(contents(next.messages)).toEqual(['S', ...contents(users(12, 71))]);
+      expect(effects[0]?.type === 'memory/trimmed' && effects[0].positions).toEqual(
+        Array.from({ length: 12 }, (_, i) => 1 + i),
+      );
+      // The state it came from is unchanged.
+      expect(contents(state.messages)).toEqual(['S', ...contents(users(0, 59))]);
+    });
+  }
+});

@@ -33,6 +33,30 @@ const dropThenAppend = <T>(held: readonly T[], cut: number, incoming: readonly T
   return out;
 };
 
+/**
+ * The window without the block `[from, from + count)` and with `incoming` after it, where `from`
+ * is small (pinned messages before the block): the prefix moves up by `count`, then the start is
+ * cut as in {@link dropThenAppend}.
+ */
+const dropBlockThenAppend = <T>(
+  held: readonly T[],
+  from: number,
+  count: number,
+  incoming: readonly T[],
+): T[] => {
+  if (held.length - count + incoming.length <= LOOP_COPY_MAX || from + count > held.length) {
+    return sliceRanges(held, incoming, [
+      [0, from],
+      [from + count, held.length + incoming.length],
+    ]);
+  }
+  const out = held.concat(incoming);
+  for (let i = from - 1; i >= 0; i--) out[i + count] = out[i] as T;
+  if (count === 1) out.shift();
+  else out.splice(0, count);
+  return out;
+};
+
 const sum = (values: readonly number[]): number => {
   let total = 0;
   for (const value of values) total += value;
@@ -165,13 +189,22 @@ export const appendAndTrim = (
   } else {
     // Removals behind pinned messages, or inside the tail: copy the kept ranges.
     const ranges = keptRanges(messages.length + incoming.length, removed);
-    keptMessages = sliceRanges(messages, incoming, ranges);
-    keptCounts = sliceRanges(tokenCounts, incomingCounts, ranges);
+    const first = removed[0] as number;
+    if (removed[cut - 1] === first + cut - 1 && first <= LOOP_COPY_MAX) {
+      // One block behind a few pinned messages (the usual pinSystem trim).
+      keptMessages = dropBlockThenAppend(messages, first, cut, incoming);
+      keptCounts = dropBlockThenAppend(tokenCounts, first, cut, incomingCounts);
+    } else {
+      keptMessages = sliceRanges(messages, incoming, ranges);
+      keptCounts = sliceRanges(tokenCounts, incomingCounts, ranges);
+    }
     runs = runsOfRanges(positionRuns, messages.length, start, ranges);
-    goneMessages = removed.map((i) => messageAt(sequence, i));
-    gonePositions = removed.map((i) =>
-      i < messages.length ? positionAt(positionRuns, i) : start + (i - messages.length),
-    );
+    if (withEffects) {
+      goneMessages = removed.map((i) => messageAt(sequence, i));
+      gonePositions = removed.map((i) =>
+        i < messages.length ? positionAt(positionRuns, i) : start + (i - messages.length),
+      );
+    }
   }
   const next = withWindow(
     state,
