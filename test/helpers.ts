@@ -26,3 +26,13 @@ export const system = (content: string): Message => ({ role: 'system', content }
 /** The contents of a window, for compact assertions. */
 export const contents = (messages: readonly Message[]): (string | null)[] =>
   messages.map((m) => m.content);
+
+/** What a promise rejects with; fails the test if it resolves. */
+export const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};

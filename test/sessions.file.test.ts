@@ -33,6 +33,7 @@ import {
 } from '../src/sessions/node/jsonFile/fileNames';
 import { churnSize, churnText } from './support/sessionFileChurn';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
+import { rejection } from './helpers';
 
 const root = mkdtempSync(join(tmpdir(), 'cm-sessions-file-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -50,15 +51,6 @@ sessionStoreConformance('JsonFileSessionStore', {
   },
   asideCount: async (store) => asides((store as JsonFileSessionStore).directory).length,
 });
-
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 /** A pid that no process has any more. */
 const deadPid = (): number => {

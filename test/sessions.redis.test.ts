@@ -16,6 +16,7 @@ import { RedisSessionStore } from 'conversation-memory/sessions/node';
 import { startRedisServer, type RedisTestServer } from './support/redisServer';
 import { appendWithRetry } from './support/sessionAppend';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
+import { rejection } from './helpers';
 
 type Client = ReturnType<typeof createClient>;
 
@@ -61,15 +62,6 @@ afterAll(async () => {
   for (const made of clients) made.destroy();
   await server?.stop();
 });
-
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 const hashOf = (made: RedisSessionStore, key: string): string => `${made.prefix}s:${key}`;
 

@@ -20,6 +20,7 @@ import {
 } from 'conversation-memory';
 import { SqliteSessionStore } from 'conversation-memory/sessions/node';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
+import { rejection } from './helpers';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-sqlite-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -52,15 +53,6 @@ const withFile = <T>(file: string, work: (db: Database.Database) => T): T => {
 };
 const withStoreFile = <T>(store: SessionStore, work: (db: Database.Database) => T): T =>
   withFile(pathOf.get(store) as string, work);
-
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 const stateOf = (messages: readonly Message[]): MemoryState =>
   addMessages(createMemory({ maxMessages: 100, tokenizer: 'heuristic' }), messages).state;

@@ -12,6 +12,7 @@ import {
   type SessionStore,
   setSummary,
 } from 'conversation-memory';
+import { rejection } from '../helpers';
 
 /**
  * The one conformance suite every session store passes (issue #8): revisions and conflicts,
@@ -46,15 +47,6 @@ export const sampleState = (texts: readonly string[] = ['hello', 'hi there']): M
     texts.map((text, i) => message(i % 2 === 0 ? 'user' : 'assistant', text)),
   ).state;
   return setSummary(state, 'earlier: greetings').state;
-};
-
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 };
 
 /** A clock the tests move by hand, in Unix seconds. */
