@@ -206,8 +206,7 @@ export const seek = (log: EventLog, n: number): MemoryState => {
   if (n === log.length) return log.head;
   const k = Math.floor(n / log.snapshotEvery);
   let state = log.snapshots[k] as MemoryState;
-  for (let i = k * log.snapshotEvery; i < n; i++)
-    state = reduceMemory(state, actionAt(log, i));
+  for (let i = k * log.snapshotEvery; i < n; i++) state = reduceMemory(state, actionAt(log, i));
   return state;
 };
 
