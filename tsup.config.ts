@@ -12,6 +12,8 @@ export default defineConfig({
     zustand: 'src/adapters/zustand/index.ts',
     // Node-only session stores (files, SQLite, Redis); the same rule: the public API by name.
     'sessions-node': 'src/sessions/node/index.ts',
+    // The `conversation-memory` command (Node only; bundles the library code it uses).
+    cli: 'src/inspector/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,9 +1,8 @@
 import type { ConversationMemory } from '../../facade/ConversationMemory';
 import { getPositions } from '../../core/selectors';
-import { systemMessage } from '../../model/constructors';
 import type { Message } from '../../model/message';
 import { isSummarized } from '../../internal/summarized';
-import { SUMMARY_MESSAGE_PREFIX } from '../prompts';
+import { summaryMessage } from '../summaryMessage';
 
 /**
  * What the model sees in one run, as the reference builds it: the history memory held when the
@@ -43,9 +42,8 @@ export class RunView {
     const summarized = (position: number): boolean =>
       !held.has(position) && isSummarized(summaryCoverage, position);
     const view: Message[] = [];
-    if (summary !== null && summary !== '') {
-      view.push(systemMessage(`${SUMMARY_MESSAGE_PREFIX} ${summary}`));
-    }
+    const injected = summaryMessage(summary);
+    if (injected !== undefined) view.push(injected);
     this.#history.forEach((message, i) => {
       if (!summarized(this.#historyPositions[i] as number)) view.push(message);
     });

@@ -1,0 +1,85 @@
+/**
+ * What `conversation-memory inspect` was asked: the file, the step to show (or `null` for the
+ * timeline) and whether to print JSON; or the help; or a usage error.
+ *
+ * @example
+ * ```ts
+ * const args: InspectArgs = { kind: 'inspect', file: 'log.json', at: 3, json: false };
+ * ```
+ */
+export type InspectArgs =
+  | {
+      readonly kind: 'inspect';
+      readonly file: string;
+      readonly at: number | null;
+      readonly json: boolean;
+    }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'usage'; readonly problem: string };
+
+/**
+ * The usage text.
+ *
+ * @example
+ * ```ts
+ * USAGE.startsWith('Usage: conversation-memory inspect FILE'); // true
+ * ```
+ */
+export const USAGE = `Usage: conversation-memory inspect FILE [--at N] [--json]
+
+Prints the timeline of a recorded conversation, one line per step.
+
+  FILE      an event log or a state in the versioned envelope, a raw state,
+            a reference toDict memory, or a session file of the JSON file store
+  --at N    the window at step N (0 is the start) as the model receives it
+  --json    the same data as JSON
+  --help    this text
+`;
+
+const STEP = /^(0|[1-9][0-9]{0,8})$/;
+
+/**
+ * Reads the command line (the arguments after the program name).
+ *
+ * @param argv - e.g. `['inspect', 'log.json', '--at', '3']`
+ * @returns what to do
+ * @example
+ * ```ts
+ * parseArgs(['inspect', 'log.json', '--json']); // { kind: 'inspect', file: 'log.json', at: null, json: true }
+ * ```
+ */
+export const parseArgs = (argv: readonly string[]): InspectArgs => {
+  if (argv.includes('--help') || argv.includes('-h')) return { kind: 'help' };
+  const [command, ...rest] = argv;
+  if (command !== 'inspect') {
+    return {
+      kind: 'usage',
+      problem:
+        command === undefined ? 'missing command' : `unknown command ${JSON.stringify(command)}`,
+    };
+  }
+  let file: string | undefined;
+  let at: number | null = null;
+  let json = false;
+  let literal = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (!literal && arg === '--') literal = true;
+    else if (!literal && arg === '--json') json = true;
+    else if (!literal && (arg === '--at' || arg.startsWith('--at='))) {
+      const value = arg === '--at' ? rest[++i] : arg.slice('--at='.length);
+      if (value === undefined || !STEP.test(value)) {
+        return {
+          kind: 'usage',
+          problem: `--at expects a step number (0, 1, 2, …), got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
+        };
+      }
+      at = Number(value);
+    } else if (!literal && arg.startsWith('-') && arg !== '-') {
+      return { kind: 'usage', problem: `unknown option ${JSON.stringify(arg)}` };
+    } else if (file === undefined) file = arg;
+    else return { kind: 'usage', problem: `one FILE only, got also ${JSON.stringify(arg)}` };
+  }
+  if (file === undefined) return { kind: 'usage', problem: 'missing FILE' };
+  return { kind: 'inspect', file, at, json };
+};

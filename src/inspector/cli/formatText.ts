@@ -1,0 +1,151 @@
+import { escapeText } from '../../internal/escapeText';
+import type { MemoryConfig } from '../../model/config';
+import { messageLabel } from '../model/actionLabel';
+import type {
+  Inspected,
+  SummaryChange,
+  TimelineRow,
+  TrimmedCount,
+  WindowEntry,
+  WindowView,
+} from '../model/types';
+import type { Style } from './style';
+
+const KIND_NAMES: Readonly<Record<Inspected['kind'], string>> = {
+  log: 'event log',
+  state: 'state (envelope)',
+  rawState: 'raw state',
+  dict: 'toDict memory',
+  session: 'session file',
+};
+
+const limit = (value: number, max: number | null): string =>
+  `${value}/${max === null ? 'none' : max}`;
+
+const trimmedText = ({ count, byRule }: TrimmedCount): string =>
+  count === 0
+    ? ''
+    : `${count} (${Object.entries(byRule)
+        .map(([rule, n]) => `${rule} ${n}`)
+        .join(', ')})`;
+
+const summaryText = (change: SummaryChange | null): string => {
+  if (change === null) return '';
+  if (change.summary === null) return 'summary cleared';
+  const covers =
+    change.coverage === null ? '' : ` covers #${change.coverage.from}–#${change.coverage.to}`;
+  return `summary${covers}: "${escapeText(change.summary, 40)}"`;
+};
+
+const configText = (config: MemoryConfig): string =>
+  [
+    `maxMessages ${config.maxMessages}`,
+    `maxTokens ${config.maxTokens ?? 'none'}`,
+    `tokenizer ${escapeText(config.tokenizer, 30)}`,
+    `toolPairs ${config.toolPairs}`,
+    ...(config.pinSystem ? ['pinSystem'] : []),
+    ...(config.startOn === null ? [] : [`startOn ${config.startOn}`]),
+  ].join(', ');
+
+/**
+ * The header line of an inspected file: what it is, how many steps, the memory's config.
+ *
+ * @internal
+ */
+export const headerText = (file: string, inspected: Inspected, style: Style): string => {
+  const session =
+    inspected.session === null
+      ? ''
+      : ` ${escapeText(inspected.session.sessionId, 60)}${inspected.session.namespace === null ? '' : ` (namespace ${escapeText(inspected.session.namespace, 60)})`}, revision ${inspected.session.revision}`;
+  const steps = inspected.log.length + 1;
+  return style.bold(
+    `${escapeText(file, 200)}: ${KIND_NAMES[inspected.kind]}${session}, ${steps} step${steps === 1 ? '' : 's'}; ${configText(inspected.log.head.config)}`,
+  );
+};
+
+/**
+ * The timeline as text: a header, then one line per step (step, action, window, tokens,
+ * trimmed by rule, summary change).
+ *
+ * @internal
+ */
+export const timelineText = (
+  file: string,
+  inspected: Inspected,
+  rows: readonly TimelineRow[],
+  style: Style,
+): string => {
+  const width = Math.min(48, Math.max(6, ...rows.map((row) => row.label.length)));
+  const stepWidth = Math.max(4, String(rows.length - 1).length);
+  const cut = (label: string) =>
+    label.length > width ? `${label.slice(0, width - 1)}…` : label.padEnd(width);
+  const lines = rows.map((row) => {
+    const trimmed = trimmedText(row.trimmed);
+    const summary = summaryText(row.summary);
+    return [
+      String(row.step).padStart(stepWidth),
+      cut(row.label),
+      limit(row.messages, row.maxMessages).padStart(7),
+      limit(row.tokens, row.maxTokens).padStart(11),
+      trimmed === '' ? '' : style.red(`trimmed ${trimmed}`),
+      summary === '' ? '' : style.yellow(summary),
+    ]
+      .filter((cell) => cell !== '')
+      .join('  ');
+  });
+  const head = style.dim(
+    `${'step'.padStart(stepWidth)}  ${'action'.padEnd(width)}  ${'window'.padStart(7)}  ${'tokens'.padStart(11)}`,
+  );
+  return `${headerText(file, inspected, style)}\n${head}\n${lines.join('\n')}\n`;
+};
+
+const entryTag = (entry: WindowEntry, next: WindowEntry | undefined): string => {
+  if (entry.kind === 'summary') return 'summary';
+  if (entry.pinned) return 'pinned';
+  if (entry.group === null) return '';
+  const last = next === undefined || next.group !== entry.group;
+  return `${entry.position === entry.group ? '┌' : last ? '└' : '│'} group ${entry.group}`;
+};
+
+/**
+ * The window at one step as text: the step's line, then the window as the model receives it
+ * (position, tokens, marker, message), then the messages trimmed at that step with their rule.
+ *
+ * @internal
+ */
+export const windowText = (
+  file: string,
+  inspected: Inspected,
+  view: WindowView,
+  style: Style,
+): string => {
+  const { row } = view;
+  const summaryTokens = view.entries.find((entry) => entry.kind === 'summary')?.tokens;
+  const lines = [
+    headerText(file, inspected, style),
+    style.bold(`step ${row.step} of ${inspected.log.length}: ${row.label}`),
+    `window ${limit(row.messages, row.maxMessages)} messages, ${limit(row.tokens, row.maxTokens)} tokens` +
+      (summaryTokens === undefined ? '' : ` (+${summaryTokens} injected summary)`) +
+      (row.held === 0 ? '' : `, ${row.held} held for summary`),
+    style.dim(`${'pos'.padStart(6)}  ${'tokens'.padStart(6)}  ${'mark'.padEnd(16)}  message`),
+  ];
+  view.entries.forEach((entry, i) => {
+    const tag = entryTag(entry, view.entries[i + 1]);
+    const line = `${(entry.position === null ? '-' : `#${entry.position}`).padStart(6)}  ${String(entry.tokens).padStart(6)}  ${tag.padEnd(16)}  ${messageLabel(entry.message, 72)}`;
+    lines.push(entry.kind === 'summary' || entry.pinned ? style.cyan(line) : line);
+  });
+  if (view.entries.length === 0) lines.push(style.dim('  (empty window)'));
+  if (view.trimmed.length > 0) {
+    lines.push(style.red(`trimmed at this step: ${trimmedText(row.trimmed)}`));
+    for (const gone of view.trimmed) {
+      lines.push(
+        style.red(
+          `${`#${gone.position}`.padStart(6)}  ${String(gone.tokens).padStart(6)}  ${gone.rule.padEnd(16)}  ${messageLabel(gone.message, 72)}`,
+        ),
+      );
+    }
+  }
+  const summary = summaryText(row.summary);
+  if (summary !== '') lines.push(style.yellow(summary));
+  return `${lines.join('\n')}\n`;
+};

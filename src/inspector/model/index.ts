@@ -1,0 +1,22 @@
+/**
+ * The inspector's timeline model, shared by the `inspect` CLI and the page: browser-safe, plain
+ * JSON data.
+ */
+export { actionLabel, messageLabel } from './actionLabel';
+export { parseInput, readInput } from './readInput';
+export { summaryChange, trimmedCount } from './stepEffects';
+export { timelineRows } from './timelineRows';
+export { toolGroupsOf } from './toolGroupsOf';
+export { windowAt } from './windowAt';
+export type {
+  InputKind,
+  Inspected,
+  RemovalRule,
+  SessionInfo,
+  SummaryChange,
+  TimelineRow,
+  TrimmedCount,
+  TrimmedEntry,
+  WindowEntry,
+  WindowView,
+} from './types';

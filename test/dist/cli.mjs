@@ -1,0 +1,57 @@
+// The `conversation-memory` bin as users get it: `npm pack`, the tarball installed in an empty
+// project (its dependencies from the npm cache), then `npx conversation-memory inspect` run there
+// on a reference sample and on a file that is not JSON. Run after `npm run build`.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-cli-'));
+try {
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
+  );
+  const tarball = path.join(work, packed[0].filename);
+  assert.ok(packed[0].files.some((f) => f.path === 'dist/cli.js'), 'dist/cli.js is in the package');
+  const project = path.join(work, 'project');
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, 'package.json'), '{"name": "cli-check", "private": true}');
+  execFileSync(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+    { cwd: project, stdio: 'pipe' },
+  );
+  const sample = path.join(root, 'test/fixtures/reference/memory-tools-summary.json');
+  const before = fs.readFileSync(sample);
+  const run = (args) =>
+    spawnSync('npx', ['--no-install', 'conversation-memory', ...args], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+
+  const timeline = run(['inspect', sample]);
+  assert.equal(timeline.status, 0, timeline.stderr);
+  assert.match(timeline.stdout, /memory-tools-summary\.json: toDict memory, 1 step; maxMessages 8, maxTokens 200, tokenizer o200k_base/);
+  const at = run(['inspect', sample, '--at', '0', '--json']);
+  assert.equal(at.status, 0, at.stderr);
+  const view = JSON.parse(at.stdout).window;
+  assert.equal(view.entries[0].message.content, '[Conversation Summary] The user is planning a trip to France and Japan.');
+  assert.deepEqual(view.entries.slice(1).map((e) => e.position), [0, 1, 2, 3, 4, 5]);
+
+  const broken = path.join(work, 'broken.json');
+  fs.writeFileSync(broken, '{"schema": "conversation-memory", "vers');
+  const bad = run(['inspect', broken]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /^conversation-memory inspect: .*broken\.json: \(root\): not JSON \(truncated\?\): .*\n$/);
+  const usage = run(['inspect', sample, '--nope']);
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /Usage: conversation-memory inspect FILE/);
+  assert.deepEqual(fs.readFileSync(sample), before, 'the input file is unchanged');
+  console.log('cli: npx conversation-memory inspect works from the packed package');
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
