@@ -48,8 +48,9 @@ export default tseslint.config(
     },
   },
   {
-    // The Node-only session stores (conversation-memory/sessions/node) may use Node built-ins.
-    files: ['src/sessions/node/**/*.ts'],
+    // The Node-only session stores (conversation-memory/sessions/node) and the CLI may use Node
+    // built-ins.
+    files: ['src/sessions/node/**/*.ts', 'src/inspector/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

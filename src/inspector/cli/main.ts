@@ -3,7 +3,6 @@
  * The `conversation-memory` command (Node only): `conversation-memory inspect FILE [--at N]
  * [--json]`. Everything but reading the file and writing the output is in `runInspect`.
  */
-// eslint-disable-next-line no-restricted-imports -- the Node-only CLI reads the file it inspects
 import { readFileSync } from 'node:fs';
 import { runInspect } from './inspect';
 
