@@ -227,3 +227,41 @@ export type {
 } from './agent/provider';
 export type { ErrorCode } from './errors/ConversationMemoryError';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';
+
+// ─── Event store (issue #10, first slice) ─── added by the event-store helper; the lead keeps or
+// adjusts this block when merging. The Node store (conversation-memory/sessions/node) imports the
+// building blocks below from the root.
+export { EventConflictError, EventCorruptError } from './errors/eventErrors';
+export { InMemoryEventStore } from './eventStore/InMemoryEventStore';
+export {
+  checkAppend,
+  readRangeOf,
+  atVersionOf,
+  checkAtVersion,
+  snapshotEveryOf,
+} from './eventStore/eventArgs';
+export {
+  encodeActionJson,
+  decodeActionJson,
+  applyStoredAction,
+  encodeConfigJson,
+  decodeConfigJson,
+  sameConfig,
+  checkSameConfig,
+  encodeSnapshotJson,
+  decodeSnapshotJson,
+} from './eventStore/eventRecords';
+export type { CheckedAppend } from './eventStore/eventArgs';
+export type { RecordPlace } from './eventStore/eventRecords';
+export type {
+  EventStore,
+  EventStoreOptions,
+  AppendOptions,
+  AppendResult,
+  ReadOptions,
+  StoredAction,
+  LoadOptions,
+  LoadedStream,
+  StreamInfo,
+  StreamOptions,
+} from './eventStore/types';

@@ -20,7 +20,9 @@ export type ErrorCode =
   | 'CM_PROVIDER_RESPONSE'
   | 'SESSION_CONFLICT'
   | 'SESSION_CORRUPT'
-  | 'SESSION_ID';
+  | 'SESSION_ID'
+  | 'EVENT_CONFLICT'
+  | 'EVENT_CORRUPT';
 
 /** Every message starts with this prefix, so our errors are recognisable in any log. */
 export const ERROR_PREFIX = '[conversation-memory]';

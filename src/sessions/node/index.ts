@@ -14,3 +14,4 @@ export {
   type RedisSessionStoreOptions,
 } from './redis/RedisSessionStore';
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite/SqliteSessionStore';
+export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/SqliteEventStore';

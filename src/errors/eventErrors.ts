@@ -1,0 +1,96 @@
+import { brandError, formatMessage } from './ConversationMemoryError';
+
+/**
+ * An append lost a race: the stream does not hold exactly `expectedVersion` actions (another writer
+ * appended first, or the stream was created or deleted meanwhile), so nothing was written. Load the
+ * stream again, decide again, and append with the new version.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await store.append('s1', [action], { expectedVersion: 3 });
+ * } catch (e) {
+ *   if (e instanceof EventConflictError) console.log(e.expectedVersion, e.actualVersion); // 3, 4
+ * }
+ * ```
+ */
+export class EventConflictError extends Error {
+  declare readonly code: 'EVENT_CONFLICT';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  /** The stream's full key (`ns:id` when namespaced). */
+  readonly streamId: string;
+  /** The version the append expected (`0`: an absent or empty stream). */
+  readonly expectedVersion: number;
+  /** The version found (the number of actions in the stream; `0` when absent). */
+  readonly actualVersion: number;
+  /**
+   * @param reason - why, when it is not a stale version (a lock held for longer than the store
+   *   waits)
+   * @param options - `cause`: the backend's error
+   */
+  constructor(
+    api: string,
+    streamId: string,
+    expectedVersion: number,
+    actualVersion: number,
+    reason?: string,
+    options?: { cause?: unknown },
+  ) {
+    const what =
+      reason !== undefined
+        ? `stream ${JSON.stringify(streamId)} (version ${actualVersion}): ${reason}; nothing was written`
+        : `stream ${JSON.stringify(streamId)} is at version ${actualVersion}` +
+          `, the append expected ${expectedVersion}; nothing was written (load, decide again, append with the new version)`;
+    super(formatMessage(api, what), options);
+    brandError(this, 'EVENT_CONFLICT', 'EventConflictError', what);
+    this.streamId = streamId;
+    this.expectedVersion = expectedVersion;
+    this.actualVersion = actualVersion;
+  }
+}
+
+/**
+ * A stored record of a stream could not be read back: an action or the stream's config whose JSON
+ * does not parse or decode, or an action the reducers cannot apply. `load` never returns a partly
+ * applied state: it rejects with this error instead. Nothing is deleted.
+ *
+ * @example
+ * ```ts
+ * try { await store.load('s1'); } catch (e) {
+ *   if (e instanceof EventCorruptError) console.error(e.streamId, e.version, e.problems);
+ * }
+ * ```
+ */
+export class EventCorruptError extends Error {
+  declare readonly code: 'EVENT_CORRUPT';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  /** The stream's full key (`ns:id` when namespaced). */
+  readonly streamId: string;
+  /** The version of the bad record: the action's version, or `0` for the stream's config. */
+  readonly version: number;
+  /** Where the record lives (`memory`, `sqlite:<file>`). */
+  readonly location: string;
+  /** What is wrong, each starting with the path inside the record (`action.payload.role: …`). */
+  readonly problems: readonly string[];
+  constructor(
+    api: string,
+    streamId: string,
+    version: number,
+    location: string,
+    problems: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    const shown = problems.slice(0, 20);
+    const what =
+      `stream ${JSON.stringify(streamId)} at ${location}, version ${version}, is corrupt:\n  ${shown.join('\n  ')}` +
+      (problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : '');
+    super(formatMessage(api, what), options);
+    brandError(this, 'EVENT_CORRUPT', 'EventCorruptError', what);
+    this.streamId = streamId;
+    this.version = version;
+    this.location = location;
+    this.problems = Object.freeze([...problems]);
+  }
+}

@@ -1,0 +1,207 @@
+import { either as E } from 'fp-ts';
+import { decodeAction } from '../codec/decodeAction';
+import { decodeConfig } from '../codec/decodeConfig';
+import { decodeEnvelope, encodeEnvelope } from '../codec/envelope';
+import { reduceMemory } from '../core/memoryReducer';
+import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { EventCorruptError } from '../errors/eventErrors';
+import { errorText } from '../internal/errorText';
+import type { MemoryAction } from '../model/actions';
+import type { MemoryConfig } from '../model/config';
+import type { MemoryState } from '../model/state';
+
+/**
+ * Where a stored record is, for {@link EventCorruptError}: the stream's key, the record's version
+ * (0 for the config), the backend's location, and the API that read it.
+ *
+ * @example
+ * ```ts
+ * const at: RecordPlace = { key: 's1', version: 3, location: 'sqlite:events.db', api: 'load' };
+ * ```
+ */
+export interface RecordPlace {
+  readonly key: string;
+  readonly version: number;
+  readonly location: string;
+  readonly api: string;
+}
+
+const parse = (json: unknown): { ok: true; value: unknown } | { ok: false; problem: string } => {
+  if (typeof json !== 'string')
+    return { ok: false, problem: `expected JSON text, got ${typeof json}` };
+  try {
+    return { ok: true, value: JSON.parse(json) as unknown };
+  } catch (error) {
+    return { ok: false, problem: `not JSON: ${errorText(error)}` };
+  }
+};
+
+const corrupt = (at: RecordPlace, problems: readonly string[], cause?: unknown) =>
+  new EventCorruptError(at.api, at.key, at.version, at.location, problems, { cause });
+
+const underPath = (prefix: string, problem: string): string =>
+  problem.startsWith('(root)')
+    ? `${prefix}${problem.slice('(root)'.length)}`
+    : `${prefix}.${problem}`;
+
+/**
+ * The stored form of an action (JSON of its decoded, canonical copy).
+ *
+ * @example
+ * ```ts
+ * encodeActionJson(memoryActions.cleared()); // '{"type":"memory/cleared"}'
+ * ```
+ */
+export const encodeActionJson = (action: MemoryAction): string => JSON.stringify(action);
+
+/**
+ * Reads a stored action back, checking it with `decodeAction`.
+ *
+ * @throws EventCorruptError whose problems start with `action` (`action.payload.role: …`)
+ * @example
+ * ```ts
+ * decodeActionJson('{"type":"memory/cleared"}', { key: 's1', version: 1, location: 'memory', api: 'read' });
+ * ```
+ */
+export const decodeActionJson = (json: unknown, at: RecordPlace): MemoryAction => {
+  const parsed = parse(json);
+  if (!parsed.ok) throw corrupt(at, [`action: ${parsed.problem}`]);
+  const decoded = decodeAction(parsed.value);
+  if (E.isLeft(decoded)) {
+    throw corrupt(
+      at,
+      decoded.left.problems.map((problem) => underPath('action', problem)),
+      decoded.left,
+    );
+  }
+  return decoded.right;
+};
+
+/**
+ * Applies a stored action to a state; a reducer that throws makes the record corrupt (it could
+ * never be replayed), never a partly applied state.
+ *
+ * @throws EventCorruptError (`action: cannot be replayed: …`)
+ * @example
+ * ```ts
+ * const next = applyStoredAction(state, action, { key: 's1', version: 4, location: 'memory', api: 'load' });
+ * ```
+ */
+export const applyStoredAction = (
+  state: MemoryState,
+  action: MemoryAction,
+  at: RecordPlace,
+): MemoryState => {
+  try {
+    return reduceMemory(state, action);
+  } catch (error) {
+    const reason = isConversationMemoryError(error) ? error.detail : errorText(error);
+    throw corrupt(at, [`action: cannot be replayed: ${reason}`], error);
+  }
+};
+
+/**
+ * The stored form of a stream's config.
+ *
+ * @example
+ * ```ts
+ * encodeConfigJson(createMemory().config);
+ * ```
+ */
+export const encodeConfigJson = (config: MemoryConfig): string => JSON.stringify(config);
+
+/**
+ * Reads a stream's stored config back (`decodeConfig`).
+ *
+ * @throws EventCorruptError whose problems start with `config`
+ * @example
+ * ```ts
+ * decodeConfigJson('{"maxMessages":20}', { key: 's1', version: 0, location: 'memory', api: 'load' });
+ * ```
+ */
+export const decodeConfigJson = (json: unknown, at: RecordPlace): MemoryConfig => {
+  const parsed = parse(json);
+  if (!parsed.ok) throw corrupt(at, [`config: ${parsed.problem}`]);
+  const decoded = decodeConfig(parsed.value);
+  if (E.isLeft(decoded)) {
+    throw corrupt(
+      at,
+      decoded.left.problems.map((problem) => `config.${problem}`),
+      decoded.left,
+    );
+  }
+  return decoded.right;
+};
+
+/**
+ * Whether two configs are the same (every field).
+ *
+ * @example
+ * ```ts
+ * sameConfig(createMemory().config, createMemory({}).config); // true
+ * ```
+ */
+export const sameConfig = (a: MemoryConfig, b: MemoryConfig): boolean =>
+  a.maxMessages === b.maxMessages &&
+  a.maxTokens === b.maxTokens &&
+  a.tokenizer === b.tokenizer &&
+  a.toolPairs === b.toolPairs &&
+  a.startOn === b.startOn &&
+  a.pinSystem === b.pinSystem;
+
+/**
+ * Refuses an append whose `config` differs from the one the stream was created with.
+ *
+ * @throws MemoryArgumentError
+ * @example
+ * ```ts
+ * checkSameConfig('s1', stored, given, 'append');
+ * ```
+ */
+export const checkSameConfig = (
+  key: string,
+  stored: MemoryConfig,
+  given: MemoryConfig | undefined,
+  api: string,
+): void => {
+  if (given !== undefined && !sameConfig(stored, given)) {
+    throw new MemoryArgumentError(
+      api,
+      `options.config differs from the config stream ${JSON.stringify(key)} was created with (${JSON.stringify(stored)}): a stream's config is fixed at creation; nothing was written`,
+    );
+  }
+};
+
+/**
+ * The stored form of a snapshot: the state's versioned envelope.
+ *
+ * @example
+ * ```ts
+ * encodeSnapshotJson(state);
+ * ```
+ */
+export const encodeSnapshotJson = (state: MemoryState): string =>
+  JSON.stringify(encodeEnvelope(state));
+
+/**
+ * Reads a snapshot back; `undefined` when it does not decode or its config is not the stream's.
+ * Snapshots are only an optimisation: such a snapshot is passed over (the actions are replayed
+ * from an earlier one), never trusted.
+ *
+ * @example
+ * ```ts
+ * const state = decodeSnapshotJson(row.state, config) ?? createMemory(config);
+ * ```
+ */
+export const decodeSnapshotJson = (
+  json: unknown,
+  config: MemoryConfig,
+): MemoryState | undefined => {
+  const parsed = parse(json);
+  if (!parsed.ok) return undefined;
+  const decoded = decodeEnvelope(parsed.value);
+  if (E.isLeft(decoded) || decoded.right.kind !== 'state') return undefined;
+  const { state } = decoded.right;
+  return sameConfig(state.config, config) ? state : undefined;
+};

@@ -1,0 +1,382 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  type AppendOptions,
+  type AppendResult,
+  applyStoredAction,
+  atVersionOf,
+  checkAppend,
+  checkAtVersion,
+  checkSameConfig,
+  compareCodePoints,
+  createMemory,
+  decodeActionJson,
+  decodeConfigJson,
+  decodeSnapshotJson,
+  encodeActionJson,
+  encodeConfigJson,
+  encodeSnapshotJson,
+  EventConflictError,
+  type EventStore,
+  type LoadedStream,
+  type LoadOptions,
+  type MemoryAction,
+  MemoryArgumentError,
+  type MemoryConfig,
+  type MemoryState,
+  namespaceOf,
+  type ReadOptions,
+  readRangeOf,
+  reduceMemory,
+  sessionKeyOf,
+  type StoredAction,
+  type StreamInfo,
+  type StreamOptions,
+} from 'conversation-memory';
+import { retryWhileBusy } from './busyRetry';
+import { prepareEventSchema } from './eventSchema';
+import { type EventStatements, prepareEventStatements, type StreamRow } from './eventStatements';
+import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
+import { loadBetterSqlite3 } from './loadBetterSqlite3';
+
+export type { SqliteEventStoreOptions } from './eventStoreOptions';
+
+const API = 'SqliteEventStore';
+/** SQLite's own (blocking) wait before the non-blocking retries take over. */
+const BUSY_TIMEOUT_MS = 20;
+/** Actions read per query: `read` and `load` never hold more of a stream than this at once. */
+const PAGE = 512;
+
+/** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
+interface LoadStart {
+  readonly id: number;
+  readonly config: MemoryConfig;
+  readonly from: number;
+  readonly target: number;
+  readonly state: MemoryState;
+}
+
+/**
+ * An {@link EventStore} in a SQLite file (better-sqlite3 12.x, an optional peer, loaded when a
+ * store is made), in WAL mode. Three tables: `event_streams` (a never-reused id per stream, its
+ * config, its creation time), `event_actions` (one row per action, primary key
+ * `(stream, version)`) and `event_snapshots` (the state's envelope every `snapshotEvery` actions).
+ *
+ * An append is one `BEGIN IMMEDIATE` transaction: the version check, the action rows (the primary
+ * key makes a second action at a version impossible) and the snapshots it reaches commit together
+ * or not at all, so writers in other processes never lose or duplicate an action. A writer that
+ * finds the database locked waits without blocking the event loop and, after `lockTimeoutMs`,
+ * fails with `EventConflictError` (never `SQLITE_BUSY`). `read` and `load` page through the
+ * actions ({@link PAGE} at a time), never holding a whole stream. A snapshot that does not decode
+ * is passed over (the actions are the truth); an action or config that does not decode rejects
+ * with `EventCorruptError`.
+ *
+ * @example
+ * ```ts
+ * import { SqliteEventStore } from 'conversation-memory/sessions/node';
+ *
+ * const store = new SqliteEventStore({ path: 'events.db' });
+ * const loaded = await store.load('thread-7');
+ * await store.append('thread-7', [memoryActions.messageAdded(userMessage('hi'))], {
+ *   expectedVersion: loaded?.version ?? 0,
+ * });
+ * await store.close();
+ * ```
+ */
+export class SqliteEventStore implements EventStore {
+  readonly #db: BetterSqlite3.Database;
+  readonly #sql: EventStatements;
+  readonly #location: string;
+  readonly #snapshotEvery: number;
+  readonly #lockTimeoutMs: number;
+  #closed = false;
+
+  constructor(options: SqliteEventStoreOptions) {
+    const settings = readEventStoreOptions(options, API);
+    this.#location = `sqlite:${settings.path}`;
+    this.#snapshotEvery = settings.snapshotEvery;
+    this.#lockTimeoutMs = settings.lockTimeoutMs;
+    const Database = loadBetterSqlite3(API);
+    let db: BetterSqlite3.Database | undefined;
+    try {
+      db = new Database(settings.path, { timeout: settings.lockTimeoutMs });
+      prepareEventSchema(db);
+      this.#sql = prepareEventStatements(db);
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      this.#db = db;
+    } catch (error) {
+      db?.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new MemoryArgumentError(
+        API,
+        `could not open the event database ${JSON.stringify(settings.path)}: ${reason}`,
+        { cause: error },
+      );
+    }
+  }
+
+  #stillOpen(api: string): () => void {
+    const check = (): void => {
+      if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
+    };
+    check();
+    return check;
+  }
+
+  /** Runs `step` in one read snapshot (retried while busy). */
+  #read<T>(step: () => T, stillOpen: () => void): Promise<T> {
+    const read = this.#db.transaction(step);
+    return retryWhileBusy(
+      () => read.deferred(),
+      this.#lockTimeoutMs,
+      (busy) => {
+        throw busy;
+      },
+      stillOpen,
+    );
+  }
+
+  #at(api: string, key: string, version: number) {
+    return { key, version, location: this.#location, api };
+  }
+
+  async append(
+    streamId: string,
+    actions: readonly MemoryAction[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    const stillOpen = this.#stillOpen('append');
+    const api = `${API}.append`;
+    const checked = checkAppend(streamId, actions, options, api);
+    const { key, expectedVersion } = checked;
+    const sql = this.#sql;
+    const write = this.#db.transaction((): number => {
+      const row = sql.selectStream.get(key);
+      const actual = row === undefined ? 0 : (sql.versionOf.get(row.id) ?? 0);
+      if (actual !== expectedVersion) {
+        throw new EventConflictError(api, key, expectedVersion, actual);
+      }
+      let config = checked.config;
+      let id: number;
+      if (row === undefined) {
+        config ??= createMemory().config;
+        id = Number(
+          sql.insertStream.run(key, encodeConfigJson(config), Date.now() / 1000).lastInsertRowid,
+        );
+      } else {
+        id = row.id;
+        if (config !== undefined) {
+          checkSameConfig(key, decodeConfigJson(row.config, this.#at(api, key, 0)), config, api);
+        }
+      }
+      checked.actions.forEach((action, i) => {
+        sql.insertAction.run(id, actual + i + 1, encodeActionJson(action));
+      });
+      this.#writeSnapshots(api, key, id, row, config, actual, checked.actions);
+      return actual + checked.actions.length;
+    });
+    const version = await retryWhileBusy(
+      () => write.immediate(),
+      this.#lockTimeoutMs,
+      (busy) => {
+        throw new EventConflictError(
+          api,
+          key,
+          expectedVersion,
+          expectedVersion,
+          `another writer kept the database locked for longer than lockTimeoutMs (${this.#lockTimeoutMs} ms)`,
+          { cause: busy },
+        );
+      },
+      stillOpen,
+    );
+    return { version };
+  }
+
+  /**
+   * The snapshots an append reaches, in its transaction. They are only an optimisation: when the
+   * state before the batch cannot be rebuilt (a corrupt record), or an action cannot be applied,
+   * none is written and the append goes on (`load` reports the corruption).
+   */
+  #writeSnapshots(
+    api: string,
+    key: string,
+    id: number,
+    row: StreamRow | undefined,
+    given: MemoryConfig | undefined,
+    before: number,
+    actions: readonly MemoryAction[],
+  ): void {
+    const every = this.#snapshotEvery;
+    const after = before + actions.length;
+    if (Math.floor(after / every) === Math.floor(before / every)) return;
+    try {
+      const config =
+        given ??
+        (row === undefined
+          ? createMemory().config
+          : decodeConfigJson(row.config, this.#at(api, key, 0)));
+      let state = this.#stateAtSync(api, key, id, config, before);
+      actions.forEach((action, i) => {
+        state = reduceMemory(state, action);
+        const version = before + i + 1;
+        if (version % every === 0) {
+          this.#sql.insertSnapshot.run(id, version, encodeSnapshotJson(state));
+        }
+      });
+    } catch {
+      // No snapshot this time: see above.
+    }
+  }
+
+  /** The state at `version`, inside a transaction (used when an append needs a snapshot). */
+  #stateAtSync(api: string, key: string, id: number, config: MemoryConfig, version: number) {
+    const start = this.#snapshotAtOrBelow(id, config, version);
+    let { state } = start;
+    for (let from = start.version + 1; from <= version; from += PAGE) {
+      for (const { version: v, payload } of this.#sql.page.all(id, from, version, PAGE)) {
+        const at = this.#at(api, key, v);
+        state = applyStoredAction(state, decodeActionJson(payload, at), at);
+      }
+    }
+    return state;
+  }
+
+  /** The latest snapshot at or below `version` that decodes, else the initial state. */
+  #snapshotAtOrBelow(id: number, config: MemoryConfig, version: number) {
+    let below = version;
+    while (below > 0) {
+      const row = this.#sql.snapshotAtOrBelow.get(id, below);
+      if (row === undefined) break;
+      const state = decodeSnapshotJson(row.payload, config);
+      if (state !== undefined) return { state, version: row.version };
+      below = row.version - 1;
+    }
+    return { state: createMemory(config), version: 0 };
+  }
+
+  /**
+   * Pages through the actions of stream `id` from `from` to `to`, each page one read; ends early
+   * when the stream was deleted meanwhile (its id is never reused).
+   */
+  async *#pages(
+    api: string,
+    key: string,
+    id: number,
+    from: number,
+    to: number,
+    stillOpen: () => void,
+  ): AsyncGenerator<StoredAction, boolean> {
+    for (let next = from; next <= to;) {
+      if (next > from) await yieldToLoop();
+      stillOpen();
+      const rows = await this.#read(() => this.#sql.page.all(id, next, to, PAGE), stillOpen);
+      for (const { version, payload } of rows) {
+        yield Object.freeze({
+          version,
+          action: decodeActionJson(payload, this.#at(api, key, version)),
+        });
+      }
+      const expected = Math.min(PAGE, to - next + 1);
+      if (rows.length < expected) return false;
+      next += rows.length;
+    }
+    return true;
+  }
+
+  async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
+    const stillOpen = this.#stillOpen('read');
+    const api = `${API}.read`;
+    const { key } = sessionKeyOf(streamId, options, api);
+    const { from, to } = readRangeOf(options, api);
+    const head = await this.#read(() => {
+      const row = this.#sql.selectStream.get(key);
+      return row === undefined
+        ? undefined
+        : { id: row.id, version: this.#sql.versionOf.get(row.id) };
+    }, stillOpen);
+    if (head === undefined) return;
+    yield* this.#pages(api, key, head.id, from, Math.min(to, head.version ?? 0), stillOpen);
+  }
+
+  async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
+    const stillOpen = this.#stillOpen('load');
+    const api = `${API}.load`;
+    const { key } = sessionKeyOf(streamId, options, api);
+    const atVersion = atVersionOf(options, api);
+    const start = await this.#read((): LoadStart | null => {
+      const row = this.#sql.selectStream.get(key);
+      if (row === undefined) return null;
+      const version = this.#sql.versionOf.get(row.id) ?? 0;
+      const target = atVersion ?? version;
+      checkAtVersion(key, target, version, api);
+      const config = decodeConfigJson(row.config, this.#at(api, key, 0));
+      const snapshot = this.#snapshotAtOrBelow(row.id, config, target);
+      return { id: row.id, config, from: snapshot.version, target, state: snapshot.state };
+    }, stillOpen);
+    if (start === null) return null;
+    let { state } = start;
+    const pages = this.#pages(api, key, start.id, start.from + 1, start.target, stillOpen);
+    for (;;) {
+      const next = await pages.next();
+      if (next.done === true) {
+        // The stream was deleted while it was being read: it is absent now.
+        return next.value ? { state, version: start.target } : null;
+      }
+      const { version, action } = next.value;
+      state = applyStoredAction(state, action, this.#at(api, key, version));
+    }
+  }
+
+  async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
+    const stillOpen = this.#stillOpen('streams');
+    const namespace = namespaceOf(
+      typeof options === 'object' && options !== null ? options.namespace : undefined,
+      `${API}.streams`,
+    );
+    const prefix = namespace === undefined ? '' : `${namespace}:`;
+    const rows = await this.#read(() => this.#sql.list.all(), stillOpen);
+    const found: StreamInfo[] = [];
+    for (const row of rows) {
+      if (!row.stream.startsWith(prefix)) continue;
+      const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
+      found.push(
+        Object.freeze({
+          streamId: row.stream.slice(prefix.length),
+          version: row.version,
+          createdAt,
+        }),
+      );
+    }
+    return found.sort((a, b) => compareCodePoints(a.streamId, b.streamId));
+  }
+
+  async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
+    const stillOpen = this.#stillOpen('delete');
+    const api = `${API}.delete`;
+    const { key } = sessionKeyOf(streamId, options, api);
+    const sql = this.#sql;
+    const remove = this.#db.transaction((): boolean => {
+      const row = sql.selectStream.get(key);
+      if (row === undefined) return false;
+      sql.deleteActions.run(row.id);
+      sql.deleteSnapshots.run(row.id);
+      sql.deleteStream.run(row.id);
+      return true;
+    });
+    return retryWhileBusy(
+      () => remove.immediate(),
+      this.#lockTimeoutMs,
+      (busy) => {
+        throw busy;
+      },
+      stillOpen,
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}
