@@ -228,9 +228,9 @@ export type {
 export type { ErrorCode } from './errors/ConversationMemoryError';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';
 
-// ─── Event store (issue #10, first slice) ─── added by the event-store helper; the lead keeps or
-// adjusts this block when merging. The Node store (conversation-memory/sessions/node) imports the
-// building blocks below from the root.
+// Event store: append-only action streams (InMemoryEventStore here, SqliteEventStore at
+// conversation-memory/sessions/node). The building blocks below are what every store uses to
+// check arguments and read or write its records; the Node store imports them from the root.
 export { EventConflictError, EventCorruptError } from './errors/eventErrors';
 export { InMemoryEventStore } from './eventStore/InMemoryEventStore';
 export {
