@@ -27,7 +27,8 @@ export type InspectArgs =
  * USAGE.startsWith('Usage: conversation-memory inspect FILE'); // true
  * ```
  */
-export const USAGE = `Usage: conversation-memory inspect FILE [--at N] [--json | --html OUT]
+export const USAGE = `Usage: conversation-memory inspect FILE [--at N] [--json]
+       conversation-memory inspect FILE --html OUT
 
 Prints the timeline of a recorded conversation, one line per step.
 
