@@ -1,4 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+/**
+ * The inspector page, built first by `npm run build:page` (vite.inspector.config.ts) as one HTML
+ * file; dist/cli.js carries it as a string, so the installed bin writes it with no other file.
+ */
+const inspectorPage = (): string => {
+  const file = new URL('./build/inspector/index.html', import.meta.url);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw new Error(`${file.pathname} is missing: run npm run build:page before tsup`);
+  }
+};
 
 export default defineConfig({
   entry: {
@@ -24,4 +38,5 @@ export default defineConfig({
   splitting: false,
   treeshake: true,
   external: ['conversation-memory'],
+  define: { __INSPECTOR_PAGE__: JSON.stringify(inspectorPage()) },
 });

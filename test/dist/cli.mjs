@@ -50,8 +50,24 @@ try {
   const usage = run(['inspect', sample, '--nope']);
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /Usage: conversation-memory inspect FILE/);
+  // --html: the page is carried inside dist/cli.js, its data embedded where the page reads it.
+  const page = path.join(work, 'page.html');
+  const html = run(['inspect', sample, '--html', page]);
+  assert.equal(html.status, 0, html.stderr);
+  assert.match(html.stdout, /^wrote .*page\.html: the inspector page, 1 step\n$/);
+  const written = fs.readFileSync(page, 'utf8');
+  assert.ok(written.startsWith('<!doctype html>'));
+  assert.ok(!/<script[^>]+src=|<link[^>]+href=/i.test(written), 'nothing loaded from outside');
+  const data = JSON.parse(
+    written.match(/<script id="inspector-data" type="application\/json">([^<]*)<\/script>/)[1],
+  );
+  assert.equal(data.kind, 'dict');
+  assert.equal(data.rows.length, 1);
+  const over = run(['inspect', sample, '--html', sample]);
+  assert.equal(over.status, 1);
+  assert.match(over.stderr, /is the input file: not written over/);
   assert.deepEqual(fs.readFileSync(sample), before, 'the input file is unchanged');
-  console.log('cli: npx conversation-memory inspect works from the packed package');
+  console.log('cli: npx conversation-memory inspect (and --html) works from the packed package');
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * const args: InspectArgs = { kind: 'inspect', file: 'log.json', at: 3, json: false };
+ * const args: InspectArgs = { kind: 'inspect', file: 'log.json', at: 3, json: false, html: null };
  * ```
  */
 export type InspectArgs =
@@ -13,6 +13,8 @@ export type InspectArgs =
       readonly file: string;
       readonly at: number | null;
       readonly json: boolean;
+      /** `--html OUT`: the page to write, or `null`. */
+      readonly html: string | null;
     }
   | { readonly kind: 'help' }
   | { readonly kind: 'usage'; readonly problem: string };
@@ -26,6 +28,7 @@ export type InspectArgs =
  * ```
  */
 export const USAGE = `Usage: conversation-memory inspect FILE [--at N] [--json]
+       conversation-memory inspect FILE --html OUT
 
 Prints the timeline of a recorded conversation, one line per step.
 
@@ -33,6 +36,8 @@ Prints the timeline of a recorded conversation, one line per step.
             a reference toDict memory, or a session file of the JSON file store
   --at N    the window at step N (0 is the start) as the model receives it
   --json    the same data as JSON
+  --html OUT  writes the inspector page for FILE to OUT: one self-contained
+            HTML file (no server, no network) to step through the timeline
   --help    this text
 `;
 
@@ -45,7 +50,7 @@ const STEP = /^(0|[1-9][0-9]{0,8})$/;
  * @returns what to do
  * @example
  * ```ts
- * parseArgs(['inspect', 'log.json', '--json']); // { kind: 'inspect', file: 'log.json', at: null, json: true }
+ * parseArgs(['inspect', 'log.json', '--json']); // { kind: 'inspect', file: 'log.json', at: null, json: true, html: null }
  * ```
  */
 export const parseArgs = (argv: readonly string[]): InspectArgs => {
@@ -61,6 +66,7 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
   let file: string | undefined;
   let at: number | null = null;
   let json = false;
+  let html: string | null = null;
   let literal = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
@@ -75,11 +81,23 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
         };
       }
       at = Number(value);
+    } else if (!literal && (arg === '--html' || arg.startsWith('--html='))) {
+      const value = arg === '--html' ? rest[++i] : arg.slice('--html='.length);
+      if (value === undefined || value === '') {
+        return { kind: 'usage', problem: '--html expects the file to write (--html OUT)' };
+      }
+      html = value;
     } else if (!literal && arg.startsWith('-') && arg !== '-') {
       return { kind: 'usage', problem: `unknown option ${JSON.stringify(arg)}` };
     } else if (file === undefined) file = arg;
     else return { kind: 'usage', problem: `one FILE only, got also ${JSON.stringify(arg)}` };
   }
   if (file === undefined) return { kind: 'usage', problem: 'missing FILE' };
-  return { kind: 'inspect', file, at, json };
+  if (html !== null && (json || at !== null)) {
+    return {
+      kind: 'usage',
+      problem: '--html writes the whole timeline: use it without --at and --json',
+    };
+  }
+  return { kind: 'inspect', file, at, json, html };
 };

@@ -1,15 +1,20 @@
 import { either as E } from 'fp-ts';
 import { escapeText } from '../../internal/escapeText';
 import { parseInput } from '../model/readInput';
+import { pageDataOf } from '../page/data';
+import { renderPage } from '../page/embed';
 import { timelineRows } from '../model/timelineRows';
 import { windowAt } from '../model/windowAt';
 import { parseArgs, USAGE } from './args';
 import { headerText, timelineText, windowText } from './formatText';
 import { createStyle, wantsColour } from './style';
+import type { Inspected } from '../model/types';
 
 /**
  * What the CLI needs from its runtime: the command line, a way to read a file's text (throwing
- * when it cannot), whether stdout is a terminal, and the environment.
+ * when it cannot), whether stdout is a terminal, and the environment; for `--html`, the built
+ * page, a way to write a file (throwing when it cannot) and to tell whether two names are the
+ * same file.
  *
  * @example
  * ```ts
@@ -21,6 +26,10 @@ export interface InspectIo {
   readonly readText: (file: string) => string;
   readonly isTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The built page (one HTML file with its data slot); throws when this build has none. */
+  readonly pageTemplate?: () => string;
+  readonly writeText?: (file: string, text: string) => void;
+  readonly sameFile?: (a: string, b: string) => boolean;
 }
 
 /**
@@ -55,10 +64,44 @@ const failure = (file: string, problem: string): InspectResult => ({
 const reason = (error: unknown): string =>
   escapeText(error instanceof Error ? error.message : String(error), 300);
 
+/** `--html OUT`: the page for `file`, written to `out` (refused when `out` is `file`). */
+const writePage = (
+  io: InspectIo,
+  file: string,
+  out: string,
+  inspected: Inspected,
+): InspectResult => {
+  const same = io.sameFile ?? ((a: string, b: string) => a === b);
+  if (same(file, out)) {
+    return failure(file, `--html ${escapeText(out, 200)} is the input file: not written over`);
+  }
+  if (io.pageTemplate === undefined || io.writeText === undefined) {
+    return failure(file, '--html: this build of the CLI carries no inspector page');
+  }
+  let html: string;
+  try {
+    html = renderPage(io.pageTemplate(), pageDataOf(file, inspected));
+  } catch (error) {
+    return failure(file, `--html: cannot make the page: ${reason(error)}`);
+  }
+  try {
+    io.writeText(out, html);
+  } catch (error) {
+    return failure(file, `--html: cannot write ${escapeText(out, 200)}: ${reason(error)}`);
+  }
+  const steps = inspected.log.length + 1;
+  return {
+    code: 0,
+    stdout: `wrote ${escapeText(out, 200)}: the inspector page, ${steps} step${steps === 1 ? '' : 's'}\n`,
+    stderr: '',
+  };
+};
+
 /**
- * Runs `conversation-memory inspect FILE [--at N] [--json]`: reads the file (never writes it),
- * prints its timeline, or the window at step N, as text or JSON. Colours only when stdout is a
- * terminal and `NO_COLOR` is unset.
+ * Runs `conversation-memory inspect FILE [--at N] [--json | --html OUT]`: reads the file (never
+ * writes it), prints its timeline, or the window at step N, as text or JSON, or writes the
+ * inspector page for it to OUT (never over FILE). Colours only when stdout is a terminal and
+ * `NO_COLOR` is unset.
  *
  * @param io - the command line and the runtime
  * @returns what to print and the exit code
@@ -93,6 +136,7 @@ export const runInspect = (io: InspectIo): InspectResult => {
       `--at ${args.at} is out of range: ${headerText(args.file, inspected, createStyle(false))}; steps are 0 to ${log.length}`,
     );
   }
+  if (args.html !== null) return writePage(io, args.file, args.html, inspected);
   const style = createStyle(wantsColour(io.isTTY, io.env));
   const about = { file: args.file, kind: inspected.kind, session: inspected.session };
   if (args.at !== null) {

@@ -7,7 +7,9 @@ export { parseInput, readInput } from './readInput';
 export { summaryChange, trimmedCount } from './stepEffects';
 export { timelineRows } from './timelineRows';
 export { toolGroupsOf } from './toolGroupsOf';
-export { windowAt } from './windowAt';
+export { createStepper } from './stepper';
+export type { Stepper, StepperOptions } from './stepper';
+export { stepView, windowAt } from './windowAt';
 export type {
   InputKind,
   Inspected,

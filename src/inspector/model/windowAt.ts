@@ -52,6 +52,57 @@ const trimmedEntries = (before: MemoryState, effects: readonly MemoryEffect[]): 
 };
 
 /**
+ * The window at step `n` and the state after it, from the state before it and the step's action
+ * (`action: null` for step 0, where `start` is the initial state itself). The step that
+ * {@link windowAt} and the page's stepper share.
+ *
+ * @param n - the step
+ * @param start - the state at step `n - 1` (at step 0: the initial state)
+ * @param action - the log's `n`th action, or `null` for step 0
+ * @returns the window at step `n` and the state after the step
+ * @example
+ * ```ts
+ * const { view, state } = stepView(1, log.snapshots[0], actionAt(log, 0));
+ * ```
+ */
+export const stepView = (
+  n: number,
+  start: MemoryState,
+  action: MemoryAction | null,
+): { readonly view: WindowView; readonly state: MemoryState } => {
+  let state = start;
+  let effects: readonly MemoryEffect[] = [];
+  let trimmed: TrimmedEntry[] = [];
+  if (action !== null) {
+    const transition = memoryReducer(state, action);
+    trimmed = trimmedEntries(state, transition.effects);
+    ({ state, effects } = transition);
+  }
+  const injected = summaryMessage(state.summary);
+  const entries = messageEntries(state);
+  if (injected !== undefined) {
+    entries.unshift({
+      kind: 'summary',
+      message: injected,
+      position: null,
+      tokens: countMessageTokens(state.config.tokenizer, injected),
+      pinned: false,
+      group: null,
+    });
+  }
+  const view: WindowView = {
+    row: rowOf(n, action, state, effects),
+    config: state.config,
+    entries,
+    trimmed,
+    summary: state.summary,
+    summaryCoverage: state.summaryCoverage,
+    heldPositions: state.pendingPositions,
+  };
+  return { view, state };
+};
+
+/**
  * The window at step `n` as the model receives it: the stored summary injected at index 0 as the
  * agent injects it (`[Conversation Summary] …`, see `summaryMessage`), then every message of the
  * window with its position, token count, whether `pinSystem` pins it and its tool-call group; plus
@@ -75,35 +126,7 @@ export const windowAt = (log: EventLog, n: number): WindowView => {
       `n must be an integer from 0 to ${log.length} (the log's length), received ${describeValue(n)}`,
     );
   }
-  let state = seek(log, n === 0 ? 0 : n - 1);
-  let action: MemoryAction | null = null;
-  let effects: readonly MemoryEffect[] = [];
-  let trimmed: TrimmedEntry[] = [];
-  if (n > 0) {
-    action = actionAt(log, n - 1);
-    const transition = memoryReducer(state, action);
-    trimmed = trimmedEntries(state, transition.effects);
-    ({ state, effects } = transition);
-  }
-  const injected = summaryMessage(state.summary);
-  const entries = messageEntries(state);
-  if (injected !== undefined) {
-    entries.unshift({
-      kind: 'summary',
-      message: injected,
-      position: null,
-      tokens: countMessageTokens(state.config.tokenizer, injected),
-      pinned: false,
-      group: null,
-    });
-  }
-  return {
-    row: rowOf(n, action, state, effects),
-    config: state.config,
-    entries,
-    trimmed,
-    summary: state.summary,
-    summaryCoverage: state.summaryCoverage,
-    heldPositions: state.pendingPositions,
-  };
+  return n === 0
+    ? stepView(0, seek(log, 0), null).view
+    : stepView(n, seek(log, n - 1), actionAt(log, n - 1)).view;
 };

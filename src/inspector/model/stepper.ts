@@ -1,0 +1,120 @@
+import { memoryReducer } from '../../core/memoryReducer';
+import { actionAt, type EventLog } from '../../log/eventLog';
+import type { MemoryState } from '../../model/state';
+import type { WindowView } from './types';
+import { stepView } from './windowAt';
+
+/**
+ * The windows of a log, step by step, with caches: the page's way to move along a timeline
+ * without replaying from the nearest snapshot on every move.
+ *
+ * @example
+ * ```ts
+ * const stepper = createStepper(log);
+ * stepper.viewAt(7).entries.length;
+ * ```
+ */
+export interface Stepper {
+  /** The window at step `n` (`0..log.length`), as {@link windowAt} gives it. */
+  readonly viewAt: (n: number) => WindowView;
+  /** How many reducer steps were run so far (for tests: moving by one step costs one). */
+  readonly replayed: () => number;
+}
+
+/**
+ * Cache sizes of a {@link createStepper}: states kept (each shares its messages with its
+ * neighbours) and windows kept.
+ *
+ * @example
+ * ```ts
+ * const options: StepperOptions = { states: 512, views: 64 };
+ * ```
+ */
+export interface StepperOptions {
+  readonly states?: number;
+  readonly views?: number;
+}
+
+/** A map that forgets its oldest-used entry past `limit`. */
+const lru = <V>(limit: number) => {
+  const map = new Map<number, V>();
+  return {
+    get: (key: number): V | undefined => {
+      const value = map.get(key);
+      if (value !== undefined) {
+        map.delete(key);
+        map.set(key, value);
+      }
+      return value;
+    },
+    set: (key: number, value: V): void => {
+      map.delete(key);
+      map.set(key, value);
+      if (map.size > limit) map.delete(map.keys().next().value as number);
+    },
+  };
+};
+
+/**
+ * A {@link Stepper} over a log. The state at a step is replayed from the nearest known state at
+ * or before it (a cached step or the log's snapshot), so moving to a neighbouring step runs one
+ * reducer step, and a jump runs at most `snapshotEvery`.
+ *
+ * @param log - the event log
+ * @param options - cache sizes (default 1,024 states, 64 windows)
+ * @returns the stepper
+ * @throws RangeError from `viewAt` for a step outside `0..log.length`
+ * @example
+ * ```ts
+ * const stepper = createStepper(log);
+ * stepper.viewAt(3); stepper.viewAt(4); // the second replays one action
+ * ```
+ */
+export const createStepper = (log: EventLog, options: StepperOptions = {}): Stepper => {
+  const states = lru<MemoryState>(options.states ?? 1024);
+  const views = lru<WindowView>(options.views ?? 64);
+  let replayed = 0;
+
+  const stateAt = (n: number): MemoryState => {
+    const cached = states.get(n);
+    if (cached !== undefined) return cached;
+    const base = Math.floor(n / log.snapshotEvery) * log.snapshotEvery;
+    let from = base;
+    let state = log.snapshots[base / log.snapshotEvery] as MemoryState;
+    for (let k = n - 1; k > base; k--) {
+      const known = states.get(k);
+      if (known !== undefined) {
+        from = k;
+        state = known;
+        break;
+      }
+    }
+    for (let i = from; i < n; i++) {
+      const { state: next } = memoryReducer(state, actionAt(log, i));
+      replayed++;
+      state = next;
+      states.set(i + 1, state);
+    }
+    return state;
+  };
+
+  const viewAt = (n: number): WindowView => {
+    if (!Number.isInteger(n) || n < 0 || n > log.length) {
+      throw new RangeError(`step must be an integer from 0 to ${log.length}, received ${n}`);
+    }
+    const cached = views.get(n);
+    if (cached !== undefined) return cached;
+    let view: WindowView;
+    if (n === 0) view = stepView(0, stateAt(0), null).view;
+    else {
+      const step = stepView(n, stateAt(n - 1), actionAt(log, n - 1));
+      replayed++;
+      states.set(n, step.state);
+      view = step.view;
+    }
+    views.set(n, view);
+    return view;
+  };
+
+  return { viewAt, replayed: () => replayed };
+};

@@ -1,0 +1,103 @@
+/// <reference lib="dom" />
+/**
+ * The inspector page: reads the data the CLI embedded, steps through the log with the shared
+ * model (windows cached per step), and renders everything as text.
+ */
+import { createStepper } from '../../model/stepper';
+import type { PageData } from '../data';
+import { forkText, pageLogOf } from '../pageLog';
+import { drawChart } from './chart';
+import { byId } from './dom';
+import { renderDiff, renderSummary, renderTrimmed, renderWindow } from './render';
+import { createStepList } from './stepList';
+import './style.css';
+
+const KINDS: Readonly<Record<PageData['kind'], string>> = {
+  log: 'event log',
+  state: 'state (envelope)',
+  rawState: 'raw state',
+  dict: 'toDict memory',
+  session: 'session file',
+};
+
+const limit = (value: number, max: number | null) => `${value}/${max ?? 'none'}`;
+
+const start = (): void => {
+  const data = JSON.parse(byId('inspector-data').textContent ?? 'null') as PageData;
+  const log = pageLogOf(data);
+  const stepper = createStepper(log);
+  const rows = data.rows;
+  const last = rows.length - 1;
+  const config = data.log.head.config;
+  byId('about').textContent =
+    `${data.file}: ${KINDS[data.kind]}, ${rows.length} step${rows.length === 1 ? '' : 's'}; ` +
+    `maxMessages ${config.maxMessages}, maxTokens ${config.maxTokens ?? 'none'}, ` +
+    `tokenizer ${data.tokenizer}, toolPairs ${config.toolPairs}` +
+    `${config.pinSystem ? ', pinSystem' : ''}${config.startOn === null ? '' : `, startOn ${config.startOn}`}`;
+
+  const slider = byId<HTMLInputElement>('slider');
+  slider.max = String(last);
+  let current = -1;
+
+  const go = (target: number): void => {
+    const n = Math.min(last, Math.max(0, Math.round(target)));
+    if (n === current) return;
+    current = n;
+    const view = stepper.viewAt(n);
+    const previous = n > 0 ? stepper.viewAt(n - 1) : null;
+    slider.value = String(n);
+    byId('step-label').textContent = `step ${n} of ${last}: ${view.row.label}`;
+    const summaryTokens = view.entries.find((e) => e.kind === 'summary')?.tokens;
+    byId('figures').textContent =
+      `window ${limit(view.row.messages, view.row.maxMessages)} messages · ` +
+      `${limit(view.row.tokens, view.row.maxTokens)} tokens` +
+      (summaryTokens === undefined ? '' : ` (+${summaryTokens} summary)`) +
+      (view.row.held === 0 ? '' : ` · ${view.row.held} held`);
+    renderWindow(byId('window'), view);
+    renderTrimmed(byId('trimmed'), view.trimmed);
+    renderSummary(byId('summary'), view);
+    renderDiff(byId('diff'), view, previous);
+    chart.mark(n);
+    list.select(n);
+    document.body.dataset['step'] = String(n);
+  };
+
+  const chart = drawChart(byId('chart') as unknown as SVGSVGElement, rows, go);
+  const list = createStepList(byId('steps'), byId('steps-inner'), rows, go);
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  byId('prev').addEventListener('click', () => go(current - 1));
+  byId('next').addEventListener('click', () => go(current + 1));
+  document.addEventListener('keydown', (event) => {
+    const moves: Record<string, () => number> = {
+      ArrowLeft: () => current - 1,
+      ArrowRight: () => current + 1,
+      Home: () => 0,
+      End: () => last,
+    };
+    const move = moves[event.key];
+    if (move === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    go(move());
+  });
+  byId('fork').addEventListener('click', () => {
+    const blob = new Blob([forkText(data, log, current)], { type: 'application/json' });
+    const url = URL.createObjectURL(blob);
+    const base = (data.file.split(/[\\/]/).pop() ?? 'log').replace(/\.json$/i, '');
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `${base}-fork-at-${current}.json`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  });
+  go(0);
+  document.body.dataset['ready'] = 'true';
+};
+
+try {
+  start();
+} catch (error) {
+  const box = byId('error');
+  box.hidden = false;
+  box.textContent = `The inspector could not start: ${error instanceof Error ? error.message : String(error)}`;
+  document.body.dataset['ready'] = 'error';
+}

@@ -1,0 +1,195 @@
+/// <reference lib="dom" />
+import type { Message } from '../../../model/message';
+import type { TrimmedEntry, WindowEntry, WindowView } from '../../model/types';
+import { el } from './dom';
+
+/** A message's text as shown: its content, tool calls with their parameters, parts, image. */
+const messageText = (message: Message): string => {
+  const lines: string[] = [];
+  if (message.content !== null && message.content !== undefined && message.content !== '') {
+    lines.push(message.content);
+  }
+  for (const call of message.toolCalls ?? []) {
+    lines.push(`→ ${call.name}(${JSON.stringify(call.parameters)})  id ${call.id ?? '?'}`);
+  }
+  for (const part of message.contentParts ?? []) {
+    const text = (part as { text?: unknown }).text;
+    lines.push(typeof text === 'string' ? text : `[${String((part as { type?: unknown }).type)}]`);
+  }
+  if (message.imageBase64 !== undefined) lines.push('[image]');
+  return lines.join('\n');
+};
+
+const roleOf = (message: Message): string =>
+  message.role === 'tool'
+    ? `tool ${message.toolName ?? ''} ← ${message.toolCallId ?? '?'}`.replace('  ', ' ')
+    : message.role;
+
+/** One chat bubble: a header (role, position, tokens, marks) and the text. */
+const bubble = (
+  message: Message,
+  position: number | null,
+  tokens: number,
+  marks: readonly string[],
+  classes: string,
+): HTMLElement => {
+  const item = el('li', {
+    class: `bubble role-${message.role} ${classes}`.trim(),
+    'data-position': position === null ? 'summary' : String(position),
+    'data-tokens': String(tokens),
+  });
+  const head = el('div', { class: 'bubble-head' });
+  head.append(
+    el('span', { class: 'role' }, roleOf(message)),
+    el('span', { class: 'position' }, position === null ? 'injected' : `#${position}`),
+    el('span', { class: 'tokens' }, `${tokens} tok`),
+    ...marks.map((mark) => el('span', { class: `mark mark-${mark.split(' ')[0] ?? ''}` }, mark)),
+  );
+  item.append(head, el('div', { class: 'text' }, messageText(message)));
+  return item;
+};
+
+const entryBubble = (entry: WindowEntry): HTMLElement => {
+  const marks: string[] = [];
+  if (entry.kind === 'summary') marks.push('summary');
+  if (entry.pinned) marks.push('pinned');
+  return bubble(
+    entry.message,
+    entry.position,
+    entry.tokens,
+    marks,
+    [entry.kind === 'summary' ? 'summary' : '', entry.pinned ? 'pinned' : '']
+      .filter(Boolean)
+      .join(' '),
+  );
+};
+
+/**
+ * The window as bubbles; a tool call and the results that answer it (matched by id) bracketed in
+ * one group.
+ *
+ * @param list - the `<ol>` to fill
+ * @param view - the window
+ * @example
+ * ```ts
+ * renderWindow(byId('window'), stepper.viewAt(7));
+ * ```
+ */
+export const renderWindow = (list: HTMLElement, view: WindowView): void => {
+  const items: HTMLElement[] = [];
+  let group: { id: number; list: HTMLElement } | null = null;
+  for (const entry of view.entries) {
+    if (entry.group === null) {
+      group = null;
+      items.push(entryBubble(entry));
+      continue;
+    }
+    if (group === null || group.id !== entry.group) {
+      const box = el('li', { class: 'group', 'data-group': String(entry.group) });
+      box.append(el('div', { class: 'group-label' }, `tool calls of #${entry.group}`));
+      const inner = el('ol');
+      box.append(inner);
+      items.push(box);
+      group = { id: entry.group, list: inner };
+    }
+    group.list.append(entryBubble(entry));
+  }
+  if (items.length === 0) items.push(el('li', { class: 'empty' }, '(empty window)'));
+  list.replaceChildren(...items);
+};
+
+/**
+ * The messages trimmed at this step, greyed, each labelled with its rule.
+ *
+ * @param list - the `<ol>` to fill
+ * @param trimmed - the step's trimmed messages
+ * @example
+ * ```ts
+ * renderTrimmed(byId('trimmed'), view.trimmed);
+ * ```
+ */
+export const renderTrimmed = (list: HTMLElement, trimmed: readonly TrimmedEntry[]): void => {
+  list.replaceChildren(
+    ...(trimmed.length === 0
+      ? [el('li', { class: 'empty' }, '(nothing trimmed at this step)')]
+      : trimmed.map((gone) => {
+          const item = bubble(gone.message, gone.position, gone.tokens, [gone.rule], 'trimmed');
+          item.setAttribute('data-rule', gone.rule);
+          return item;
+        })),
+  );
+};
+
+/**
+ * The summary panel: the stored summary, the positions each committed summary chunk covers, and
+ * the positions held for summarizing.
+ *
+ * @param panel - the element to fill
+ * @param view - the window
+ * @example
+ * ```ts
+ * renderSummary(byId('summary'), view);
+ * ```
+ */
+export const renderSummary = (panel: HTMLElement, view: WindowView): void => {
+  const parts: HTMLElement[] = [el('p', { class: 'summary-text' }, view.summary ?? '(no summary)')];
+  if (view.summaryCoverage.length > 0) {
+    const list = el('ul', { class: 'coverage' });
+    for (const c of view.summaryCoverage) {
+      list.append(el('li', {}, `covers #${c.from}–#${c.to} (${c.count} messages)`));
+    }
+    parts.push(list);
+  }
+  if (view.heldPositions.length > 0) {
+    parts.push(
+      el(
+        'p',
+        { class: 'held' },
+        `held for summarizing: ${view.heldPositions.map((p) => `#${p}`).join(', ')}`,
+      ),
+    );
+  }
+  panel.replaceChildren(...parts);
+};
+
+/**
+ * The diff against the previous step: positions added, positions trimmed, summary changed.
+ *
+ * @param panel - the element to fill
+ * @param view - the window at this step
+ * @param previous - the window at the step before (`null` at step 0)
+ * @example
+ * ```ts
+ * renderDiff(byId('diff'), stepper.viewAt(7), stepper.viewAt(6));
+ * ```
+ */
+export const renderDiff = (
+  panel: HTMLElement,
+  view: WindowView,
+  previous: WindowView | null,
+): void => {
+  const before = new Set(previous?.entries.map((e) => e.position) ?? []);
+  const added = view.entries
+    .filter((e) => e.position !== null && !before.has(e.position))
+    .map((e) => `#${e.position}`);
+  const trimmed = view.trimmed.map((e) => `#${e.position} (${e.rule})`);
+  const change = view.row.summary;
+  const lines: HTMLElement[] = [
+    el('p', { class: 'diff-added' }, `added: ${added.length === 0 ? '—' : added.join(', ')}`),
+    el(
+      'p',
+      { class: 'diff-trimmed' },
+      `trimmed: ${trimmed.length === 0 ? '—' : trimmed.join(', ')}`,
+    ),
+    el(
+      'p',
+      { class: 'diff-summary' },
+      change === null
+        ? 'summary: unchanged'
+        : change.summary === null
+          ? 'summary: cleared'
+          : `summary changed: ${change.summary}`,
+    ),
+  ];
+  panel.replaceChildren(...lines);
+};
