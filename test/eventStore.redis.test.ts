@@ -458,6 +458,31 @@ describe('RedisEventStore: subscribe', () => {
     await unsubscribe();
   });
 
+  it('a lost connection is reported and the subscription resumes where it was, nothing twice', async () => {
+    const writer = make();
+    const reader = make({ prefix: writer.prefix });
+    const seen: number[] = [];
+    const errors: unknown[] = [];
+    const unsubscribe = reader.subscribe('s1', 0, ({ version }) => void seen.push(version), {
+      onError: (error) => errors.push(error),
+    });
+    await writer.append('s1', [added('a'), added('b')], { expectedVersion: 0 });
+    await until(() => seen.length === 2);
+    const blocked = async () => (await admin.clientList()).filter((c) => c.cmd === 'xread');
+    for (let i = 0; i < 100 && (await blocked()).length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const [xread] = await blocked();
+    expect(xread).toBeDefined();
+    await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(xread?.id)]);
+    await writer.append('s1', [added('c'), added('d')], { expectedVersion: 2 });
+    await until(() => seen.length === 4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(errors.length).toBeGreaterThan(0);
+    await unsubscribe();
+  });
+
   it('namespaces, a given client (duplicated, left open), close() stopping subscriptions, and a corrupt entry', async () => {
     const client = createClient({ url: server.url });
     client.on('error', () => undefined);
