@@ -15,3 +15,11 @@ export {
 } from './redis/RedisSessionStore';
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite/SqliteSessionStore';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/SqliteEventStore';
+export {
+  RedisEventStore,
+  type RedisEventClient,
+  type RedisEventStoreOptions,
+  type StreamListener,
+  type SubscribeOptions,
+  type Unsubscribe,
+} from './redis/RedisEventStore';

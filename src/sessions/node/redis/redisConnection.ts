@@ -94,14 +94,44 @@ const loadCreateClient = async (api: string): Promise<CreateClient> => {
 export class RedisConnection {
   readonly #given: RedisSessionClient | undefined;
   readonly #url: string | undefined;
+  readonly #duplicateOf: RedisSessionClient | undefined;
   readonly #timeoutMs: number;
   #owned: Promise<OwnedClient> | undefined;
   #closed = false;
 
-  constructor(source: { url: string } | { client: RedisSessionClient }, timeoutMs: number) {
+  constructor(
+    source: { url: string } | { client: RedisSessionClient } | { duplicateOf: RedisSessionClient },
+    timeoutMs: number,
+  ) {
     this.#given = 'client' in source ? source.client : undefined;
     this.#url = 'url' in source ? source.url : undefined;
+    this.#duplicateOf = 'duplicateOf' in source ? source.duplicateOf : undefined;
     this.#timeoutMs = timeoutMs;
+  }
+
+  /** The bound on each command, in milliseconds. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
+  /**
+   * A new connection of its own to the same server, owned (for a blocking command such as
+   * `XREAD BLOCK`, which would hold up every other command on a shared one): a client made from
+   * the URL, or the given client's `duplicate()`.
+   *
+   * @throws MemoryArgumentError when the given client has no `duplicate()`
+   */
+  dedicated(api: string): RedisConnection {
+    if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
+    if (this.#url !== undefined) return new RedisConnection({ url: this.#url }, this.#timeoutMs);
+    const source = this.#given ?? this.#duplicateOf;
+    if (typeof (source as { duplicate?: unknown } | undefined)?.duplicate !== 'function') {
+      throw new MemoryArgumentError(
+        api,
+        'options.client has no duplicate() method, and a subscription needs a connection of its own: pass a node-redis client, or options.url',
+      );
+    }
+    return new RedisConnection({ duplicateOf: source as RedisSessionClient }, this.#timeoutMs);
   }
 
   /** Sends one command; resolves to its reply (strings, arrays, integers, `null`). */
@@ -124,6 +154,7 @@ export class RedisConnection {
   }
 
   async #connect(api: string): Promise<OwnedClient> {
+    if (this.#duplicateOf !== undefined) return this.#connectDuplicate(api, this.#duplicateOf);
     const createClient = await loadCreateClient(api);
     let ready = false;
     const client = createClient({
@@ -150,6 +181,40 @@ export class RedisConnection {
       throw error;
     }
     return client;
+  }
+
+  async #connectDuplicate(api: string, of: RedisSessionClient): Promise<OwnedClient> {
+    const client = (of as unknown as { duplicate: () => unknown }).duplicate() as OwnedClient;
+    for (const method of ['connect', 'sendCommand', 'destroy', 'on'] as const) {
+      if (typeof (client as unknown as Record<string, unknown>)[method] !== 'function') {
+        throw new MemoryArgumentError(
+          api,
+          `options.client.duplicate() did not return a node-redis client (it has no ${method}())`,
+        );
+      }
+    }
+    client.on('error', () => undefined);
+    try {
+      await withTimeout(client.connect(), this.#timeoutMs, api);
+    } catch (error) {
+      client.destroy();
+      throw error;
+    }
+    return client;
+  }
+
+  /**
+   * Drops an owned client at once: its pending commands (a blocking `XREAD`) reject now. Later
+   * commands reject as after {@link RedisConnection.close}.
+   */
+  destroy(): void {
+    this.#closed = true;
+    const owned = this.#owned;
+    this.#owned = undefined;
+    owned?.then(
+      (client) => client.destroy(),
+      () => undefined,
+    );
   }
 
   /** Closes an owned client (waiting for its pending commands); a given client is left open. */

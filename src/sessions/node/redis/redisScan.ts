@@ -1,11 +1,8 @@
-import { Buffer } from 'node:buffer';
 import type { RedisConnection } from './redisConnection';
+import { redisText as text } from './redisReply';
 
 /** Keys asked of each SCAN step (a hint to the server, as in the reference). */
 const SCAN_COUNT = '100';
-
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
 
 /**
  * The keys matching a glob `pattern`, by `SCAN … MATCH pattern COUNT 100` (never `KEYS`, which

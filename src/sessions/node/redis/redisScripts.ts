@@ -16,8 +16,18 @@ export interface RedisScript {
   readonly sha: string;
 }
 
-const script = (source: string): RedisScript =>
+/**
+ * A script from its Lua source, with its SHA-1 computed once.
+ *
+ * @example
+ * ```ts
+ * const PING_SCRIPT = redisScript("return redis.call('PING')");
+ * ```
+ */
+export const redisScript = (source: string): RedisScript =>
   Object.freeze({ source, sha: createHash('sha1').update(source).digest('hex') });
+
+const script = redisScript;
 
 /**
  * The structural check shared by the scripts, kept equal to `redisRecord.ts` (which adds what Lua
