@@ -13,6 +13,8 @@ import { loadSession, reapplyRun, saveSession } from './run/session';
 import { clearMemory as clearMemoryState } from '../core/clearMemory';
 import { ConversationMemory } from '../facade/ConversationMemory';
 import { takeTurn } from './run/memoryTurns';
+import { EventJournal } from './run/eventJournal';
+import { RecordedMemory } from '../eventStore/RecordedMemory';
 import type { Agent, AgentInput, AgentOptions, RunOptions } from './types';
 
 const API = 'agent.run';
@@ -84,9 +86,18 @@ const readRunOptions = (
  */
 export const createAgent = (options: AgentOptions): Agent => {
   const checked = checkAgentOptions(options);
-  const { session } = checked;
-  // A session needs a memory to load into: the agent makes one when none was given.
-  const memory = checked.memory ?? (session === undefined ? undefined : new ConversationMemory());
+  const { session, eventStore } = checked;
+  // A session or a stream needs a memory to load into: the agent makes one when none was given
+  // (for a stream, one that records its changes as actions).
+  const memory =
+    checked.memory ??
+    (eventStore !== undefined
+      ? new RecordedMemory(eventStore.config)
+      : session === undefined
+        ? undefined
+        : new ConversationMemory());
+  const journal = () =>
+    eventStore === undefined ? undefined : new EventJournal(eventStore, memory as RecordedMemory);
   const report: ReportError = (error, context) => {
     try {
       checked.onError?.(error, context as never);
@@ -113,8 +124,14 @@ export const createAgent = (options: AgentOptions): Agent => {
         summarize: checked.summarize,
         report,
         added: [],
+        journal: journal(),
       };
       return takeTurn(memory, async () => {
+        if (context.journal !== undefined) {
+          // The stream is the truth: load it, then every change of the run is appended.
+          await context.journal.load();
+          return runAgent(context, messages);
+        }
         if (session === undefined || memory === undefined) return runAgent(context, messages);
         // Load at the start (the stored state replaces the memory's), save at the end with the
         // loaded revision; a run that throws saves nothing.
@@ -135,6 +152,16 @@ export const createAgent = (options: AgentOptions): Agent => {
     clearMemory: () =>
       takeTurn(memory, async () => {
         if (memory === undefined) return NO_EFFECTS;
+        const stream = journal();
+        if (stream !== undefined) {
+          // With a stream, the clear is appended (`memory/cleared`), like any change.
+          await stream.load();
+          let effects = NO_EFFECTS;
+          await stream.commit(() => {
+            effects = memory.clear();
+          });
+          return effects;
+        }
         if (session === undefined) return memory.clear();
         // With a session, the cleared memory is saved too (else the next run would load it back).
         const run = { runId: 'clearMemory', observers: [], report };
