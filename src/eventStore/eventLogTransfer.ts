@@ -43,7 +43,12 @@ export interface ImportEventLogOptions extends StreamOptions {
 const DEFAULT_BATCH = 256;
 
 const checkSnapshotEvery = (value: unknown): number => {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_SNAPSHOT_EVERY) {
+  if (
+    typeof value !== 'number' ||
+    !Number.isSafeInteger(value) ||
+    value < 1 ||
+    value > MAX_SNAPSHOT_EVERY
+  ) {
     throw new MemoryArgumentError(
       'exportEventLog',
       `options.snapshotEvery must be an integer from 1 to ${MAX_SNAPSHOT_EVERY}, received ${describeValue(value)}`,
@@ -85,7 +90,6 @@ export const exportEventLog = async (
   }
   return log;
 };
-
 
 /**
  * Writes an event log into a new stream: created with the log's config (`expectedVersion: 0`, so
