@@ -73,7 +73,12 @@ const readRunOptions = (
  * the held messages wait for the next attempt. Every main call carries the stored summary as a
  * system message `[Conversation Summary] …` at index 0 (never stored in memory).
  *
- * @param options - `provider`, `tools`, `memory`, `config`, `observers`
+ * With `eventStore`, the conversation is a stream of actions: each run loads the stream into the
+ * memory (a `RecordedMemory`), and each change it makes (an add with the holds it causes, a
+ * committed summary, a clear) is appended as its actions before the run goes on, with the
+ * expected version; a conflict reloads and makes the change again, once.
+ *
+ * @param options - `provider`, `tools`, `memory`, `session` or `eventStore`, `config`, `observers`
  * @returns the agent
  * @throws AgentConfigError naming the invalid option and its value
  * @example
