@@ -8,23 +8,18 @@
  *
  * `npm run demo -- --log demo-log.json` also writes the conversation as an event log, for
  * `npx conversation-memory inspect demo-log.json`: every change the agent makes to its memory is
- * recorded as the matching action (see `RecordedMemory`).
+ * recorded as the matching action (`RecordedMemory`).
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import {
   appendAction,
-  ConversationMemory,
   createAgent,
   createEventLog,
   encodeEnvelope,
-  memoryActions,
-  type MemoryAction,
-  type MemoryEffect,
   type MemoryOptions,
-  type MessageInput,
+  RecordedMemory,
   replay,
-  type TrimmedEffect,
   LocalProvider,
   systemMessage,
   validateTranscript,
@@ -60,41 +55,17 @@ const provider: Provider = {
   },
 };
 
-/** A memory that records each change it makes as an action: an event log of the conversation. */
-class RecordedMemory extends ConversationMemory {
-  log;
-  constructor(options: MemoryOptions) {
-    super(options);
-    this.log = createEventLog(options);
-  }
-  #record(action: MemoryAction, effects: readonly MemoryEffect[]): readonly MemoryEffect[] {
-    this.log = appendAction(this.log, action);
-    return effects;
-  }
-  override add(message: MessageInput) {
-    return this.#record(memoryActions.messageAdded(message), super.add(message));
-  }
-  override addMany(messages: readonly MessageInput[]) {
-    return this.#record(memoryActions.messagesAdded(messages), super.addMany(messages));
-  }
-  override holdForSummary(trimmed: TrimmedEffect) {
-    return this.#record(memoryActions.trimHeld(trimmed), super.holdForSummary(trimmed));
-  }
-  override commitSummary(text: string, through: number) {
-    return this.#record(
-      memoryActions.summaryCommitted(text, through),
-      super.commitSummary(text, through),
-    );
-  }
-}
-
 const weather: Record<string, string> = { Paris: '18°C, cloudy', Kyoto: '24°C, sunny' };
-const memory = new RecordedMemory({
+// A memory that tells every change it makes as its action: kept here as an event log.
+const options: MemoryOptions = {
   maxMessages: 5,
   toolPairs: 'strict',
   pinSystem: true,
   startOn: 'user',
-});
+};
+const memory = new RecordedMemory(options);
+let log = createEventLog(options);
+memory.onAction((action) => (log = appendAction(log, action)));
 let trims = 0;
 const agent = createAgent({
   provider,
@@ -148,13 +119,10 @@ assert.ok(memory.getHistory().every((m) => !m.content?.includes('My name is Alic
 assert.equal(memory.getHistory()[0]?.role, 'system');
 assert.ok(trims > 0 && summaryCalls > 0 && injected > 0);
 // The recorded log replays to the very memory the agent built.
-assert.deepEqual(replay(memory.log), memory.state);
+assert.deepEqual(replay(log), memory.state);
 const logFile = process.argv.indexOf('--log');
 if (logFile !== -1)
-  writeFileSync(
-    process.argv[logFile + 1] ?? 'demo-log.json',
-    JSON.stringify(encodeEnvelope(memory.log)),
-  );
+  writeFileSync(process.argv[logFile + 1] ?? 'demo-log.json', JSON.stringify(encodeEnvelope(log)));
 console.log(
   `\ndemo complete: ${turns.length} runs, ${trims} trims, ${summaryCalls} summaries, summary injected in ${injected} model calls; the model answered "${last?.content}" from the summary`,
 );

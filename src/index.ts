@@ -265,3 +265,11 @@ export type {
   StreamInfo,
   StreamOptions,
 } from './eventStore/types';
+
+// --- event-agent (issue #10, section 3): the lead adjusts this block ---
+export { RecordedMemory } from './eventStore/RecordedMemory';
+export type { ActionListener } from './eventStore/RecordedMemory';
+export { exportEventLog, importEventLog } from './eventStore/eventLogTransfer';
+export type { ExportEventLogOptions, ImportEventLogOptions } from './eventStore/eventLogTransfer';
+export type { AgentEventStore } from './agent/types';
+// --- end event-agent ---

@@ -24,6 +24,8 @@ const expected: Readonly<Record<string, string>> = {
   'aiSdkAdapter.ts': 'ai-sdk example complete: 2 calls, tool turn answered',
   'anthropicAdapter.ts': 'anthropic adapter: tool turn complete, final answer "2 + 2 = 4"',
   'openaiAdapter.ts': 'openai adapter: 2 calls, roles sent: system, user, assistant, tool',
+  'eventSourcedAgent.ts':
+    'event-sourced agent: child killed with SIGKILL at version 4, resumed from the stream, finished at version 8; load equals replay',
   'memoryTour.ts':
     'demo complete: removed 2 by the message limit, 3 by the token limit, 3 at the tool-pair boundary',
   'reducerLoop.ts': 'replayed 8 actions: same final state',

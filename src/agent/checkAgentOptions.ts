@@ -1,4 +1,9 @@
+import { either as E } from 'fp-ts';
+import { decodeConfig } from '../codec/decodeConfig';
 import { AgentConfigError } from '../errors/errorClasses';
+import type { EventStore } from '../eventStore/types';
+import { RecordedMemory } from '../eventStore/RecordedMemory';
+import type { MemoryConfig } from '../model/config';
 import { describeValue } from '../internal/describeValue';
 import { isPlainObject } from '../internal/isPlainObject';
 import { unreadable } from '../internal/unreadable';
@@ -28,7 +33,53 @@ export interface CheckedAgentOptions {
     { readonly provider: Provider; readonly model: string; readonly maxTokens: number } | undefined;
   readonly onError: ((error: unknown, context: never) => void) | undefined;
   readonly session: CheckedSession | undefined;
+  readonly eventStore: CheckedEventStore | undefined;
 }
+
+/**
+ * A checked `eventStore` option: the store, the stream's validated address, and the config a new
+ * stream is created with (`undefined`: the memory's).
+ *
+ * @internal
+ */
+export interface CheckedEventStore {
+  readonly store: EventStore;
+  readonly where: SessionKey;
+  readonly config: MemoryConfig | undefined;
+}
+
+const EVENT_STORE_METHODS = ['append', 'load'] as const;
+
+const checkEventStore = (value: unknown): CheckedEventStore | undefined => {
+  if (value === undefined) return undefined;
+  if (!isPlainObject(value)) {
+    return fail(
+      `eventStore must be an object such as { store, streamId }, received ${describeValue(value)}`,
+    );
+  }
+  const { store, streamId, namespace, config } = value as Record<string, unknown>;
+  const methods = store as Partial<Record<(typeof EVENT_STORE_METHODS)[number], unknown>> | null;
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    EVENT_STORE_METHODS.some((name) => typeof methods?.[name] !== 'function')
+  ) {
+    return fail(`eventStore.store must be an EventStore, received ${describeValue(store)}`);
+  }
+  let checkedConfig: MemoryConfig | undefined;
+  if (config !== undefined) {
+    const decoded = decodeConfig(config);
+    if (E.isLeft(decoded)) {
+      return fail(`eventStore.config is not valid: ${decoded.left.problems.join('; ')}`);
+    }
+    checkedConfig = decoded.right;
+  }
+  return {
+    store: store as EventStore,
+    where: sessionKeyOf(streamId, { namespace }, `${API}: eventStore`),
+    config: checkedConfig,
+  };
+};
 
 /**
  * A checked `session` option: the store and the session's validated address.
@@ -179,7 +230,19 @@ const check = (options: unknown): CheckedAgentOptions => {
     config: rawConfig,
     observers,
     session: rawSession,
+    eventStore: rawEventStore,
   } = options as Record<keyof AgentOptions, unknown>;
+  if (rawSession !== undefined && rawEventStore !== undefined) {
+    fail(
+      'session and eventStore cannot both be given: a conversation is kept either as a saved state (session) or as a stream of actions (eventStore)',
+    );
+  }
+  const memory = checkMemory(rawMemory);
+  if (rawEventStore !== undefined && memory !== undefined && !(memory instanceof RecordedMemory)) {
+    fail(
+      `with eventStore, memory must be a RecordedMemory (its changes are appended as actions) or left out (the agent makes one), received ${describeValue(memory)}`,
+    );
+  }
   const provider = checkProvider(rawProvider, 'provider');
   const tools = checkTools(rawTools);
   if (rawConfig !== undefined && !isPlainObject(rawConfig)) {
@@ -236,7 +299,7 @@ const check = (options: unknown): CheckedAgentOptions => {
       description: tool.description,
       parameters: tool.parameters as JsonObject,
     })),
-    memory: checkMemory(rawMemory),
+    memory,
     observers: checkObservers(observers),
     model: model as string,
     systemPrompt: checkText(config['systemPrompt'], 'config.systemPrompt') ?? '',
@@ -251,5 +314,6 @@ const check = (options: unknown): CheckedAgentOptions => {
         : undefined,
     onError: onError as CheckedAgentOptions['onError'],
     session: checkSession(rawSession),
+    eventStore: checkEventStore(rawEventStore),
   };
 };

@@ -13,6 +13,8 @@ import { loadSession, reapplyRun, saveSession } from './run/session';
 import { clearMemory as clearMemoryState } from '../core/clearMemory';
 import { ConversationMemory } from '../facade/ConversationMemory';
 import { takeTurn } from './run/memoryTurns';
+import { EventJournal } from './run/eventJournal';
+import { RecordedMemory } from '../eventStore/RecordedMemory';
 import type { Agent, AgentInput, AgentOptions, RunOptions } from './types';
 
 const API = 'agent.run';
@@ -71,7 +73,12 @@ const readRunOptions = (
  * the held messages wait for the next attempt. Every main call carries the stored summary as a
  * system message `[Conversation Summary] …` at index 0 (never stored in memory).
  *
- * @param options - `provider`, `tools`, `memory`, `config`, `observers`
+ * With `eventStore`, the conversation is a stream of actions: each run loads the stream into the
+ * memory (a `RecordedMemory`), and each change it makes (an add with the holds it causes, a
+ * committed summary, a clear) is appended as its actions before the run goes on, with the
+ * expected version; a conflict reloads and makes the change again, once.
+ *
+ * @param options - `provider`, `tools`, `memory`, `session` or `eventStore`, `config`, `observers`
  * @returns the agent
  * @throws AgentConfigError naming the invalid option and its value
  * @example
@@ -84,9 +91,18 @@ const readRunOptions = (
  */
 export const createAgent = (options: AgentOptions): Agent => {
   const checked = checkAgentOptions(options);
-  const { session } = checked;
-  // A session needs a memory to load into: the agent makes one when none was given.
-  const memory = checked.memory ?? (session === undefined ? undefined : new ConversationMemory());
+  const { session, eventStore } = checked;
+  // A session or a stream needs a memory to load into: the agent makes one when none was given
+  // (for a stream, one that records its changes as actions).
+  const memory =
+    checked.memory ??
+    (eventStore !== undefined
+      ? new RecordedMemory(eventStore.config)
+      : session === undefined
+        ? undefined
+        : new ConversationMemory());
+  const journal = () =>
+    eventStore === undefined ? undefined : new EventJournal(eventStore, memory as RecordedMemory);
   const report: ReportError = (error, context) => {
     try {
       checked.onError?.(error, context as never);
@@ -113,8 +129,14 @@ export const createAgent = (options: AgentOptions): Agent => {
         summarize: checked.summarize,
         report,
         added: [],
+        journal: journal(),
       };
       return takeTurn(memory, async () => {
+        if (context.journal !== undefined) {
+          // The stream is the truth: load it, then every change of the run is appended.
+          await context.journal.load();
+          return runAgent(context, messages);
+        }
         if (session === undefined || memory === undefined) return runAgent(context, messages);
         // Load at the start (the stored state replaces the memory's), save at the end with the
         // loaded revision; a run that throws saves nothing.
@@ -135,6 +157,16 @@ export const createAgent = (options: AgentOptions): Agent => {
     clearMemory: () =>
       takeTurn(memory, async () => {
         if (memory === undefined) return NO_EFFECTS;
+        const stream = journal();
+        if (stream !== undefined) {
+          // With a stream, the clear is appended (`memory/cleared`), like any change.
+          await stream.load();
+          let effects = NO_EFFECTS;
+          await stream.commit(() => {
+            effects = memory.clear();
+          });
+          return effects;
+        }
         if (session === undefined) return memory.clear();
         // With a session, the cleared memory is saved too (else the next run would load it back).
         const run = { runId: 'clearMemory', observers: [], report };

@@ -1,5 +1,7 @@
 import type { ConversationMemory } from '../facade/ConversationMemory';
 import type { SessionStore } from '../sessions/types';
+import type { EventStore } from '../eventStore/types';
+import type { MemoryOptions } from '../model/config';
 import type { MemoryEffect } from '../model/effects';
 import type { JsonObject, JsonValue, Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
@@ -145,6 +147,29 @@ export interface AgentSession {
 }
 
 /**
+ * Where an event-sourced agent keeps its conversation: an event store and the stream's id (and
+ * namespace), plus the config a new stream is created with (default: the memory's config). The
+ * stream is the truth: every run starts from it, and every change the run makes to the memory is
+ * appended to it as its action.
+ *
+ * @example
+ * ```ts
+ * const eventStore: AgentEventStore = {
+ *   store: new InMemoryEventStore(),
+ *   streamId: 'thread-7',
+ *   namespace: 'user-42',
+ *   config: { maxMessages: 50, tokenizer: 'heuristic' },
+ * };
+ * ```
+ */
+export interface AgentEventStore {
+  readonly store: EventStore;
+  readonly streamId: string;
+  readonly namespace?: string | undefined;
+  readonly config?: MemoryOptions | undefined;
+}
+
+/**
  * What `createAgent` takes.
  *
  * @example
@@ -166,6 +191,16 @@ export interface AgentOptions {
    * `memory`, the agent makes one (`new ConversationMemory()`).
    */
   readonly session?: AgentSession;
+  /**
+   * Keep the conversation as a stream of actions (not with `session`): at the start of every run
+   * the memory is loaded from the stream (an absent stream is the empty state of `config`); every
+   * change the run makes to the memory is appended as its action, in order, each append awaited
+   * and made with the expected version. A conflict (another writer appended meanwhile) reloads
+   * the stream and makes the change again on it, once; a second conflict rejects with
+   * `EventConflictError`. `memory`, when given, must be a `RecordedMemory` (the agent makes one
+   * otherwise); changes made to it outside a run are not appended, and the next run replaces them.
+   */
+  readonly eventStore?: AgentEventStore;
   readonly config?: AgentConfig;
   readonly observers?: readonly AgentObserver[];
 }

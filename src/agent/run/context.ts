@@ -3,6 +3,7 @@ import type { Provider, ToolSpec } from '../provider';
 import type { AgentObserver, AgentTool } from '../types';
 import type { ReportError } from './notify';
 import type { Message } from '../../model/message';
+import type { EventJournal } from './eventJournal';
 
 /**
  * How summary calls are made, when `summarizeOnTrim` is on.
@@ -35,4 +36,6 @@ export interface RunContext {
   readonly report: ReportError;
   /** Every message the run added to memory, in order (for a session save that must merge). */
   readonly added?: Message[];
+  /** With `eventStore`: every memory change goes through it, appended as its actions. */
+  readonly journal?: EventJournal | undefined;
 }

@@ -1,5 +1,5 @@
 import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
-import type { MemoryEffect } from '../../model/effects';
+import type { MemoryEffect, TrimmedEffect } from '../../model/effects';
 import type { Message } from '../../model/message';
 import type { RunContext } from './context';
 import { notify } from './notify';
@@ -18,6 +18,17 @@ const effectsOf = (context: RunContext, change: () => readonly MemoryEffect[]) =
 };
 
 /**
+ * Makes one change on the run's memory: directly, or through the run's event journal (which
+ * appends the change's actions to the stream and may make the change again after a conflict).
+ *
+ * @internal
+ */
+export const commitChange = async (context: RunContext, change: () => void): Promise<void> => {
+  if (context.journal === undefined) change();
+  else await context.journal.commit(change);
+};
+
+/**
  * Adds messages to the run's memory (one `addMany`), then, for the trim it caused: holds the
  * removed messages for summarizing (when `summarizeOnTrim` is on) and tells the observers
  * (`onMemoryTrim(runId, removed, remaining, 'enforce_limits')`, as the reference does after
@@ -32,10 +43,17 @@ export const addToMemory = async (
   const { memory } = context;
   if (memory === undefined) return;
   context.added?.push(...messages);
-  const effects = effectsOf(context, () => memory.addMany(messages));
-  for (const effect of effects) {
-    if (effect.type !== 'memory/trimmed' || effect.reason !== 'enforce_limits') continue;
-    if (context.summarize !== undefined) effectsOf(context, () => memory.holdForSummary(effect));
+  let trims: TrimmedEffect[] = [];
+  // One step: the add and the holds of what it trimmed (appended together with an event store).
+  await commitChange(context, () => {
+    trims = [];
+    for (const effect of effectsOf(context, () => memory.addMany(messages))) {
+      if (effect.type !== 'memory/trimmed' || effect.reason !== 'enforce_limits') continue;
+      if (context.summarize !== undefined) effectsOf(context, () => memory.holdForSummary(effect));
+      trims.push(effect);
+    }
+  });
+  for (const effect of trims) {
     await notify(
       context.observers,
       'onMemoryTrim',

@@ -3,7 +3,8 @@ import { userMessage } from '../../model/constructors';
 import type { Message } from '../../model/message';
 import { SUMMARIZE_PROMPT, SUMMARIZER_SYSTEM_PROMPT } from '../prompts';
 import type { RunContext } from './context';
-import { changeMemory } from './memoryStep';
+import { changeMemory, commitChange } from './memoryStep';
+import type { MemoryEffect } from '../../model/effects';
 import { notify } from './notify';
 
 /**
@@ -49,7 +50,10 @@ export const summarizePending = async (context: RunContext): Promise<boolean> =>
     context.report(error, { runId: context.runId, source: 'summarize' });
     return true;
   }
-  const effects = changeMemory(context, () => memory.commitSummary(text, through));
+  let effects: readonly MemoryEffect[] = [];
+  await commitChange(context, () => {
+    effects = changeMemory(context, () => memory.commitSummary(text, through));
+  });
   const summary = memory.summary;
   if (effects.some((effect) => effect.type === 'memory/summaryChanged') && summary !== null) {
     await notify(

@@ -1,0 +1,116 @@
+import { createMemory } from '../../core/createMemory';
+import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
+import type { RecordedMemory } from '../../eventStore/RecordedMemory';
+import type { MemoryAction } from '../../model/actions';
+import type { MemoryState } from '../../model/state';
+import type { CheckedEventStore } from '../checkAgentOptions';
+
+const isConflict = (error: unknown): boolean =>
+  isConversationMemoryError(error) && error.code === 'EVENT_CONFLICT';
+
+/**
+ * The agent's link to its event stream for one run (or one `clearMemory`): `load` puts the
+ * stream's state into the memory and remembers its version; `commit` makes one change on the
+ * memory, records its actions (the memory is a `RecordedMemory`) and appends them, awaited, with
+ * the expected version. So after every step the memory equals the stream at the version held.
+ *
+ * On `EventConflictError` (another writer appended meanwhile) the stream is loaded again and the
+ * change is made again on the latest state (the same call, so trims and holds follow the latest
+ * window), then appended once more; a second conflict rejects with `EventConflictError` and the
+ * memory is left at the latest stored state. An append that succeeded is never repeated: only the
+ * change being committed is ever pending. Any other failure of the change or the append puts the
+ * memory back as it was before the change and rejects.
+ *
+ * @internal
+ */
+export class EventJournal {
+  readonly #target: CheckedEventStore;
+  readonly #memory: RecordedMemory;
+  #version = 0;
+
+  constructor(target: CheckedEventStore, memory: RecordedMemory) {
+    this.#target = target;
+    this.#memory = memory;
+  }
+
+  /** The stream's version the memory is at. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** The state of an absent stream: `createMemory` with the option's config, or the memory's. */
+  #initial(): MemoryState {
+    return createMemory(this.#target.config ?? this.#memory.state.config);
+  }
+
+  /**
+   * Loads the stream into the memory (an absent stream as its initial state, version 0).
+   *
+   * @returns whether the stream existed
+   */
+  async load(): Promise<boolean> {
+    const { store, where } = this.#target;
+    const loaded = await store.load(where.id, { namespace: where.namespace });
+    this.#memory.restore(loaded?.state ?? this.#initial());
+    this.#version = loaded?.version ?? 0;
+    return loaded !== null;
+  }
+
+  #capture(change: () => void): MemoryAction[] {
+    const actions: MemoryAction[] = [];
+    const before = this.#memory.state;
+    const stop = this.#memory.onAction((action) => void actions.push(action));
+    try {
+      change();
+    } catch (error) {
+      this.#memory.restore(before);
+      throw error;
+    } finally {
+      stop();
+    }
+    return actions;
+  }
+
+  async #append(actions: readonly MemoryAction[]): Promise<void> {
+    const { store, where, config } = this.#target;
+    const expectedVersion = this.#version;
+    const created = expectedVersion === 0 ? { config: config ?? this.#memory.state.config } : {};
+    const { version } = await store.append(where.id, actions, {
+      namespace: where.namespace,
+      expectedVersion,
+      ...created,
+    });
+    this.#version = version;
+  }
+
+  /**
+   * Makes `change` on the memory and appends its actions (nothing when it changed nothing).
+   *
+   * @param change - calls the memory's methods; it may run twice (again after a conflict)
+   */
+  async commit(change: () => void): Promise<void> {
+    const before = this.#memory.state;
+    const actions = this.#capture(change);
+    if (actions.length === 0) return;
+    try {
+      await this.#append(actions);
+      return;
+    } catch (error) {
+      if (!isConflict(error)) {
+        this.#memory.restore(before);
+        throw error;
+      }
+    }
+    // Another writer appended: the change again, on the latest stored state, once.
+    await this.load();
+    const latest = this.#memory.state;
+    const again = this.#capture(change);
+    if (again.length === 0) return;
+    try {
+      await this.#append(again);
+    } catch (error) {
+      this.#memory.restore(latest);
+      throw error;
+    }
+  }
+}
