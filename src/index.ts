@@ -266,10 +266,10 @@ export type {
   StreamOptions,
 } from './eventStore/types';
 
-// --- event-agent (issue #10, section 3): the lead adjusts this block ---
+// A memory that reports each change as its action (what the agent appends to an event store), and
+// moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
 export { RecordedMemory } from './eventStore/RecordedMemory';
 export type { ActionListener } from './eventStore/RecordedMemory';
 export { exportEventLog, importEventLog } from './eventStore/eventLogTransfer';
 export type { ExportEventLogOptions, ImportEventLogOptions } from './eventStore/eventLogTransfer';
 export type { AgentEventStore } from './agent/types';
-// --- end event-agent ---
