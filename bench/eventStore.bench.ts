@@ -15,6 +15,7 @@
  *   numbers shown are `load({ atVersion: version - 1 })`, the worst case below the head.
  * - SqliteEventStore: a temp database file (WAL); every load reads and decodes the snapshot and
  *   the actions past it.
+ * - RedisEventStore: a redis-server started here on loopback (test/support/redisServer.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import type * as Library from '../src/index';
 import type * as NodeStores from '../src/sessions/node/index';
 import type { EventStore, MemoryAction } from '../src/index';
+import { startRedisServer } from '../test/support/redisServer';
 
 const useDist = process.env['BENCH_DIST'] === '1';
 const lib = (
@@ -60,6 +62,7 @@ const timed = async (rounds: number, task: (round: number) => Promise<unknown>) 
 };
 
 const work = mkdtempSync(join(tmpdir(), 'cm-bench-events-'));
+const redis = await startRedisServer();
 let files = 0;
 const factories: [string, (snapshotEvery: number) => EventStore][] = [
   ['InMemoryEventStore', (snapshotEvery) => new lib.InMemoryEventStore({ snapshotEvery })],
@@ -67,6 +70,15 @@ const factories: [string, (snapshotEvery: number) => EventStore][] = [
     'SqliteEventStore',
     (snapshotEvery) =>
       new stores.SqliteEventStore({ path: join(work, `events-${files++}.db`), snapshotEvery }),
+  ],
+  [
+    'RedisEventStore',
+    (snapshotEvery) =>
+      new stores.RedisEventStore({
+        url: redis.url,
+        prefix: `bench-events-${files++}:`,
+        snapshotEvery,
+      }),
   ],
 ];
 
@@ -124,6 +136,7 @@ try {
     }
   }
 } finally {
+  await redis.stop();
   rmSync(work, { recursive: true, force: true });
 }
 console.log(`(${((performance.now() - began) / 1000).toFixed(1)} s)`);
