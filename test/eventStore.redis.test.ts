@@ -356,7 +356,7 @@ describe('RedisEventStore: several writers', () => {
 
   it('SIGKILL at random moments during appends: every later load equals a replay of exactly what read returns', async () => {
     const prefix = freshPrefix();
-    for (let round = 0; round < 10; round++) {
+    for (let round = 0; round < 50; round++) {
       const run = worker(['batches', server.url, prefix, String(round)]);
       try {
         await run.ready;

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appendAction,
   createEventLog,
@@ -20,6 +21,31 @@ import { rejection, user } from './helpers';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-events-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/**
+ * The worker, bundled once with esbuild and started with plain node (under tsx a process costs
+ * about a second, which 50 SIGKILL rounds cannot afford). It is written inside the project
+ * (node_modules/.cache) so that it resolves better-sqlite3 from the project's node_modules.
+ */
+fs.mkdirSync('node_modules/.cache', { recursive: true });
+const workerDir = fs.mkdtempSync(path.join('node_modules/.cache', 'cm-worker-'));
+const workerFile = path.resolve(workerDir, 'eventAppendWorker.mjs');
+beforeAll(async () => {
+  await build({
+    entryPoints: ['test/support/eventAppendWorker.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: workerFile,
+    external: ['better-sqlite3'],
+    logLevel: 'silent',
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+  });
+});
+afterAll(() => fs.rmSync(workerDir, { recursive: true, force: true }));
 let files = 0;
 const freshPath = () => path.join(root, `events-${files++}.db`);
 const pathOf = new WeakMap<EventStore, string>();
@@ -68,11 +94,9 @@ const replayOf = (actions: readonly MemoryAction[], config = CONFIG) =>
  * grandchild that a SIGKILL of the CLI would leave running). `ready` rejects if it exits first.
  */
 const worker = (args: readonly string[]) => {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/support/eventAppendWorker.ts', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [workerFile, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -239,7 +263,7 @@ describe('SqliteEventStore: processes', () => {
 
   it('SIGKILL at random moments during appends: every later load equals a replay of exactly what read returns', async () => {
     const file = freshPath();
-    for (let round = 0; round < 10; round++) {
+    for (let round = 0; round < 50; round++) {
       const run = worker(['batches', file, String(round)]);
       try {
         await run.ready;
