@@ -20,10 +20,10 @@ import {
   systemMessage,
   userMessage,
 } from 'conversation-memory';
-import { EventConflictError } from '../src/errors/eventErrors';
-import { RecordedMemory } from '../src/eventStore/RecordedMemory';
-import type { EventStore } from '../src/eventStore/types';
-import { SqliteEventStore } from '../src/sessions/node/sqlite/SqliteEventStore';
+import { EventConflictError } from 'conversation-memory';
+import { RecordedMemory } from 'conversation-memory';
+import type { EventStore } from 'conversation-memory';
+import { SqliteEventStore } from 'conversation-memory/sessions/node';
 import { collect } from './support/eventStoreConformance';
 import { scriptedProvider } from './support/scriptedProvider';
 

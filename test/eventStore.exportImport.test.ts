@@ -16,11 +16,11 @@ import {
   timeline,
   userMessage,
 } from 'conversation-memory';
-import { EventConflictError } from '../src/errors/eventErrors';
-import { exportEventLog, importEventLog } from '../src/eventStore/eventLogTransfer';
+import { EventConflictError } from 'conversation-memory';
+import { exportEventLog, importEventLog } from 'conversation-memory';
 import { fromState } from '../src/log/eventLog';
-import type { EventStore } from '../src/eventStore/types';
-import { SqliteEventStore } from '../src/sessions/node/sqlite/SqliteEventStore';
+import type { EventStore } from 'conversation-memory';
+import { SqliteEventStore } from 'conversation-memory/sessions/node';
 import { collect } from './support/eventStoreConformance';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-export-'));

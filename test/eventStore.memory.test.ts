@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryActions } from 'conversation-memory';
-import { InMemoryEventStore } from '../src/eventStore/InMemoryEventStore';
+import { InMemoryEventStore } from 'conversation-memory';
 import { CONFIG, collect, eventStoreConformance } from './support/eventStoreConformance';
 import { user } from './helpers';
 

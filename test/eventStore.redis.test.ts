@@ -20,7 +20,7 @@ import {
   createMemory,
 } from 'conversation-memory';
 import { RedisEventStore, RedisSessionStore } from 'conversation-memory/sessions/node';
-import type { EventStore } from '../src/eventStore/types';
+import type { EventStore } from 'conversation-memory';
 import { startRedisServer, type RedisTestServer } from './support/redisServer';
 import { CONFIG, collect, eventStoreConformance } from './support/eventStoreConformance';
 import { rejection, user } from './helpers';

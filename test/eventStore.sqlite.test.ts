@@ -13,9 +13,9 @@ import {
   type MemoryAction,
   replay,
 } from 'conversation-memory';
-import { EventConflictError } from '../src/errors/eventErrors';
-import type { EventStore } from '../src/eventStore/types';
-import { SqliteEventStore } from '../src/sessions/node/sqlite/SqliteEventStore';
+import { EventConflictError } from 'conversation-memory';
+import type { EventStore } from 'conversation-memory';
+import { SqliteEventStore } from 'conversation-memory/sessions/node';
 import { CONFIG, collect, eventStoreConformance } from './support/eventStoreConformance';
 import { rejection, user } from './helpers';
 

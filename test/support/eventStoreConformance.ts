@@ -13,8 +13,8 @@ import {
   seek,
   SessionIdError,
 } from 'conversation-memory';
-import { EventConflictError, EventCorruptError } from '../../src/errors/eventErrors';
-import type { EventStore, StoredAction } from '../../src/eventStore/types';
+import { EventConflictError, EventCorruptError } from 'conversation-memory';
+import type { EventStore, StoredAction } from 'conversation-memory';
 import { memoryActionArb } from '../arbitraries/actions';
 import { rejection, user } from '../helpers';
 
