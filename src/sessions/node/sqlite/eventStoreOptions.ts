@@ -1,7 +1,7 @@
 import { MemoryArgumentError, snapshotEveryOf } from 'conversation-memory';
+import { lockTimeoutOf } from './storeOptions';
 
 /** How long an append waits for another connection's write lock, by default (milliseconds). */
-const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
 /**
  * Options of `SqliteEventStore`.
@@ -45,18 +45,9 @@ export const readEventStoreOptions = (
       `options.path must be the database file's path, received ${path === '' ? '""' : typeof path}`,
     );
   }
-  if (
-    lockTimeoutMs !== undefined &&
-    (typeof lockTimeoutMs !== 'number' || !Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0)
-  ) {
-    throw new MemoryArgumentError(
-      api,
-      `options.lockTimeoutMs must be a number of milliseconds ≥ 0, received ${String(lockTimeoutMs)}`,
-    );
-  }
   return {
     path,
     snapshotEvery: snapshotEveryOf(snapshotEvery, api),
-    lockTimeoutMs: lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+    lockTimeoutMs: lockTimeoutOf(lockTimeoutMs, api),
   };
 };

@@ -9,6 +9,26 @@ import {
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
 /**
+ * Reads a SQLite store's `lockTimeoutMs` (how long a write waits for the database lock):
+ * `undefined` is 10,000; else a finite number ≥ 0. Shared by the session and event stores.
+ *
+ * @example
+ * ```ts
+ * lockTimeoutOf(undefined, 'SqliteSessionStore'); // 10000
+ * ```
+ */
+export const lockTimeoutOf = (lockTimeoutMs: unknown, api: string): number => {
+  if (lockTimeoutMs === undefined) return DEFAULT_LOCK_TIMEOUT_MS;
+  if (typeof lockTimeoutMs !== 'number' || !Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
+    throw new MemoryArgumentError(
+      api,
+      `options.lockTimeoutMs must be a number of milliseconds ≥ 0, received ${String(lockTimeoutMs)}`,
+    );
+  }
+  return lockTimeoutMs;
+};
+
+/**
  * Options of `SqliteSessionStore`.
  *
  * @example
@@ -75,20 +95,11 @@ export const readStoreOptions = (options: unknown, api: string): StoreSettings =
   if (fts !== undefined && typeof fts !== 'boolean') {
     throw new MemoryArgumentError(api, `options.fts must be a boolean, received ${typeof fts}`);
   }
-  if (
-    lockTimeoutMs !== undefined &&
-    (typeof lockTimeoutMs !== 'number' || !Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0)
-  ) {
-    throw new MemoryArgumentError(
-      api,
-      `options.lockTimeoutMs must be a number of milliseconds ≥ 0, received ${String(lockTimeoutMs)}`,
-    );
-  }
   return {
     path,
     ttl: sessionTtlOf(defaultTtl, api),
     now: sessionClockOf(now, api),
     fts: fts !== false,
-    lockTimeoutMs: lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+    lockTimeoutMs: lockTimeoutOf(lockTimeoutMs, api),
   };
 };
