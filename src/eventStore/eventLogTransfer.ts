@@ -1,14 +1,7 @@
 import { createMemory } from '../core/createMemory';
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
-import {
-  appendAction,
-  DEFAULT_SNAPSHOT_EVERY,
-  type EventLog,
-  fromState,
-  MAX_SNAPSHOT_EVERY,
-  seek,
-} from '../log/eventLog';
+import { appendAction, type EventLog, fromState, logSnapshotEveryOf, seek } from '../log/eventLog';
 import type { MemoryAction } from '../model/actions';
 import type { EventStore, StreamOptions } from './types';
 
@@ -42,21 +35,6 @@ export interface ImportEventLogOptions extends StreamOptions {
 
 const DEFAULT_BATCH = 256;
 
-const checkSnapshotEvery = (value: unknown): number => {
-  if (
-    typeof value !== 'number' ||
-    !Number.isSafeInteger(value) ||
-    value < 1 ||
-    value > MAX_SNAPSHOT_EVERY
-  ) {
-    throw new MemoryArgumentError(
-      'exportEventLog',
-      `options.snapshotEvery must be an integer from 1 to ${MAX_SNAPSHOT_EVERY}, received ${describeValue(value)}`,
-    );
-  }
-  return value;
-};
-
 /**
  * Reads a stored stream into an event log (its config from the stream, its actions in order), so
  * `timeline`, `seek`, `fork` and the inspector work on a stored conversation. The stream is read
@@ -80,7 +58,7 @@ export const exportEventLog = async (
   options: ExportEventLogOptions = {},
 ): Promise<EventLog | null> => {
   const { namespace, toVersion } = options;
-  const snapshotEvery = checkSnapshotEvery(options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
+  const snapshotEvery = logSnapshotEveryOf(options.snapshotEvery, 'exportEventLog');
   // The state at version 0 is the stream's initial state: createMemory(its config).
   const start = await store.load(streamId, { namespace, atVersion: 0 });
   if (start === null) return null;

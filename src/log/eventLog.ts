@@ -82,19 +82,30 @@ export const MAX_SNAPSHOT_EVERY = 65_536;
  * const log = createEventLog({ maxMessages: 10, tokenizer: 'heuristic' }, { snapshotEvery: 64 });
  * ```
  */
-export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions): EventLog => {
-  const snapshotEvery = options?.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions): EventLog =>
+  fromState(createMemory(config), logSnapshotEveryOf(options?.snapshotEvery, 'createEventLog'));
+
+/**
+ * Reads an event log's `snapshotEvery`: `undefined` is the default (256); else an integer from 1
+ * to {@link MAX_SNAPSHOT_EVERY}.
+ *
+ * @throws MemoryArgumentError naming the value
+ * @internal
+ */
+export const logSnapshotEveryOf = (value: unknown, api: string): number => {
+  const snapshotEvery = value ?? DEFAULT_SNAPSHOT_EVERY;
   if (
+    typeof snapshotEvery !== 'number' ||
     !Number.isSafeInteger(snapshotEvery) ||
     snapshotEvery < 1 ||
     snapshotEvery > MAX_SNAPSHOT_EVERY
   ) {
     throw new MemoryArgumentError(
-      'createEventLog',
+      api,
       `options.snapshotEvery must be an integer from 1 to ${MAX_SNAPSHOT_EVERY}, received ${describeValue(snapshotEvery)}`,
     );
   }
-  return fromState(createMemory(config), snapshotEvery);
+  return snapshotEvery;
 };
 
 /**
