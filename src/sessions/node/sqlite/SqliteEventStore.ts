@@ -33,7 +33,7 @@ import {
   type StreamInfo,
   type StreamOptions,
 } from 'conversation-memory';
-import { retryWhileBusy } from './busyRetry';
+import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
 import { type EventStatements, prepareEventStatements, type StreamRow } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
@@ -126,14 +126,7 @@ export class SqliteEventStore implements EventStore {
   /** Runs `step` in one read snapshot (retried while busy). */
   #read<T>(step: () => T, stillOpen: () => void): Promise<T> {
     const read = this.#db.transaction(step);
-    return retryWhileBusy(
-      () => read.deferred(),
-      this.#lockTimeoutMs,
-      (busy) => {
-        throw busy;
-      },
-      stillOpen,
-    );
+    return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
   }
 
   #at(api: string, key: string, version: number) {
@@ -364,14 +357,7 @@ export class SqliteEventStore implements EventStore {
       sql.deleteStream.run(row.id);
       return true;
     });
-    return retryWhileBusy(
-      () => remove.immediate(),
-      this.#lockTimeoutMs,
-      (busy) => {
-        throw busy;
-      },
-      stillOpen,
-    );
+    return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
   }
 
   async close(): Promise<void> {

@@ -22,6 +22,7 @@ import {
   type SessionStore,
   toDict,
 } from 'conversation-memory';
+import { rethrowBusy } from './busyRetry';
 import { indexSession, unindexSession } from './ftsIndex';
 import { searchWithFts } from './ftsSearch';
 import { scanSessions } from './scanSearch';
@@ -241,9 +242,7 @@ export class SqliteSessionStore implements SessionStore {
         this.#database.known.delete(key);
         return !this.#expired(row.updated_at, this.#now());
       },
-      (busy) => {
-        throw busy;
-      },
+      rethrowBusy,
       stillOpen,
     );
   }

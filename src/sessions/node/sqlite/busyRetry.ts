@@ -19,6 +19,19 @@ export const isBusyError = (error: unknown): boolean => {
 const MAX_PAUSE_MS = 100;
 
 /**
+ * The `onTimeout` of reads and deletes, which have no conflict to report: the last `SQLITE_BUSY`
+ * error itself.
+ *
+ * @example
+ * ```ts
+ * await retryWhileBusy(() => read.deferred(), 10_000, rethrowBusy, stillOpen);
+ * ```
+ */
+export const rethrowBusy = (busy: unknown): never => {
+  throw busy;
+};
+
+/**
  * Runs a synchronous SQLite step, trying again while another connection holds the lock: SQLite's
  * own busy timeout waits a little (blocking), then this waits a random, growing pause (without
  * blocking the event loop) and tries again, until `timeoutMs` have passed. A step is one whole

@@ -1,4 +1,5 @@
 import { rankSearchResults, type SessionSearchResult } from 'conversation-memory';
+import { rethrowBusy } from './busyRetry';
 import { backfillIndex, matchExpression } from './ftsIndex';
 import { scoreMatches } from './ftsScore';
 import type { SessionDatabase } from './sessionDatabase';
@@ -38,9 +39,7 @@ export const searchWithFts = async (
       () => {
         for (const key of backfillIndex(fts, now)) database.known.add(key);
       },
-      (busy) => {
-        throw busy;
-      },
+      rethrowBusy,
       stillOpen,
     );
   }

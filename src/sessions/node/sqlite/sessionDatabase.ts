@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { MemoryArgumentError } from 'conversation-memory';
-import { isBusyError, retryWhileBusy } from './busyRetry';
+import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
 import { unindexSession } from './ftsIndex';
 import { loadBetterSqlite3 } from './loadBetterSqlite3';
 import { prepareSchema } from './schema';
@@ -86,14 +86,7 @@ export class SessionDatabase {
       this.known.sync(this.sql.dataVersion.get() as number);
       return step();
     });
-    return retryWhileBusy(
-      () => read.deferred(),
-      this.#lockTimeoutMs,
-      (busy) => {
-        throw busy;
-      },
-      stillOpen,
-    );
+    return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
   }
 
   /** Runs `step` in one `BEGIN IMMEDIATE` transaction, retrying while busy, then `onTimeout`. */
