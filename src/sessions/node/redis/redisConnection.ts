@@ -174,6 +174,11 @@ export class RedisConnection {
     client.on('ready', () => {
       ready = true;
     });
+    return this.#connectOrDestroy(client, api);
+  }
+
+  /** Connects a client this store made, within the timeout; a client that fails is destroyed. */
+  async #connectOrDestroy(client: OwnedClient, api: string): Promise<OwnedClient> {
     try {
       await withTimeout(client.connect(), this.#timeoutMs, api);
     } catch (error) {
@@ -194,13 +199,7 @@ export class RedisConnection {
       }
     }
     client.on('error', () => undefined);
-    try {
-      await withTimeout(client.connect(), this.#timeoutMs, api);
-    } catch (error) {
-      client.destroy();
-      throw error;
-    }
-    return client;
+    return this.#connectOrDestroy(client, api);
   }
 
   /**
