@@ -118,7 +118,15 @@ export { SessionConflictError, SessionCorruptError, SessionIdError } from './err
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/sessions/node)
 export { InMemorySessionStore } from './sessions/InMemorySessionStore';
 // Building blocks every store uses (and a custom store should): validation, revisions, TTL, search.
-export { MAX_SESSION_ID_LENGTH, sessionKeyOf, namespaceOf } from './sessions/sessionKey';
+export {
+  MAX_SESSION_ID_LENGTH,
+  sessionKeyOf,
+  namespaceOf,
+  parseSessionKey,
+  sessionAddressOf,
+  namespaceKeyPrefix,
+  isStorageKey,
+} from './sessions/sessionKey';
 export { expectedRevisionOf, checkExpectedRevision } from './sessions/revision';
 export { sessionTtlOf, sessionClockOf, isSessionExpired } from './sessions/ttl';
 export {
@@ -136,6 +144,7 @@ export type {
   SaveOptions,
   SavedSession,
   LoadedSession,
+  SessionAddress,
   SessionMetadata,
   SessionSearchResult,
   SearchOptions,

@@ -232,10 +232,10 @@ describe('RedisEventStore: storage', () => {
           (await collect(events.read('x', { namespace: id }))).map((e) => textOf(e.action)),
         ).toEqual([`namespaced ${id}`]);
       }
-      expect((await sessions.list()).map((s) => s.sessionId).sort()).toEqual([...ids].sort());
+      expect((await sessions.list()).map((s) => s.id).sort()).toEqual([...ids].sort());
       expect(await sessions.asideKeys()).toEqual([]);
-      expect((await events.streams()).map((s) => s.streamId)).toEqual(
-        [...ids, ...ids.map((id) => `${id}:x`)].sort(),
+      expect((await events.streams()).map((s) => `${s.namespace ?? ''}/${s.id}`).sort()).toEqual(
+        [...ids.map((id) => `/${id}`), ...ids.map((id) => `${id}/x`)].sort(),
       );
       await sessions.delete('ev:x');
       expect(await events.delete('x')).toBe(true);

@@ -21,6 +21,7 @@ import {
   MemoryDecodeError,
   SessionConflictError,
   SessionCorruptError,
+  SessionIdError,
   toDict,
   userMessage,
 } from 'conversation-memory';
@@ -108,7 +109,6 @@ describe('JsonFileSessionStore: files and names', () => {
       ['~', undefined],
       ['\u00e9', undefined], // é, one code point
       ['e\u0301', undefined], // é, e + combining accent (HFS+ would store this for both)
-      ['\ud800', undefined], // a lone surrogate
       ['\ufffd', undefined], // what a lone surrogate becomes in UTF-8
       [' ', undefined],
       ['line\nbreak', undefined],
@@ -120,8 +120,7 @@ describe('JsonFileSessionStore: files and names', () => {
       ['id', 'A'],
       ['id', 'a'],
     ];
-    const keyOf = ([id, ns]: [string, string | undefined]) =>
-      ns === undefined ? id : `${ns}:${id}`;
+    const keyOf = ([id, ns]: [string, string | undefined]) => [ns ?? '', id].join('/');
     for (const [i, [id, namespace]] of entries.entries()) {
       await store.save(id, sampleState([`text ${i}`]), { namespace });
     }
@@ -129,9 +128,11 @@ describe('JsonFileSessionStore: files and names', () => {
       const loaded = await store.load(id, { namespace });
       expect(loaded?.state.messages[0]?.content).toBe(`text ${i}`);
     }
-    expect((await store.list()).map((entry) => entry.sessionId).sort()).toEqual(
+    expect((await store.list()).map((entry) => keyOf([entry.id, entry.namespace])).sort()).toEqual(
       entries.map(keyOf).sort(),
     );
+    // A lone surrogate is refused (UTF-8 names could not keep '\ud800' and '\ufffd' apart).
+    expect(await rejection(store.save('\ud800', sampleState()))).toBeInstanceOf(SessionIdError);
     // Nothing left the directory; nothing but plain files in it, one per session.
     expect(readdirSync(parent)).toEqual(['store']);
     const names = readdirSync(directory);
@@ -309,20 +310,36 @@ describe('JsonFileSessionStore: the reference’s files', () => {
     writeFileSync(join(directory, '.hidden.json'), referenceFile('.hidden', null, '1795975001.25'));
     writeFileSync(join(directory, 'u1:s2.json'), referenceFile('s2', 'u1', '1795975002'));
     expect(await store.list()).toEqual([
-      { sessionId: '.hidden', messageCount: 3, createdAt: 1795975001.25, updatedAt: 1795975001.25 },
+      {
+        sessionId: '.hidden',
+        id: '.hidden',
+        messageCount: 3,
+        createdAt: 1795975001.25,
+        updatedAt: 1795975001.25,
+      },
       {
         sessionId: 'Team:Alice',
+        id: 'Alice',
+        namespace: 'Team',
         messageCount: 3,
         createdAt: 1795975000.5,
         updatedAt: 1795975000.5,
       },
       {
         sessionId: 's1',
+        id: 's1',
         messageCount: 3,
         createdAt: 1795975894.258682,
         updatedAt: 1795975894.258682,
       },
-      { sessionId: 'u1:s2', messageCount: 3, createdAt: 1795975002, updatedAt: 1795975002 },
+      {
+        sessionId: 'u1:s2',
+        id: 's2',
+        namespace: 'u1',
+        messageCount: 3,
+        createdAt: 1795975002,
+        updatedAt: 1795975002,
+      },
     ]);
     const loaded = await store.load('s1');
     expect(loaded?.revision).toBe(1);
@@ -342,7 +359,7 @@ describe('JsonFileSessionStore: the reference’s files', () => {
       { role: 'tool', content: '3 results', toolName: 'search', toolCallId: 'call_1' },
     ]);
     expect((await store.load('Alice', { namespace: 'Team' }))?.revision).toBe(1);
-    expect((await store.load('Team:Alice'))?.state.messages).toHaveLength(3);
+    expect(await store.load('Team:Alice')).toBeNull(); // another session: no namespace, id 'Team:Alice'
     expect(await store.exists('.hidden')).toBe(true);
     expect((await store.search('café', { namespace: 'Team' }))[0]?.sessionId).toBe('Alice');
     // "Only if absent" sees the reference's session; a save with its revision moves it.
@@ -356,7 +373,7 @@ describe('JsonFileSessionStore: the reference’s files', () => {
     expect(
       await store.save('Alice', sampleState(['mine']), { namespace: 'Team', expectedRevision: 1 }),
     ).toEqual({ revision: 2 });
-    const again = await store.load('Team:Alice');
+    const again = await store.load('Alice', { namespace: 'Team' });
     expect(again).toMatchObject({ revision: 2, createdAt: 1795975000.5 });
     expect(await store.delete('.hidden')).toBe(true);
     expect(readdirSync(directory).sort()).toEqual([
@@ -364,7 +381,9 @@ describe('JsonFileSessionStore: the reference’s files', () => {
       's1.json',
       'u1:s2.json',
     ]);
-    expect(referenceFileName('Team:Alice', false)).toBe('Team:Alice.json');
+    expect(referenceFileName({ key: 'Team:Alice', referenceKey: 'Team:Alice' }, false)).toBe(
+      'Team:Alice.json',
+    );
     // The reference's own TTL rule (updated_at) applies to its files.
     const clock = { now: () => 1795975894.258682 + 61 };
     const expiring = new JsonFileSessionStore({ directory, defaultTtl: 60, now: clock.now });

@@ -153,8 +153,8 @@ describe('RedisSessionStore: key layout', () => {
     expect((await made.load('x', { namespace: '__meta__' }))?.state.messages[0]?.content).toBe(
       'in __meta__',
     );
-    const listed = (await made.list()).map((entry) => entry.sessionId);
-    expect([...listed].sort()).toEqual([...ids, '__meta__:x', '*:*'].sort());
+    const listed = (await made.list()).map((entry) => [entry.namespace ?? '', entry.id].join(' '));
+    expect([...listed].sort()).toEqual([...ids.map((id) => ` ${id}`), '__meta__ x', '* *'].sort());
     // A glob id deletes only itself.
     expect(await made.delete('*')).toBe(true);
     expect(await made.delete('a?')).toBe(true);
@@ -394,7 +394,7 @@ describe('RedisSessionStore: SCAN, never KEYS', () => {
       const listed = await made.list();
       expect(listed.map((entry) => entry.sessionId)).toEqual(ids);
       expect(await made.search('s123')).toEqual([
-        { sessionId: 's123', score: 1, matchedMessages: ['s123'] },
+        { sessionId: 's123', id: 's123', score: 1, matchedMessages: ['s123'] },
       ]);
       const info = await stats.info('commandstats');
       expect(info).not.toContain('cmdstat_keys');

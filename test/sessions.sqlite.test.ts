@@ -146,7 +146,13 @@ describe('SqliteSessionStore: FTS5 search with the reference formula', () => {
     expect(results[0]?.matchedMessages).toEqual([trip[1]?.content, trip[0]?.content]);
     // A namespace keeps its sessions only, with bare ids; the limit cuts the ranked list.
     expect(await store.search('lisbon hotel', { namespace: 'u1' })).toEqual([
-      { sessionId: 'hotel', score: results[1]?.score, matchedMessages: ['one hotel'] },
+      {
+        sessionId: 'hotel',
+        id: 'hotel',
+        namespace: 'u1',
+        score: results[1]?.score,
+        matchedMessages: ['one hotel'],
+      },
     ]);
     expect((await store.search('lisbon hotel', { limit: 1 })).map((r) => r.sessionId)).toEqual([
       'trip',
@@ -164,6 +170,7 @@ describe('SqliteSessionStore: FTS5 search with the reference formula', () => {
     expect((await fts.search('cat'))[0]?.matchedMessages).toEqual(['a cat']);
     expect((await scan.search('cat'))[0]).toEqual({
       sessionId: 'a',
+      id: 'a',
       score: 2,
       matchedMessages: ['two cats', 'a cat'],
     });
@@ -243,10 +250,11 @@ describe('SqliteSessionStore: the scan (no FTS5) scores as the reference', () =>
     expect(await store.search('lisbon hotel')).toEqual([
       {
         sessionId: 'a',
+        id: 'a',
         score: 5,
         matchedMessages: ['Lisbon, lisbon and LISBON', 'a hotel in lisbon'],
       },
-      { sessionId: 'b', score: 2, matchedMessages: ['hotelhotel'] },
+      { sessionId: 'b', id: 'b', score: 2, matchedMessages: ['hotelhotel'] },
     ]);
     // Quotes, backslashes and case folding beyond ASCII are matched as in the messages' text.
     expect((await store.search('say"hi \\ kelvin'))[0]?.score).toBe(3);
@@ -348,9 +356,28 @@ describe('SqliteSessionStore: a database written by the reference', () => {
       (fixture('memory-images.json')['messages'] as unknown[]).length,
     );
     expect(await store.list()).toEqual([
-      { sessionId: 'stale', messageCount: 1, createdAt: 1795975000, updatedAt: 1795975100 },
-      { sessionId: 'trip', messageCount: 6, createdAt: 1795975894.258682, updatedAt: 1795975990.5 },
-      { sessionId: 'u1:pics', messageCount: 3, createdAt: 1795975000.25, updatedAt: 1795975001.75 },
+      {
+        sessionId: 'stale',
+        id: 'stale',
+        messageCount: 1,
+        createdAt: 1795975000,
+        updatedAt: 1795975100,
+      },
+      {
+        sessionId: 'trip',
+        id: 'trip',
+        messageCount: 6,
+        createdAt: 1795975894.258682,
+        updatedAt: 1795975990.5,
+      },
+      {
+        sessionId: 'u1:pics',
+        id: 'pics',
+        namespace: 'u1',
+        messageCount: 3,
+        createdAt: 1795975000.25,
+        updatedAt: 1795975001.75,
+      },
     ]);
     // Search backfills 'u1:pics' and re-indexes 'stale'; 'trip' keeps the reference's rows.
     expect((await store.search('kyoto paris')).map((r) => r.sessionId)).toEqual(['trip']);

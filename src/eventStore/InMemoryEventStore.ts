@@ -8,7 +8,12 @@ import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';
 import type { MemoryState } from '../model/state';
 import { compareCodePoints } from '../sessions/search';
-import { namespaceOf, sessionKeyOf } from '../sessions/sessionKey';
+import {
+  namespaceKeyPrefix,
+  namespaceOf,
+  sessionAddressOf,
+  sessionKeyOf,
+} from '../sessions/sessionKey';
 import {
   atVersionOf,
   checkAppend,
@@ -160,13 +165,14 @@ export class InMemoryEventStore implements EventStore {
       typeof options === 'object' && options !== null ? options.namespace : undefined,
       `${API}.streams`,
     );
-    const prefix = namespace === undefined ? '' : `${namespace}:`;
+    const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const found: StreamInfo[] = [];
     for (const [key, stream] of this.#streams) {
       if (!key.startsWith(prefix)) continue;
       found.push(
         Object.freeze({
           streamId: key.slice(prefix.length),
+          ...sessionAddressOf(key),
           version: stream.actions.length,
           createdAt: stream.createdAt,
         }),

@@ -1,6 +1,7 @@
 import type { MemoryAction } from '../model/actions';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryState } from '../model/state';
+import type { SessionAddress } from '../sessions/types';
 
 /**
  * Where a stream lives: an optional namespace (a tenant, a user) in front of its id, as for
@@ -98,15 +99,16 @@ export interface LoadedStream {
 }
 
 /**
- * One entry of {@link EventStore.streams}: the stream's id (its full key, `ns:id`, without a
- * namespace filter; the bare id with one), its version and its creation time (Unix seconds).
+ * One entry of {@link EventStore.streams}: the stream's id (its storage key, `ns:id`, without a
+ * namespace filter, as `sessionKeyOf` makes it; the bare id with one), its `id` and `namespace`
+ * (absent when none: what `load` takes back), its version and its creation time (Unix seconds).
  *
  * @example
  * ```ts
- * const info: StreamInfo = { streamId: 's1', version: 12, createdAt: 1764500000.5 };
+ * const info: StreamInfo = { streamId: 's1', id: 's1', version: 12, createdAt: 1764500000.5 };
  * ```
  */
-export interface StreamInfo {
+export interface StreamInfo extends SessionAddress {
   readonly streamId: string;
   readonly version: number;
   readonly createdAt: number;

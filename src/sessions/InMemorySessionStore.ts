@@ -9,7 +9,7 @@ import {
   searchLimitOf,
   searchTerms,
 } from './search';
-import { namespaceOf, sessionKeyOf } from './sessionKey';
+import { namespaceOf, sessionAddressOf, sessionKeyOf } from './sessionKey';
 import { isSessionExpired, sessionClockOf, sessionTtlOf } from './ttl';
 import type {
   LoadedSession,
@@ -115,6 +115,7 @@ export class InMemorySessionStore implements SessionStore {
       out.push(
         Object.freeze({
           sessionId: key,
+          ...sessionAddressOf(key),
           messageCount: entry.loaded.state.messages.length,
           createdAt: entry.loaded.createdAt,
           updatedAt: entry.loaded.updatedAt,
@@ -168,6 +169,7 @@ export class InMemorySessionStore implements SessionStore {
       results.push(
         Object.freeze({
           sessionId: namespace === undefined ? key : entry.id,
+          ...sessionAddressOf(key),
           score: scored.score,
           matchedMessages: Object.freeze(scored.matchedMessages),
         }),

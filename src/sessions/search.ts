@@ -159,10 +159,12 @@ export const compareCodePoints = (a: string, b: string): number => {
  * rankSearchResults([{ sessionId: 'b', score: 1, matchedMessages: [] }], 5);
  * ```
  */
-export const rankSearchResults = (
-  results: SessionSearchResult[],
+export const rankSearchResults = <
+  T extends Pick<SessionSearchResult, 'sessionId' | 'score'> = SessionSearchResult,
+>(
+  results: T[],
   limit: number,
-): readonly SessionSearchResult[] =>
+): readonly T[] =>
   limit <= 0
     ? []
     : results

@@ -1,8 +1,10 @@
 import type { MemoryState } from '../model/state';
 
 /**
- * Where a session lives: an optional namespace (a tenant, a user) in front of its id. The stored
- * key is `ns:id` with a namespace, else the bare id, as in the reference.
+ * Where a session lives: an optional namespace (a tenant, a user) and its id. Two different
+ * (namespace, id) pairs are always two sessions; the stored key is `ns:id` with a namespace, else
+ * the bare id, as in the reference, with `:` and `%` escaped where the reference was ambiguous
+ * (see `sessionKeyOf`).
  *
  * @example
  * ```ts
@@ -57,15 +59,31 @@ export interface LoadedSession {
 }
 
 /**
- * One entry of {@link SessionStore.list}. `sessionId` is the full key (`ns:id` when namespaced), so
- * it loads back with no namespace argument, as in the reference.
+ * Where a listed or found session lives: its `id` and its `namespace` (absent when it has none),
+ * exactly what {@link SessionStore.load} takes to read it back.
  *
  * @example
  * ```ts
- * const entry: SessionMetadata = { sessionId: 'u1:s1', messageCount: 4, createdAt: 1764500000, updatedAt: 1764500100 };
+ * const { id, namespace } = entry;
+ * await store.load(id, { namespace });
  * ```
  */
-export interface SessionMetadata {
+export interface SessionAddress {
+  readonly id: string;
+  readonly namespace?: string;
+}
+
+/**
+ * One entry of {@link SessionStore.list}. `sessionId` is the session's storage key (`ns:id` when
+ * namespaced, as in the reference, with any `:` or `%` of the namespace escaped: see
+ * `sessionKeyOf`); `id` and `namespace` load it back: `store.load(e.id, { namespace: e.namespace })`.
+ *
+ * @example
+ * ```ts
+ * const entry: SessionMetadata = { sessionId: 'u1:s1', id: 's1', namespace: 'u1', messageCount: 4, createdAt: 1764500000, updatedAt: 1764500100 };
+ * ```
+ */
+export interface SessionMetadata extends SessionAddress {
   readonly sessionId: string;
   readonly messageCount: number;
   readonly createdAt: number;
@@ -73,16 +91,16 @@ export interface SessionMetadata {
 }
 
 /**
- * One result of {@link SessionStore.search}: the session (its full key, as `list` gives it, or its
- * bare id when the search was given a namespace), its score and up to 5 snippets of the messages
- * that matched.
+ * One result of {@link SessionStore.search}: the session (`sessionId` is its storage key, as
+ * `list` gives it, or its bare id when the search was given a namespace; `id` and `namespace`
+ * always load it back), its score and up to 5 snippets of the messages that matched.
  *
  * @example
  * ```ts
- * const hit: SessionSearchResult = { sessionId: 's1', score: 2, matchedMessages: ['Lisbon in May'] };
+ * const hit: SessionSearchResult = { sessionId: 's1', id: 's1', score: 2, matchedMessages: ['Lisbon in May'] };
  * ```
  */
-export interface SessionSearchResult {
+export interface SessionSearchResult extends SessionAddress {
   readonly sessionId: string;
   readonly score: number;
   readonly matchedMessages: readonly string[];

@@ -293,11 +293,11 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
       await store.append('t1', [], { expectedVersion: 0, namespace: 'u1' });
       await store.append('t0', [added('x')], { expectedVersion: 0, namespace: 'u1' });
       const all = await store.streams();
-      expect(all.map((s) => [s.streamId, s.version])).toEqual([
-        ['a', 2],
-        ['b', 1],
-        ['u1:t0', 1],
-        ['u1:t1', 0],
+      expect(all.map((s) => [s.streamId, s.id, s.namespace, s.version])).toEqual([
+        ['a', 'a', undefined, 2],
+        ['b', 'b', undefined, 1],
+        ['u1:t0', 't0', 'u1', 1],
+        ['u1:t1', 't1', 'u1', 0],
       ]);
       for (const s of all) {
         expect(s.createdAt).toBeGreaterThanOrEqual(before - 1);
@@ -335,6 +335,48 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
       ]) {
         expect(await rejection(call())).toBeInstanceOf(SessionIdError);
       }
+    });
+
+    it('property: distinct (namespace, id) pairs never share a stream', async () => {
+      // Built from the characters keys are made of (`:` joins, `%` escapes), and a lone
+      // surrogate is refused everywhere.
+      const part = fc.stringMatching(/^[:%3Aa]{1,4}$/u);
+      const pair = fc.tuple(part, fc.option(part, { nil: undefined }));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(pair, {
+            minLength: 2,
+            maxLength: 6,
+            selector: ([id, ns]) => `${ns ?? '\u0000'}\u0000${id}`,
+          }),
+          async (pairs) => {
+            const store = await hooks.make({});
+            try {
+              for (const [i, [id, namespace]] of pairs.entries()) {
+                const actions = Array.from({ length: i + 1 }, (_, j) => added(`${i}.${j}`));
+                await store.append(id, actions, { expectedVersion: 0, namespace });
+              }
+              for (const [i, [id, namespace]] of pairs.entries()) {
+                expect((await store.load(id, { namespace }))?.version).toBe(i + 1);
+              }
+              const listed = await store.streams();
+              expect(listed).toHaveLength(pairs.length);
+              for (const info of listed) {
+                expect((await store.load(info.id, { namespace: info.namespace }))?.version).toBe(
+                  info.version,
+                );
+              }
+            } finally {
+              await store.close();
+            }
+          },
+        ),
+        { numRuns: 20 },
+      );
+      const store = await make();
+      await expect(store.append('\ud800', [], { expectedVersion: 0 })).rejects.toBeInstanceOf(
+        SessionIdError,
+      );
     });
 
     it('rejects every call after close', async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   addMessages,
@@ -154,21 +155,113 @@ export const sessionStoreConformance = (name: string, hooks: ConformanceHooks): 
       expect(await store.list()).toEqual([]);
     });
 
-    it('namespaces: separate sessions, listed as ns:id, loadable by the full key', async () => {
+    it('namespaces: separate sessions, listed as ns:id with the id and namespace that load them', async () => {
       const clock = manualClock();
       const store = await make({ now: clock.now });
       await store.save('s1', sampleState(['plain']));
       await store.save('s1', sampleState(['in a', 'namespace', 'three']), { namespace: 'u1' });
       expect((await store.load('s1'))?.state.messages).toHaveLength(1);
       expect((await store.load('s1', { namespace: 'u1' }))?.state.messages).toHaveLength(3);
-      expect((await store.load('u1:s1'))?.state.messages).toHaveLength(3);
-      expect(await store.list()).toEqual([
-        { sessionId: 's1', messageCount: 1, createdAt: clock.now(), updatedAt: clock.now() },
-        { sessionId: 'u1:s1', messageCount: 3, createdAt: clock.now(), updatedAt: clock.now() },
+      // The storage key is not an address: without a namespace, 'u1:s1' is another session.
+      expect(await store.load('u1:s1')).toBeNull();
+      const listed = await store.list();
+      expect(listed).toEqual([
+        {
+          sessionId: 's1',
+          id: 's1',
+          messageCount: 1,
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        },
+        {
+          sessionId: 'u1:s1',
+          id: 's1',
+          namespace: 'u1',
+          messageCount: 3,
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        },
       ]);
+      for (const entry of listed) {
+        const loaded = await store.load(entry.id, { namespace: entry.namespace });
+        expect(loaded?.state.messages).toHaveLength(entry.messageCount);
+      }
       expect(await store.delete('s1', { namespace: 'u1' })).toBe(true);
       expect(await store.exists('s1')).toBe(true);
       expect(await store.exists('s1', { namespace: 'u1' })).toBe(false);
+    });
+
+    it('namespaces isolate: (a:b, c), (a, b:c), (undefined, a:b:c) and (a%3Ab, c) are four sessions', async () => {
+      const store = await make({});
+      const pairs = [
+        ['c', 'a:b'],
+        ['b:c', 'a'],
+        ['a:b:c', undefined],
+        ['c', 'a%3Ab'],
+        ['a%3Ab:c', undefined],
+      ] as const;
+      for (const [i, [id, namespace]] of pairs.entries()) {
+        await store.save(id, sampleState([`secret ${i}`]), { namespace, expectedRevision: 0 });
+      }
+      for (const [i, [id, namespace]] of pairs.entries()) {
+        expect((await store.load(id, { namespace }))?.state.messages[0]?.content).toBe(
+          `secret ${i}`,
+        );
+      }
+      const listed = await store.list();
+      expect(new Set(listed.map((entry) => entry.sessionId)).size).toBe(pairs.length);
+      expect(listed.map((entry) => [entry.id, entry.namespace]).sort()).toEqual(
+        pairs.map(([id, namespace]) => [id, namespace]).sort(),
+      );
+      // A search in namespace 'a' finds only (a, b:c), never (a:b, c).
+      const found = await store.search('secret', { namespace: 'a', limit: 10 });
+      expect(found.map((hit) => [hit.sessionId, hit.id, hit.namespace])).toEqual([
+        ['b:c', 'b:c', 'a'],
+      ]);
+      const everywhere = await store.search('secret', { limit: 10 });
+      expect(everywhere).toHaveLength(pairs.length);
+      for (const hit of everywhere) {
+        const loaded = await store.load(hit.id, { namespace: hit.namespace });
+        expect(loaded?.state.messages[0]?.content).toBe(hit.matchedMessages[0]);
+      }
+      expect(await store.delete('c', { namespace: 'a:b' })).toBe(true);
+      expect(await store.exists('b:c', { namespace: 'a' })).toBe(true);
+    });
+
+    it('property: distinct (namespace, id) pairs never share storage', async () => {
+      // Ids and namespaces from the characters that built keys from: `:`, `%`, `3`, `A`, `a`.
+      const part = fc.stringMatching(/^[:%3Aa]{1,4}$/u);
+      const pair = fc.tuple(part, fc.option(part, { nil: undefined }));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(pair, {
+            minLength: 2,
+            maxLength: 6,
+            selector: ([id, ns]) => `${ns ?? '\u0000'}\u0000${id}`,
+          }),
+          async (pairs) => {
+            const store = await hooks.make({});
+            try {
+              for (const [i, [id, namespace]] of pairs.entries()) {
+                await store.save(id, sampleState([`p${i}`]), { namespace, expectedRevision: 0 });
+              }
+              for (const [i, [id, namespace]] of pairs.entries()) {
+                const loaded = await store.load(id, { namespace });
+                expect(loaded?.state.messages[0]?.content).toBe(`p${i}`);
+              }
+              const listed = await store.list();
+              expect(listed).toHaveLength(pairs.length);
+              for (const entry of listed) {
+                const loaded = await store.load(entry.id, { namespace: entry.namespace });
+                expect(loaded?.state.messages).toHaveLength(1);
+              }
+            } finally {
+              await store.close();
+            }
+          },
+        ),
+        { numRuns: 25 },
+      );
     });
 
     it('validates ids and namespaces with the reference rules, on every method', async () => {
@@ -230,8 +323,14 @@ export const sessionStoreConformance = (name: string, hooks: ConformanceHooks): 
       for (const [i, id] of ids.entries()) {
         expect((await store.load(id))?.state.messages[0]?.content).toBe(`text ${i}`);
       }
-      const listed = (await store.list()).map((entry) => entry.sessionId);
-      expect([...listed].sort()).toEqual([...ids].sort());
+      const listed = await store.list();
+      expect(listed.map((entry) => entry.id).sort()).toEqual([...ids].sort());
+      // The storage key is the id itself unless it has a `:` or a `%` (escaped, so that no bare
+      // id can be mistaken for a namespaced one).
+      for (const entry of listed) {
+        expect(entry.namespace).toBeUndefined();
+        expect(entry.sessionId).toBe(entry.id.replaceAll('%', '%25').replaceAll(':', '%3A'));
+      }
       // Odd namespaces too.
       await store.save('id', sampleState(['ns']), { namespace: '../up' });
       expect((await store.load('id', { namespace: '../up' }))?.state.messages[0]?.content).toBe(

@@ -22,6 +22,7 @@ import {
   SessionConflictError,
   SessionCorruptError,
   type SessionKey,
+  sessionAddressOf,
   sessionKeyOf,
   sessionClockOf,
   type SessionMetadata,
@@ -220,7 +221,7 @@ export class JsonFileSessionStore implements SessionStore {
 
   /** The file the reference wrote for the key under its own name, when that name differs. */
   async #findReferenceCopy(where: SessionKey): Promise<Found> {
-    const name = referenceFileName(where.key);
+    const name = referenceFileName(where);
     if (name === undefined) return ABSENT;
     const path = join(this.directory, name);
     let text: string | undefined;
@@ -505,7 +506,7 @@ export class JsonFileSessionStore implements SessionStore {
       if (!read.ok) continue;
       const { record } = read;
       const own = sessionFileName(record.where.key);
-      const isReferenceCopy = name !== own && referenceFileName(record.where.key) === name;
+      const isReferenceCopy = name !== own && referenceFileName(record.where) === name;
       if (name !== own && (!isReferenceCopy || names.has(own))) continue;
       if (this.#expired(record)) {
         await this.#collect(record.where, own);
@@ -526,6 +527,7 @@ export class JsonFileSessionStore implements SessionStore {
       out.push(
         Object.freeze({
           sessionId: record.where.key,
+          ...sessionAddressOf(record.where.key),
           messageCount: state.messages.length,
           createdAt: record.createdAt,
           updatedAt: record.updatedAt,
@@ -550,6 +552,7 @@ export class JsonFileSessionStore implements SessionStore {
       results.push(
         Object.freeze({
           sessionId: namespace === undefined ? record.where.key : record.where.id,
+          ...sessionAddressOf(record.where.key),
           score: scored.score,
           matchedMessages: Object.freeze(scored.matchedMessages),
         }),

@@ -173,25 +173,29 @@ const decodeBody = (body: string): string | undefined => {
 };
 
 /**
- * The name the reference (selectools' `JsonFileSessionStore`) gives a key, `<key>.json`, when it
- * differs from ours and can be opened safely here: the reference accepted the key (no `/`, no
- * `..`, no null byte), it fits in 255 bytes, and on Windows it is a legal name. The store reads
- * such a file when the key has no file of its own (a directory written by the reference), and a
- * save moves the session to its own name.
+ * The name the reference (selectools' `JsonFileSessionStore`) gives a session, `<ns:id>.json`
+ * (its `referenceKey`), when it differs from ours and can be opened safely here: the reference
+ * accepted the key (no `/`, no `..`, no null byte), it fits in 255 bytes, and on Windows it is a
+ * legal name. The store reads such a file when the session has no file of its own (a directory
+ * written by the reference), checking that its content names this very session (the reference's
+ * keys were ambiguous), and a save moves the session to its own name.
  *
+ * @param where - the session's storage key and reference key (see `sessionKeyOf`)
+ * @param windows - apply Windows' rules; default: this platform's
  * @example
  * ```ts
- * referenceFileName('Team:Alice', false); // 'Team:Alice.json' (ours: '%%54eam%3a%41lice.json')
- * referenceFileName('s1', false); // undefined (the same as ours)
+ * referenceFileName({ key: 'Team:Alice', referenceKey: 'Team:Alice' }, false); // 'Team:Alice.json' (ours: '%%54eam%3a%41lice.json')
+ * referenceFileName({ key: 's1', referenceKey: 's1' }, false); // undefined (the same as ours)
  * ```
  */
 export const referenceFileName = (
-  key: string,
+  where: { readonly key: string; readonly referenceKey: string },
   windows = process.platform === 'win32',
 ): string | undefined => {
+  const key = where.referenceKey;
   const name = `${key}${SESSION_FILE_SUFFIX}`;
   if (key.includes('/') || key.includes('..') || key.includes('\u0000')) return undefined;
-  if (utf8Length(name) > 255 || name === sessionFileName(key, windows)) return undefined;
+  if (utf8Length(name) > 255 || name === sessionFileName(where.key, windows)) return undefined;
   if (
     windows &&
     (WINDOWS_FORBIDDEN.test(key) || hasControl(key) || isWindowsDevice(name) || /[. ]$/u.test(key))

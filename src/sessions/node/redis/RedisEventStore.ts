@@ -25,6 +25,7 @@ import {
   MemoryArgumentError,
   type MemoryConfig,
   type MemoryState,
+  namespaceKeyPrefix,
   namespaceOf,
   type ReadOptions,
   readRangeOf,
@@ -33,6 +34,7 @@ import {
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
+  sessionAddressOf,
 } from 'conversation-memory';
 import { RedisConnection } from './redisConnection';
 import {
@@ -395,7 +397,7 @@ export class RedisEventStore implements EventStore {
     if (namespace !== undefined && !isRedisSafeText(namespace)) {
       throw new SessionIdError(api, 'namespace', 'namespace must be well-formed Unicode');
     }
-    const start = namespace === undefined ? '' : `${namespace}:`;
+    const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const found: StreamInfo[] = [];
     for await (const batch of scanRedisKeys(
       this.#connection,
@@ -414,6 +416,7 @@ export class RedisEventStore implements EventStore {
         found.push(
           Object.freeze({
             streamId: (keys[i] as string).slice(start.length),
+            ...sessionAddressOf(keys[i] as string),
             version: Number(redisText(rest[0])),
             createdAt: Number(redisText(rest[1]) ?? Number.NaN),
           }),

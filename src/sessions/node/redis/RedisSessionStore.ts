@@ -4,6 +4,7 @@ import {
   type LoadedSession,
   MemoryArgumentError,
   type MemoryState,
+  namespaceKeyPrefix,
   namespaceOf,
   rankSearchResults,
   type SaveOptions,
@@ -14,6 +15,7 @@ import {
   type SearchOptions,
   SessionCorruptError,
   SessionIdError,
+  sessionAddressOf,
   type SessionMetadata,
   type SessionOptions,
   type SessionSearchResult,
@@ -179,6 +181,7 @@ export class RedisSessionStore implements SessionStore {
       out.push(
         Object.freeze({
           sessionId: found.key,
+          ...sessionAddressOf(found.key),
           messageCount: found.state.messages.length,
           createdAt: found.createdAt,
           updatedAt: found.updatedAt,
@@ -232,13 +235,17 @@ export class RedisSessionStore implements SessionStore {
     }
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const results: SessionSearchResult[] = [];
-    for await (const found of this.#scan(namespace === undefined ? '' : `${namespace}:`, api)) {
+    for await (const found of this.#scan(
+      namespace === undefined ? '' : namespaceKeyPrefix(namespace),
+      api,
+    )) {
       if (namespace !== undefined && found.namespace !== namespace) continue;
       const scored = scoreSessionMessages(found.state.messages, terms);
       if (scored === undefined) continue;
       results.push(
         Object.freeze({
           sessionId: namespace === undefined ? found.key : found.id,
+          ...sessionAddressOf(found.key),
           score: scored.score,
           matchedMessages: Object.freeze(scored.matchedMessages),
         }),

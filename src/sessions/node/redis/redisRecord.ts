@@ -1,6 +1,15 @@
 import { Buffer } from 'node:buffer';
 import { either as E } from 'fp-ts';
-import { fromDict, isSessionExpired, type MemoryState } from 'conversation-memory';
+import { fromDict, isSessionExpired, type MemoryState, sessionKeyOf } from 'conversation-memory';
+
+/** Whether a record's id and namespace make its key (`sessionKeyOf`'s rules, `""` refused). */
+const makesKey = (id: string, namespace: string | undefined, key: string): boolean => {
+  try {
+    return sessionKeyOf(id, { namespace }, 'read').key === key;
+  } catch {
+    return false;
+  }
+};
 
 /**
  * A session record as read from Redis (the reply of `READ_SCRIPT`), judged with the store's clock:
@@ -133,8 +142,7 @@ export const readRedisRecord = (
   if (!(memoryBytes > 0)) problems.push('memory: missing');
   if (problems.length > 0) return { kind: 'corrupt', problems, token };
   if (isSessionExpired(updatedAt as number, ttl, now)) return { kind: 'expired' };
-  const madeKey = namespace === undefined ? id : `${namespace}:${id}`;
-  if (madeKey !== key || namespace === '') {
+  if (!makesKey(id as string, namespace, key)) {
     return {
       kind: 'corrupt',
       problems: [

@@ -24,10 +24,12 @@ import {
   MemoryArgumentError,
   type MemoryConfig,
   type MemoryState,
+  namespaceKeyPrefix,
   namespaceOf,
   type ReadOptions,
   readRangeOf,
   reduceMemory,
+  sessionAddressOf,
   sessionKeyOf,
   type StoredAction,
   type StreamInfo,
@@ -327,7 +329,7 @@ export class SqliteEventStore implements EventStore {
       typeof options === 'object' && options !== null ? options.namespace : undefined,
       `${API}.streams`,
     );
-    const prefix = namespace === undefined ? '' : `${namespace}:`;
+    const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const rows = await this.#read(() => this.#sql.list.all(), stillOpen);
     const found: StreamInfo[] = [];
     for (const row of rows) {
@@ -336,6 +338,7 @@ export class SqliteEventStore implements EventStore {
       found.push(
         Object.freeze({
           streamId: row.stream.slice(prefix.length),
+          ...sessionAddressOf(row.stream),
           version: row.version,
           createdAt,
         }),

@@ -7,6 +7,7 @@ import {
   type LoadedSession,
   MemoryArgumentError,
   type MemoryState,
+  namespaceKeyPrefix,
   namespaceOf,
   rankSearchResults,
   type SavedSession,
@@ -15,6 +16,7 @@ import {
   searchLimitOf,
   searchTerms,
   SessionConflictError,
+  sessionAddressOf,
   sessionKeyOf,
   type SessionMetadata,
   type SessionOptions,
@@ -26,6 +28,7 @@ import { rethrowBusy } from './busyRetry';
 import { indexSession, unindexSession } from './ftsIndex';
 import { searchWithFts } from './ftsSearch';
 import { scanSessions } from './scanSearch';
+import type { ScoredSession } from './scoredSession';
 import { SessionDatabase } from './sessionDatabase';
 import { loadedFromRow, readRowMeta } from './sessionRow';
 import type { MetaRow } from './statements';
@@ -38,9 +41,13 @@ const API = 'SqliteSessionStore';
 const isTime = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
-const frozenHit = (hit: SessionSearchResult): SessionSearchResult =>
+/** A result, frozen, with its address (`sessionId` is the bare id when searched in `namespace`). */
+const frozenHit = (hit: ScoredSession, namespace: string | undefined): SessionSearchResult =>
   Object.freeze({
     sessionId: hit.sessionId,
+    ...(namespace === undefined
+      ? sessionAddressOf(hit.sessionId)
+      : { id: hit.sessionId, namespace }),
     score: hit.score,
     matchedMessages: Object.freeze([...hit.matchedMessages]),
   });
@@ -216,6 +223,7 @@ export class SqliteSessionStore implements SessionStore {
           out.push(
             Object.freeze({
               sessionId: row.session_id,
+              ...sessionAddressOf(row.session_id),
               messageCount: row.message_count as number,
               createdAt: row.created_at as number,
               updatedAt: row.updated_at as number,
@@ -277,7 +285,7 @@ export class SqliteSessionStore implements SessionStore {
     const namespace = namespaceOf(options?.namespace, `${API}.search`);
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const now = this.#now();
-    const prefix = namespace === undefined ? undefined : `${namespace}:`;
+    const prefix = namespace === undefined ? undefined : namespaceKeyPrefix(namespace);
     /** The id to report for a session (bare in a namespace), or `undefined` to leave it out. */
     const visible = (key: string, updatedAt: unknown): string | undefined => {
       if (!isTime(updatedAt) || this.#expired(updatedAt, now)) return undefined;
@@ -300,7 +308,7 @@ export class SqliteSessionStore implements SessionStore {
             limit,
           )
         : await searchWithFts(this.#database, fts, terms, limit, visible, now, stillOpen);
-    return Object.freeze(found.map(frozenHit));
+    return Object.freeze(found.map((hit) => frozenHit(hit, namespace)));
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
-import { snippetOf, type SessionSearchResult } from 'conversation-memory';
+import { snippetOf } from 'conversation-memory';
+import type { ScoredSession } from './scoredSession';
 import type { MatchRow } from './statements';
 
 /** Snippets kept per session, as the reference. */
@@ -12,7 +13,7 @@ const MAX_SNIPPETS = 5;
  * const found: FtsCandidate = { key: 'u1:s1', sessionId: 's1', score: 1.4, matchedMessages: ['Lisbon'] };
  * ```
  */
-export interface FtsCandidate extends SessionSearchResult {
+export interface FtsCandidate extends ScoredSession {
   readonly key: string;
   readonly matchedMessages: string[];
   score: number;

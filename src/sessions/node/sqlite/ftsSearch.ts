@@ -1,4 +1,5 @@
-import { rankSearchResults, type SessionSearchResult } from 'conversation-memory';
+import { rankSearchResults } from 'conversation-memory';
+import type { ScoredSession } from './scoredSession';
 import { rethrowBusy } from './busyRetry';
 import { backfillIndex, matchExpression } from './ftsIndex';
 import { scoreMatches } from './ftsScore';
@@ -33,7 +34,7 @@ export const searchWithFts = async (
   visible: (key: string, updatedAt: unknown) => string | undefined,
   now: number,
   stillOpen: () => void,
-): Promise<SessionSearchResult[]> => {
+): Promise<ScoredSession[]> => {
   if ((await database.read(() => fts.selectStale.get(), stillOpen)) !== undefined) {
     await database.write(
       () => {
@@ -47,7 +48,7 @@ export const searchWithFts = async (
     const candidates = scoreMatches(fts.match.iterate(matchExpression(terms)), terms, (row) =>
       visible(row.key, row.updated_at),
     );
-    const out: SessionSearchResult[] = [];
+    const out: ScoredSession[] = [];
     for (const hit of rankSearchResults(candidates, candidates.length)) {
       if (out.length >= limit) break;
       const row = database.sql.selectMeta.get((hit as (typeof candidates)[number]).key);

@@ -1,4 +1,5 @@
-import { scoreSessionMessages, type SessionSearchResult } from 'conversation-memory';
+import { scoreSessionMessages } from 'conversation-memory';
+import type { ScoredSession } from './scoredSession';
 import { decodeParsedMemory, type SessionRow } from './sessionRow';
 
 /**
@@ -38,8 +39,8 @@ export const scanSessions = (
   rows: Iterable<SessionRow>,
   terms: readonly string[],
   visible: (row: SessionRow) => string | undefined,
-): SessionSearchResult[] => {
-  const results: SessionSearchResult[] = [];
+): ScoredSession[] => {
+  const results: ScoredSession[] = [];
   for (const row of rows) {
     const sessionId = visible(row);
     if (sessionId === undefined || typeof row.memory_json !== 'string') continue;
