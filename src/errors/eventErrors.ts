@@ -1,4 +1,12 @@
+import { escapeText, quoteText } from '../internal/escapeText';
 import { brandError, formatMessage } from './ConversationMemoryError';
+
+
+/** The longest id, location or problem shown in a message (the error's fields keep them whole). */
+const MAX_SHOWN = 600;
+
+/** An id as a quoted, escaped literal: no newline, control, separator or bidi character raw. */
+const quoteId = (id: string): string => quoteText(id, MAX_SHOWN);
 
 /**
  * An append lost a race: the stream does not hold exactly `expectedVersion` actions (another writer
@@ -39,8 +47,8 @@ export class EventConflictError extends Error {
   ) {
     const what =
       reason !== undefined
-        ? `stream ${JSON.stringify(streamId)} (version ${actualVersion}): ${reason}; nothing was written`
-        : `stream ${JSON.stringify(streamId)} is at version ${actualVersion}` +
+        ? `stream ${quoteId(streamId)} (version ${actualVersion}): ${reason}; nothing was written`
+        : `stream ${quoteId(streamId)} is at version ${actualVersion}` +
           `, the append expected ${expectedVersion}; nothing was written (load, decide again, append with the new version)`;
     super(formatMessage(api, what), options);
     brandError(this, 'EVENT_CONFLICT', 'EventConflictError', what);
@@ -84,7 +92,7 @@ export class EventCorruptError extends Error {
   ) {
     const shown = problems.slice(0, 20);
     const what =
-      `stream ${JSON.stringify(streamId)} at ${location}, version ${version}, is corrupt:\n  ${shown.join('\n  ')}` +
+      `stream ${quoteId(streamId)} at ${escapeText(location, MAX_SHOWN)}, version ${version}, is corrupt:\n  ${shown.map((problem) => escapeText(problem, MAX_SHOWN)).join('\n  ')}` +
       (problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : '');
     super(formatMessage(api, what), options);
     brandError(this, 'EVENT_CORRUPT', 'EventCorruptError', what);

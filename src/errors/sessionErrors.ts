@@ -1,4 +1,12 @@
+import { escapeText, quoteText } from '../internal/escapeText';
 import { brandError, formatMessage } from './ConversationMemoryError';
+
+
+/** The longest id, location or problem shown in a message (the error's fields keep them whole). */
+const MAX_SHOWN = 600;
+
+/** An id as a quoted, escaped literal: no newline, control, separator or bidi character raw. */
+const quoteId = (id: string): string => quoteText(id, MAX_SHOWN);
 
 /**
  * A save lost a race: the stored revision is not the one the caller expected (`expectedRevision`),
@@ -38,8 +46,8 @@ export class SessionConflictError extends Error {
   ) {
     const what =
       reason !== undefined
-        ? `session ${JSON.stringify(sessionId)} (revision ${actualRevision}): ${reason}; nothing was written`
-        : `session ${JSON.stringify(sessionId)} is at revision ${actualRevision}` +
+        ? `session ${quoteId(sessionId)} (revision ${actualRevision}): ${reason}; nothing was written`
+        : `session ${quoteId(sessionId)} is at revision ${actualRevision}` +
           (actualRevision === 0 ? ' (absent)' : '') +
           `, the save expected ${expectedRevision}` +
           (expectedRevision === 0 ? ' (absent)' : '') +
@@ -83,7 +91,7 @@ export class SessionCorruptError extends Error {
   ) {
     const shown = problems.slice(0, 20);
     const what =
-      `session ${JSON.stringify(sessionId)} at ${location} is corrupt:\n  ${shown.join('\n  ')}` +
+      `session ${quoteId(sessionId)} at ${escapeText(location, MAX_SHOWN)} is corrupt:\n  ${shown.map((problem) => escapeText(problem, MAX_SHOWN)).join('\n  ')}` +
       (problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : '');
     super(formatMessage(api, what), options);
     brandError(this, 'SESSION_CORRUPT', 'SessionCorruptError', what);

@@ -1,6 +1,7 @@
 import { createMemory } from '../core/createMemory';
 import { reduceMemory } from '../core/memoryReducer';
 import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { EventConflictError } from '../errors/eventErrors';
 import { MemoryArgumentError } from '../errors/errorClasses';
@@ -106,7 +107,7 @@ export class InMemoryEventStore implements EventStore {
         const reason = isConversationMemoryError(error) ? error.detail : errorText(error);
         throw new MemoryArgumentError(
           api,
-          `actions[${i}] cannot be applied to stream ${JSON.stringify(key)} at version ${version - 1}: ${reason}; nothing was written`,
+          `actions[${i}] cannot be applied to stream ${describeValue(key)} at version ${version - 1}: ${reason}; nothing was written`,
           { cause: error },
         );
       }

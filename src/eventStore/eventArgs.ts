@@ -166,7 +166,7 @@ export const checkAtVersion = (key: string, atVersion: number, version: number, 
   if (atVersion > version) {
     throw new MemoryArgumentError(
       api,
-      `options.atVersion ${atVersion} is past the version of stream ${JSON.stringify(key)} (${version})`,
+      `options.atVersion ${atVersion} is past the version of stream ${describeValue(key)} (${version})`,
     );
   }
 };

@@ -6,7 +6,9 @@ import { reduceMemory } from '../core/memoryReducer';
 import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { EventCorruptError } from '../errors/eventErrors';
+import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
+import { escapeText } from '../internal/escapeText';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';
 import type { MemoryState } from '../model/state';
@@ -168,7 +170,7 @@ export const checkSameConfig = (
   if (given !== undefined && !sameConfig(stored, given)) {
     throw new MemoryArgumentError(
       api,
-      `options.config differs from the config stream ${JSON.stringify(key)} was created with (${JSON.stringify(stored)}): a stream's config is fixed at creation; nothing was written`,
+      `options.config differs from the config stream ${describeValue(key)} was created with (${escapeText(JSON.stringify(stored), 300)}): a stream's config is fixed at creation; nothing was written`,
     );
   }
 };

@@ -6,10 +6,12 @@
 
 /**
  * Characters that could break a log line or change how a terminal renders it: C0 and C1
- * controls, DEL, the Unicode line and paragraph separators, and bidirectional controls.
+ * controls, DEL, the Unicode line and paragraph separators, bidirectional controls, and lone
+ * surrogates (which UTF-8 output turns into U+FFFD, or refuses).
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const escapeOne = (char: string): string => {
   switch (char) {

@@ -1,4 +1,5 @@
 import { MemoryArgumentError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
 import { readState } from '../internal/readState';
 import type { MemoryState } from '../model/state';
 import { checkExpectedRevision, expectedRevisionOf } from './revision';
@@ -147,7 +148,7 @@ export class InMemorySessionStore implements SessionStore {
     if (entry === undefined) {
       throw new MemoryArgumentError(
         `${API}.branch`,
-        `session ${JSON.stringify(source.key)} not found`,
+        `session ${describeValue(source.key)} not found`,
       );
     }
     return this.#save('branch', newId, entry.loaded.state, options);
