@@ -17,7 +17,10 @@ import {
   userMessage,
 } from 'conversation-memory';
 import { JsonFileSessionStore } from 'conversation-memory/sessions/node';
-import { DEFAULT_MAX_FILE_BYTES } from '../src/sessions/node/jsonFile/readRegularFile';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  readRegularFile,
+} from '../src/sessions/node/jsonFile/readRegularFile';
 import { sessionFileName } from '../src/sessions/node/jsonFile/fileNames';
 import { sampleState } from './support/sessionConformance';
 import {
@@ -329,4 +332,27 @@ describe('JsonFileSessionStore: hostile entries, as a class', () => {
       { numRuns: 60 },
     );
   });
+});
+
+describe('readRegularFile', () => {
+  it.runIf(process.platform === 'linux')(
+    'reads through the handle up to the limit, whatever the stat said (/proc files say 0 bytes)',
+    async () => {
+      const status = await readRegularFile('/proc/self/status', DEFAULT_MAX_FILE_BYTES);
+      expect(status.kind === 'text' && status.text.includes(`Pid:\t${process.pid}`)).toBe(true);
+      expect(await readRegularFile('/proc/self/status', 10)).toEqual({
+        kind: 'foreign',
+        what: '11 bytes, over the limit of 10',
+        tooLarge: true,
+      });
+      expect(await readRegularFile('/dev/null', 10)).toEqual({
+        kind: 'foreign',
+        what: 'a device',
+        tooLarge: false,
+      });
+      expect(await readRegularFile(join(root, 'nothing-here.json'), 10)).toEqual({
+        kind: 'absent',
+      });
+    },
+  );
 });

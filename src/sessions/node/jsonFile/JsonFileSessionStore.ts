@@ -7,6 +7,7 @@ import { either as E } from 'fp-ts';
 import {
   checkExpectedRevision,
   compareCodePoints,
+  describeValue,
   expectedRevisionOf,
   fromDict,
   isSessionExpired,
@@ -35,7 +36,6 @@ import {
   searchTerms,
   toDict,
 } from 'conversation-memory';
-import { describeValue } from '../../../internal/describeValue';
 import { syncDirectory, writeFileAtomic } from './atomicWrite';
 import { acquireFileLock, type FileLock } from './fileLock';
 import {

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { describeValue } from '../../../internal/describeValue';
-import type { SessionKey } from 'conversation-memory';
+import { describeValue, type SessionKey } from 'conversation-memory';
 import { referenceFileName } from './fileNames';
 import { type EntryRead, readRegularFile } from './readRegularFile';
 import { readSessionRecord, type SessionRecord } from './sessionRecord';

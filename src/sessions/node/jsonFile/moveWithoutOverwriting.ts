@@ -37,6 +37,11 @@ export const moveWithoutOverwriting = async (from: string, to: string): Promise<
     await rename(from, to);
     return true;
   }
-  await unlink(from);
+  try {
+    await unlink(from);
+  } catch (error) {
+    // Removed meanwhile: the move is done all the same.
+    if (codeOf(error) !== 'ENOENT') throw error;
+  }
   return true;
 };

@@ -1,5 +1,9 @@
-import { isConversationMemoryError, sessionKeyOf, type SessionKey } from 'conversation-memory';
-import { describeValue } from '../../../internal/describeValue';
+import {
+  describeValue,
+  isConversationMemoryError,
+  sessionKeyOf,
+  type SessionKey,
+} from 'conversation-memory';
 
 /**
  * A session file's envelope, read and checked: the reference's keys (`session_id`, `namespace`,
