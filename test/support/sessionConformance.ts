@@ -339,6 +339,20 @@ export const sessionStoreConformance = (name: string, hooks: ConformanceHooks): 
       expect(await store.exists('id')).toBe(false);
     });
 
+    it('echoes a hostile id escaped in its errors (conflict, missing branch source)', async () => {
+      const store = await make({});
+      const id = 'x\u2028INFO ok\u202e\u009b\u001b[2J';
+      await store.save(id, sampleState());
+      const conflict = await rejection(store.save(id, sampleState(), { expectedRevision: 0 }));
+      expect(conflict).toBeInstanceOf(SessionConflictError);
+      const missing = await rejection(store.branch(`${id}?`, 'copy'));
+      expect(missing).toBeInstanceOf(MemoryArgumentError);
+      for (const error of [conflict, missing] as Error[]) {
+        // eslint-disable-next-line no-control-regex -- what a message must never carry raw
+        expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/u);
+      }
+    });
+
     it('delete and exists', async () => {
       const store = await make({});
       expect(await store.delete('s1')).toBe(false);

@@ -165,7 +165,7 @@ export class JsonFileSessionStore implements SessionStore {
     if (typeof options.directory !== 'string' || options.directory === '') {
       throw new MemoryArgumentError(
         API,
-        `options.directory must be a non-empty path, received ${JSON.stringify(options.directory) ?? String(options.directory)}`,
+        `options.directory must be a non-empty path, received ${describeValue(options.directory)}`,
       );
     }
     this.#ttl = sessionTtlOf(options.defaultTtl, API);
@@ -527,7 +527,7 @@ export class JsonFileSessionStore implements SessionStore {
     sessionKeyOf(newId, options, api);
     const loaded = await this.#load(api, source);
     if (loaded === null) {
-      throw new MemoryArgumentError(api, `session ${JSON.stringify(source.key)} not found`);
+      throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
     }
     return this.#save('branch', newId, loaded.state, options);
   }

@@ -21,6 +21,7 @@ import {
   type SessionSearchResult,
   type SessionStore,
   toDict,
+  describeValue,
 } from 'conversation-memory';
 import { RedisConnection } from './redisConnection';
 import { type RedisKeyLayout, redisKeyLayout } from './redisKeys';
@@ -220,7 +221,7 @@ export class RedisSessionStore implements SessionStore {
     redisSessionKeyOf(newId, options, api);
     const loaded = await this.load(source.id, { namespace: source.namespace });
     if (loaded === null) {
-      throw new MemoryArgumentError(api, `session ${JSON.stringify(source.key)} not found`);
+      throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
     }
     return this.#save(api, newId, loaded.state, options);
   }

@@ -23,6 +23,7 @@ import {
   type SessionSearchResult,
   type SessionStore,
   toDict,
+  describeValue,
 } from 'conversation-memory';
 import { rethrowBusy } from './busyRetry';
 import { indexSession, unindexSession } from './ftsIndex';
@@ -271,7 +272,7 @@ export class SqliteSessionStore implements SessionStore {
     if (loaded === null) {
       throw new MemoryArgumentError(
         `${API}.branch`,
-        `session ${JSON.stringify(source.key)} not found`,
+        `session ${describeValue(source.key)} not found`,
       );
     }
     const encoded = this.#encode('branch', loaded.state);
