@@ -3,7 +3,10 @@
  * playwright-core; no browser is downloaded): a page written by `inspect --html` for the recorded
  * conversation, stepped with the keyboard, the slider and the step list; the window, trimmed
  * markers, token figures and the chart's marker checked against the shared model at each step;
- * hostile text shown as text; no request leaves the page; "fork here" read back by the CLI.
+ * hostile text shown as text; no request leaves the page; "fork here" read back by the CLI. The
+ * layout as a user sees it: controls that never move while stepping, a chart legend, a trimmed
+ * message struck through but not its rule, columns that fit an 820 px window, and what a summary
+ * chunk covers when part of its range is still in the window.
  * Fails (never skips) when Chromium cannot start. Screenshots: test/.artifacts/.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +25,7 @@ import {
 import { runInspect } from '../src/inspector/cli/inspect';
 import { timelineRows, windowAt } from '../src/inspector/model';
 import { pageTemplate } from './support/inspectorPage';
-import { recordedLog } from './support/inspectorLog';
+import { recordedLog, summarizedLog } from './support/inspectorLog';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('./.artifacts/', import.meta.url));
@@ -32,6 +35,10 @@ const log = appendAction(recordedLog(), memoryActions.messageAdded(userMessage(H
 const input = join(dir, 'recorded.json');
 writeFileSync(input, JSON.stringify(encodeEnvelope(log), null, 2));
 const pageFile = join(dir, 'recorded.html');
+const summarized = summarizedLog();
+const summarizedInput = join(dir, 'summarized.json');
+writeFileSync(summarizedInput, JSON.stringify(encodeEnvelope(summarized), null, 2));
+const summarizedPage = join(dir, 'summarized.html');
 
 const io = (argv: string[], template = '') => ({
   argv,
@@ -49,8 +56,11 @@ const dialogs: string[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
-  const made = runInspect(io(['inspect', input, '--html', pageFile], await pageTemplate()));
+  const template = await pageTemplate();
+  const made = runInspect(io(['inspect', input, '--html', pageFile], template));
   expect(made.code, made.stderr).toBe(0);
+  const madeToo = runInspect(io(['inspect', summarizedInput, '--html', summarizedPage], template));
+  expect(madeToo.code, madeToo.stderr).toBe(0);
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   } catch (error) {
@@ -98,6 +108,8 @@ const shown = () =>
       points: tokensLine.split(' ').map((p) => p.split(',')[0]),
       selectedRow: document.querySelector('.step.selected')?.getAttribute('data-step'),
       diff: document.getElementById('diff')?.textContent ?? '',
+      label: document.getElementById('step-label')?.textContent ?? '',
+      about: document.getElementById('about')?.textContent ?? '',
     };
   });
 
@@ -126,6 +138,9 @@ const check = async (n: number) => {
   );
   expect(got.markerStep).toBe(String(n));
   expect(got.markerX).toBe(got.points[n]);
+  // Steps are counted as the CLI counts them: step n is the state after the nth action.
+  expect(got.label).toBe(`step ${n} of ${log.length}: ${row.label}`);
+  expect(got.about).toContain(`: event log, ${log.length} actions (steps 0–${log.length}); `);
   await page.screenshot({ path: join(artifacts, `inspector-step-${n}.png`) });
   return { got, view };
 };
@@ -141,7 +156,7 @@ describe('the inspector page in Chromium', () => {
     expect(eight.got.summaries).toEqual(['summary']);
     expect(eight.got.pinned).toEqual(['0']);
     expect(eight.got.groups).toEqual([4]);
-    expect(eight.got.diff).toContain('summary changed: The user is Alice.');
+    expect(eight.got.diff).toContain('summary added: The user is Alice.');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     const ten = await check(10);
@@ -196,5 +211,183 @@ describe('the inspector page in Chromium', () => {
     expect(requests.filter((url) => url.startsWith('file:'))).toEqual([
       pathToFileURL(pageFile).href,
     ]);
+  });
+});
+
+interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The boxes of the page's parts, as the user sees them (getBoundingClientRect). */
+const boxes = async <S extends string>(
+  on: Page,
+  selectors: readonly S[],
+): Promise<Record<S, Box>> =>
+  (await on.evaluate((list) => {
+    const out: Record<string, Box> = {};
+    for (const selector of list) {
+      const node = document.querySelector(selector);
+      if (node === null) throw new Error(`no ${selector}`);
+      const { x, y, width, height } = node.getBoundingClientRect();
+      out[selector] = { x, y, width, height };
+    }
+    return out;
+  }, selectors)) as Record<S, Box>;
+
+/** Moves `on` to step `n` with the slider, and waits for it. */
+const goTo = async (on: Page, n: number) => {
+  await on.locator('#slider').fill(String(n));
+  await on.waitForSelector(`body[data-step="${n}"]`);
+};
+
+/** A new tab on a page file, at a viewport size; ready when its first step is drawn. */
+const open = async (file: string, width: number) => {
+  const tab = await browser.newPage({ viewport: { width, height: 900 } });
+  tab.on('pageerror', (error) => errors.push(error.message));
+  await tab.goto(pathToFileURL(file).href);
+  await tab.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+  return tab;
+};
+
+const CONTROLS = ['#prev', '#slider', '#next', '#fork', '#chart'] as const;
+
+/** Steps whose labels and figures differ most in length (start, long labels, trims, summary). */
+const STEPS = [0, 1, 6, 8, 9, 10, 13, 17, 2] as const;
+
+describe('the inspector page as a user sees it', () => {
+  it('the slider, the buttons and the chart keep their place and size at every step', async () => {
+    for (const width of [1400, 820]) {
+      const tab = await open(pageFile, width);
+      const first = await boxes(tab, CONTROLS);
+      const labels = new Set<string>();
+      for (const n of STEPS) {
+        await goTo(tab, n);
+        labels.add(await tab.locator('#step-label').innerText());
+        expect(await boxes(tab, CONTROLS), `step ${n} at ${width} px`).toEqual(first);
+      }
+      expect(labels.size).toBe(STEPS.length);
+      expect(first['#slider'].width).toBeGreaterThan(width / 2);
+      await tab.close();
+    }
+  });
+
+  it('at 820 px the columns fit: the window gets most of the width, nothing overlaps or overflows', async () => {
+    const tab = await open(pageFile, 820);
+    await goTo(tab, 9);
+    const parts = await boxes(tab, ['#steps', '#window-panel', 'main > aside']);
+    const steps = parts['#steps'];
+    const panel = parts['#window-panel'];
+    const aside = parts['main > aside'];
+    expect(panel.width).toBeGreaterThanOrEqual(480);
+    expect(steps.width).toBeGreaterThanOrEqual(180);
+    expect(aside.width).toBeGreaterThanOrEqual(300);
+    const overlap = (a: Box, b: Box) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    expect(overlap(steps, panel)).toBe(false);
+    expect(overlap(steps, aside)).toBe(false);
+    expect(overlap(panel, aside)).toBe(false);
+    for (const part of [steps, panel, aside]) expect(part.x + part.width).toBeLessThanOrEqual(820);
+    expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(820);
+    await tab.screenshot({ path: join(artifacts, 'inspector-820px-step-9.png'), fullPage: true });
+    await tab.close();
+    // A wide window keeps three columns side by side.
+    const wide = await boxes(page, ['#steps', '#window-panel', 'main > aside']);
+    expect(wide['#window-panel'].y).toBe(wide['#steps'].y);
+    expect(wide['main > aside'].y).toBe(wide['#steps'].y);
+  });
+
+  it("the chart's legend names both lines, in the colours they are drawn in", async () => {
+    const legend = await page.evaluate(() => {
+      const stroke = (selector: string) =>
+        getComputedStyle(document.querySelector(selector) as Element).stroke;
+      const item = (name: string) => {
+        const li = document.querySelector(`#chart-legend .legend-${name}`) as HTMLElement;
+        const swatch = li.querySelector('.swatch') as HTMLElement;
+        return { text: li.textContent?.trim(), colour: getComputedStyle(swatch).borderTopColor };
+      };
+      const box = document.getElementById('chart-legend')?.getBoundingClientRect();
+      return {
+        tokens: item('tokens'),
+        messages: item('messages'),
+        tokensStroke: stroke('polyline.tokens'),
+        messagesStroke: stroke('polyline.messages'),
+        visible: box !== undefined && box.width > 0 && box.height > 0,
+      };
+    });
+    expect(legend.visible).toBe(true);
+    expect(legend.tokens.text).toBe('tokens in the window (left scale)');
+    expect(legend.messages.text).toBe('messages in the window (right scale)');
+    expect(legend.tokens.colour).toBe(legend.tokensStroke);
+    expect(legend.messages.colour).toBe(legend.messagesStroke);
+    expect(legend.tokens.colour).not.toBe(legend.messages.colour);
+  });
+
+  it("a trimmed message's text is struck through; its rule's badge is not", async () => {
+    await goTo(page, 9);
+    const trimmed = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#trimmed .bubble')).map((bubble) => {
+        /** Line-through drawn on a node: its own, or one of its ancestors' (which propagates). */
+        const struck = (node: Element | null): boolean => {
+          for (let at = node; at !== null && at !== bubble.parentElement; at = at.parentElement) {
+            if (getComputedStyle(at).textDecorationLine.includes('line-through')) return true;
+          }
+          return false;
+        };
+        return {
+          rule: bubble.getAttribute('data-rule'),
+          badge: bubble.querySelector('.mark')?.textContent,
+          badgeStruck: struck(bubble.querySelector('.mark')),
+          textStruck: struck(bubble.querySelector('.text')),
+        };
+      }),
+    );
+    expect(trimmed.map((t) => t.rule)).toEqual([
+      'messageLimit',
+      'messageLimit',
+      'messageLimit',
+      'startOn',
+    ]);
+    for (const item of trimmed) {
+      expect(item).toEqual({
+        rule: item.rule,
+        badge: item.rule,
+        badgeStruck: false,
+        textStruck: true,
+      });
+    }
+  });
+
+  it('the summary panel says what each chunk covers, naming the message of its range still in the window', async () => {
+    const tab = await open(summarizedPage, 1400);
+    const read = () =>
+      tab.evaluate(() => ({
+        coverage: Array.from(document.querySelectorAll('#summary .coverage li')).map(
+          (li) => li.textContent,
+        ),
+        window: Array.from(document.querySelectorAll('#window .bubble')).map((b) =>
+          b.getAttribute('data-position'),
+        ),
+        diff: document.querySelector('#diff .diff-summary')?.textContent,
+      }));
+    await goTo(tab, 11);
+    const eleven = await read();
+    expect(eleven.window).toContain('2');
+    expect(eleven.coverage).toEqual(['covers #0–#1, #3 (3 messages; #2 is in the window)']);
+    expect(eleven.diff).toBe('summary added: Alice plans two days in Lyon in May.');
+    await goTo(tab, 16);
+    const sixteen = await read();
+    expect(sixteen.coverage).toEqual([
+      'covers #0–#1, #3 (3 messages; #2 is in the window)',
+      'covers #4–#5 (2 messages)',
+    ]);
+    // What this step added, not the whole summary.
+    expect(sixteen.diff).toBe('summary added: Day 1 is Vieux Lyon.');
+    await goTo(tab, 17);
+    expect((await read()).diff).toBe('summary replaced by: Alice: Lyon, May, museums.');
+    await tab.close();
+    expect(errors).toEqual([]);
   });
 });

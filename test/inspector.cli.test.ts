@@ -1,22 +1,62 @@
 /**
- * The `conversation-memory inspect` CLI, run from source as a user runs it (a child process), on
- * every input kind, corrupt inputs, usage errors, colours and NO_COLOR.
+ * The `conversation-memory inspect` CLI, run from source as a user runs it (a child process of
+ * plain node), on every input kind, corrupt inputs, usage errors, colours and NO_COLOR, a SQLite
+ * file, `--version`, misspelt options and hostile text in `--json`.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { encodeEnvelope, ENVELOPE_VERSION, toDict } from 'conversation-memory';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  appendAction,
+  encodeEnvelope,
+  ENVELOPE_VERSION,
+  exportEventLog,
+  memoryActions,
+  toDict,
+  userMessage,
+} from 'conversation-memory';
+import { SqliteEventStore } from 'conversation-memory/sessions/node';
 import { timelineRows, windowAt } from '../src/inspector/model';
-import { recordedLog } from './support/inspectorLog';
+import { recordedLog, summarizedLog } from './support/inspectorLog';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
-const main = join(root, 'src/inspector/cli/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'cm-inspect-'));
+
+/**
+ * The command from source (src/inspector/cli/main.ts), bundled once with esbuild and run with
+ * plain node: under tsx every run costs a second or more of transpiling, which this file's forty
+ * runs cannot afford on a busy machine. Written inside the project (test/.artifacts/, ignored by
+ * git) so that its dependencies resolve from the project's node_modules.
+ */
+mkdirSync(join(root, 'test/.artifacts'), { recursive: true });
+const cliDir = mkdtempSync(join(root, 'test/.artifacts/cli-'));
+const main = join(cliDir, 'cli.mjs');
+beforeAll(async () => {
+  await build({
+    entryPoints: [join(root, 'src/inspector/cli/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile: main,
+    logLevel: 'silent',
+  });
+});
+afterAll(() => rmSync(cliDir, { recursive: true, force: true }));
 const log = recordedLog();
 const state = log.head;
 
@@ -39,7 +79,7 @@ interface Run {
 const inherited: NodeJS.ProcessEnv = { ...process.env };
 delete inherited['NO_COLOR'];
 
-/** Runs the CLI from source in a child process (concurrently with the other tests). */
+/** Runs the CLI in a child process (concurrently with the other tests). */
 const inspect = (args: readonly string[]): Promise<Run> => {
   for (const arg of args) {
     if (existsSync(arg) && statSync(arg).isFile()) {
@@ -49,7 +89,7 @@ const inspect = (args: readonly string[]): Promise<Run> => {
   }
   return new Promise((resolve) => {
     execFile(
-      tsx,
+      process.execPath,
       [main, ...args],
       { cwd: root, encoding: 'utf8', env: inherited, timeout: 20_000 },
       (error, stdout, stderr) => {
@@ -61,6 +101,7 @@ const inspect = (args: readonly string[]): Promise<Run> => {
 };
 
 const logFile = file('log.json', encodeEnvelope(log));
+const summarizedFile = file('summarized.json', encodeEnvelope(summarizedLog()));
 const ESC = '\u001b[';
 
 afterAll(() => {
@@ -76,7 +117,7 @@ describe.concurrent('inspect: the timeline', () => {
     expect([code, stderr]).toEqual([0, '']);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(
-      `${logFile}: event log, 17 steps; maxMessages 5, maxTokens 40, tokenizer heuristic, toolPairs strict, pinSystem, startOn user`,
+      `${logFile}: event log, 16 actions (steps 0–16); maxMessages 5, maxTokens 40, tokenizer heuristic, toolPairs strict, pinSystem, startOn user`,
     );
     expect(lines).toHaveLength(2 + 17);
     expect(lines[2]).toMatch(/^ {3}0 {2}start +0\/5 +0\/40$/);
@@ -84,7 +125,7 @@ describe.concurrent('inspect: the timeline', () => {
       /^ {3}6 {2}add tool\(c1\) "Paris: 18°C, cloudy" +4\/5 +14\/40 {2}trimmed 2 \(messageLimit 1, startOn 1\)$/,
     );
     expect(lines[2 + 8]).toMatch(
-      /summary applied .* 5\/5 +19\/40 {2}summary: "The user is Alice."$/,
+      /summary applied .* 5\/5 +19\/40 {2}summary added "The user is Alice."$/,
     );
     expect(lines[2 + 10]).toContain('trimmed 3 (tokenLimit 3)');
     expect(lines[2 + 15]).toContain('trimmed 2 (toolPairBoundary 2)');
@@ -163,7 +204,7 @@ describe.concurrent('inspect: every input kind', () => {
     const { code, stdout, stderr } = await inspect(['inspect', path]);
     expect([code, stderr]).toEqual([0, '']);
     const lines = stdout.trimEnd().split('\n');
-    expect(lines[0]).toContain(`${path}: ${kind}, 1 step;`);
+    expect(lines[0]).toContain(`${path}: ${kind}, no actions (step 0 only);`);
     expect(lines).toHaveLength(3);
     expect(lines[2]).toMatch(/^ {3}0 {2}start/);
   });
@@ -252,7 +293,10 @@ describe.concurrent(
 describe.concurrent('inspect: usage errors exit 2 with the usage text', () => {
   it.each([
     [['inspect', logFile, '--colour'], 'unknown option "--colour"'],
-    [['inspect', logFile, '--at', '17'], '--at 17 is out of range'],
+    [
+      ['inspect', logFile, '--at', '17'],
+      `--at 17 is out of range: ${logFile} has 16 actions (steps 0–16)`,
+    ],
     [['inspect', logFile, '--at', 'x'], '--at expects a step number (0, 1, 2, …), got "x"'],
     [['inspect'], 'missing FILE'],
     [['look', logFile], 'unknown command "look"'],
@@ -264,10 +308,185 @@ describe.concurrent('inspect: usage errors exit 2 with the usage text', () => {
   });
 });
 
+describe.concurrent(
+  'inspect: one way of counting steps (step 0 is the start, step n after the nth action)',
+  () => {
+    it('the header, --at and the range check agree: 16 actions are steps 0 to 16', async () => {
+      const [timeline, last, over] = await Promise.all([
+        inspect(['inspect', logFile]),
+        inspect(['inspect', logFile, '--at', '16']),
+        inspect(['inspect', logFile, '--at', '17']),
+      ]);
+      expect(timeline.stdout.split('\n')[0]).toContain('event log, 16 actions (steps 0–16);');
+      expect(timeline.stdout.trimEnd().split('\n').at(-1)).toMatch(/^ {2}16 {2}add user/);
+      expect(last.stdout.split('\n')[1]).toMatch(/^step 16 of 16: add user/);
+      expect(over.code).toBe(2);
+    });
+  },
+);
+
+describe.concurrent('inspect: the summary column says what each step added to the summary', () => {
+  it('the new chunk only (not the whole summary), what a chunk covers, and a replacement', async () => {
+    const { code, stdout } = await inspect(['inspect', summarizedFile]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[2 + 11]).toMatch(
+      /commit summary through #3 .* {2}summary covers 3 messages between #0 and #3, added "Alice plans two days in Lyon in May\."$/,
+    );
+    expect(lines[2 + 16]).toMatch(
+      /commit summary through #5 .* {2}summary covers #4–#5 \(2 messages\), added "Day 1 is Vieux Lyon\."$/,
+    );
+    expect(lines[2 + 17]).toMatch(/ {2}summary replaced by "Alice: Lyon, May, museums\."$/);
+  });
+
+  it('--at names the positions a chunk covers, and the one of its range still in the window', async () => {
+    const { stdout } = await inspect(['inspect', summarizedFile, '--at', '11']);
+    expect(stdout).toContain('    #2       4  pinned            system "Answer in French."');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+      'summary covers #0–#1, #3 (3 messages; #2 is in the window), added "Alice plans two days in Lyon in May."',
+    );
+  });
+});
+
+describe.concurrent('inspect: decoding errors list every problem', () => {
+  const dict = JSON.parse(JSON.stringify(toDict(state)));
+
+  it('one problem per line, each with its path', async () => {
+    const three = { ...dict, max_messages: 0, messages: [...dict.messages] };
+    three.messages[0] = { ...dict.messages[0], role: 'USER' };
+    three.messages[1] = { ...dict.messages[1], role: 'BOT' };
+    const path = file('three-problems.json', three);
+    const { code, stderr } = await inspect(['inspect', path]);
+    expect(code).toBe(1);
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      `conversation-memory inspect: ${path}: 3 problems:`,
+      '  max_messages must be at least 1, received 0',
+      '  messages[0].role: expected "user" | "assistant" | "system" | "tool", got "USER"',
+      '  messages[1].role: expected "user" | "assistant" | "system" | "tool", got "BOT"',
+    ]);
+  });
+
+  it('past the 20 the decoder lists: how many more, and how to see them', async () => {
+    const many = {
+      ...dict,
+      max_messages: 30,
+      message_count: 25,
+      messages: Array.from({ length: 25 }, (_, i) => ({ role: 'USER', content: `m${i}` })),
+    };
+    const path = file('many-problems.json', many);
+    const { code, stderr } = await inspect(['inspect', path]);
+    expect(code).toBe(1);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`conversation-memory inspect: ${path}: 25 problems:`);
+    expect(lines.slice(1, 21)).toEqual(
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          `  messages[${i}].role: expected "user" | "assistant" | "system" | "tool", got "USER"`,
+      ),
+    );
+    expect(lines.slice(21)).toEqual([
+      '  … and 5 more problems, not listed: the decoder lists the first 20; fix these and run inspect again to see the next',
+    ]);
+  });
+});
+
+describe.concurrent(
+  'inspect: --version, misspelt options, a SQLite file, --json on a terminal',
+  () => {
+    it('--version prints the package version', async () => {
+      const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+      const [long, short] = await Promise.all([inspect(['--version']), inspect(['-v'])]);
+      expect(long).toEqual({ code: 0, stdout: `conversation-memory ${version}\n`, stderr: '' });
+      expect(short).toEqual(long);
+    });
+
+    it('a misspelt option or command is answered with the nearest one', async () => {
+      const option = await inspect(['inspect', logFile, '--htm', join(dir, 'page.html')]);
+      expect(option.code).toBe(2);
+      expect(option.stderr).toContain(
+        'conversation-memory: unknown option "--htm" (did you mean --html?)',
+      );
+      const command = await inspect(['inpsect', logFile]);
+      expect(command.stderr).toContain('unknown command "inpsect" (did you mean inspect?)');
+      expect(existsSync(join(dir, 'page.html'))).toBe(false);
+    });
+
+    it('a SQLite database (told by its header, whatever its name) is answered with how to export a stream', async () => {
+      const db = join(dir, 'events.db');
+      const store = new SqliteEventStore({ path: db });
+      await store.append('thread-7', [memoryActions.messageAdded(userMessage('hi'))], {
+        expectedVersion: 0,
+        config: { maxMessages: 20, tokenizer: 'heuristic' },
+      });
+      await store.close();
+      const renamed = file('events-copy.json', readFileSync(db).toString('latin1'));
+      writeFileSync(renamed, readFileSync(db));
+      for (const path of [db, renamed]) {
+        const { code, stdout, stderr } = await inspect(['inspect', path]);
+        expect([code, stdout]).toEqual([1, '']);
+        expect(stderr).toMatch(
+          new RegExp(
+            `^conversation-memory inspect: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: a SQLite database, not a JSON file`,
+          ),
+        );
+        expect(stderr).toContain("const log = await exportEventLog(store, 'thread-7');");
+        expect(stderr).toContain('JSON.stringify(encodeEnvelope(log))');
+        expect(stderr).toContain('README "Event store"');
+      }
+      // Doing what it says gives a file inspect reads.
+      const reopened = new SqliteEventStore({ path: db });
+      const exported = await exportEventLog(reopened, 'thread-7');
+      await reopened.close();
+      if (exported === null) throw new Error('the stream was not exported');
+      const out = file('thread-7.json', JSON.stringify(encodeEnvelope(exported)));
+      const read = await inspect(['inspect', out]);
+      expect(read.code).toBe(0);
+      expect(read.stdout).toContain('1 action (steps 0–1)');
+    });
+
+    it('--json escapes C1 controls and bidi overrides as \\u escapes, and parses back to the same strings', async () => {
+      const hostile = 'csi \u009b31m, rlo \u202e, pdi \u2069, nel \u0085, ls \u2028';
+      const hostileLog = appendAction(log, memoryActions.messageAdded(userMessage(hostile)));
+      const session = {
+        session_id: `thread\u202e-7`,
+        namespace: null,
+        created_at: 1,
+        updated_at: 2,
+        memory: toDict(hostileLog.head),
+        revision: 1,
+      };
+      const paths = [
+        file('hostile-log.json', encodeEnvelope(hostileLog)),
+        file('hostile-session.json', session),
+      ];
+      const runs = await Promise.all([
+        inspect(['inspect', paths[0] as string, '--json']),
+        inspect(['inspect', paths[0] as string, '--json', '--at', String(hostileLog.length)]),
+        inspect(['inspect', paths[1] as string, '--json', '--at', '0']),
+      ]);
+      for (const { code, stdout } of runs) {
+        expect(code).toBe(0);
+        expect(stdout).not.toMatch(
+          /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/,
+        );
+        expect(stdout).toContain('\\u009b31m');
+      }
+      const [timeline, window, ofSession] = runs.map((run) => JSON.parse(run.stdout));
+      expect(timeline.rows.at(-1).label).toBe(timelineRows(hostileLog).at(-1)?.label);
+      expect(window.window.entries.at(-1).message.content).toBe(hostile);
+      expect(ofSession.session.sessionId).toBe('thread\u202e-7');
+      expect(ofSession.window.entries.at(-1).message.content).toBe(hostile);
+    });
+  },
+);
+
 describe('inspect: colours only on a terminal, never with NO_COLOR', () => {
   /** Runs the CLI with a pseudo-terminal as stdout (util-linux `script`). */
   const onTerminal = (env: NodeJS.ProcessEnv) => {
-    const command = [tsx, main, 'inspect', logFile, '--at', '9'].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, main, 'inspect', logFile, '--at', '9']
+      .map((a) => `'${a}'`)
+      .join(' ');
     return spawnSync('script', ['-qec', command, '/dev/null'], {
       cwd: root,
       encoding: 'utf8',

@@ -184,7 +184,7 @@ describe('inspect --html OUT', () => {
     const result = await run(['inspect', input, '--html', out]);
     expect(result).toEqual({
       code: 0,
-      stdout: `wrote ${out}: the inspector page, 17 steps\n`,
+      stdout: `wrote ${out}: the inspector page, 16 actions (steps 0–16)\n`,
       stderr: '',
     });
     const html = readFileSync(out, 'utf8');

@@ -55,6 +55,23 @@ export const quoteText = (text: string, max = 60): string => {
   return JSON.stringify(shown).replace(UNSAFE, escapeOne);
 };
 
+/**
+ * The characters of {@link UNSAFE} that `JSON.stringify` leaves as they are: it already writes
+ * every C0 control inside a string as an escape, and outside strings its only controls are the
+ * newlines of its indentation, which must stay.
+ */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text (from `JSON.stringify`, indented or not) with every character that could break a
+ * terminal line or reorder what it shows (C1 controls, DEL, U+2028/U+2029, bidi controls) written
+ * as a `\uXXXX` escape: still valid JSON, and `JSON.parse` gives back the same strings.
+ *
+ * @internal
+ */
+export const escapeJsonText = (json: string): string =>
+  json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]{0,39}$/;
 
 /**

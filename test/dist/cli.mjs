@@ -1,7 +1,9 @@
 // The `conversation-memory` bin as users get it: `npm pack`, the tarball installed in an empty
 // project (its dependencies from the npm cache), then `npx conversation-memory inspect` run there
-// on a reference sample and on a file that is not JSON. Run after `npm run build`.
+// on a reference sample, on a file that is not JSON and on a SQLite file; `--version` answered
+// from the packed package. Run after `npm run build`.
 import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,7 +37,20 @@ try {
 
   const timeline = run(['inspect', sample]);
   assert.equal(timeline.status, 0, timeline.stderr);
-  assert.match(timeline.stdout, /memory-tools-summary\.json: toDict memory, 1 step; maxMessages 8, maxTokens 200, tokenizer o200k_base/);
+  assert.match(timeline.stdout, /memory-tools-summary\.json: toDict memory, no actions \(step 0 only\); maxMessages 8, maxTokens 200, tokenizer o200k_base/);
+  // --version: the packed package's version, read by plain node from dist/cli.js alone.
+  const installed = JSON.parse(
+    fs.readFileSync(path.join(project, 'node_modules/conversation-memory/package.json'), 'utf8'),
+  );
+  const version = run(['--version']);
+  assert.equal(version.status, 0, version.stderr);
+  assert.equal(version.stdout, `conversation-memory ${installed.version}\n`);
+  const direct = spawnSync(
+    process.execPath,
+    [path.join(project, 'node_modules/conversation-memory/dist/cli.js'), '--version'],
+    { encoding: 'utf8' },
+  );
+  assert.equal(direct.stdout, version.stdout, direct.stderr);
   const at = run(['inspect', sample, '--at', '0', '--json']);
   assert.equal(at.status, 0, at.stderr);
   const view = JSON.parse(at.stdout).window;
@@ -50,11 +65,21 @@ try {
   const usage = run(['inspect', sample, '--nope']);
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /Usage: conversation-memory inspect FILE/);
+  const typo = run(['inspect', sample, '--htm', path.join(work, 'x.html')]);
+  assert.equal(typo.status, 2);
+  assert.match(typo.stderr, /unknown option "--htm" \(did you mean --html\?\)/);
+  // A SQLite file (its header, whatever its name): how to export a stream, not a JSON error.
+  const db = path.join(work, 'store.db');
+  fs.writeFileSync(db, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080)]));
+  const sqlite = run(['inspect', db]);
+  assert.equal(sqlite.status, 1);
+  assert.match(sqlite.stderr, /store\.db: a SQLite database, not a JSON file/);
+  assert.match(sqlite.stderr, /exportEventLog\(store, 'thread-7'\)/);
   // --html: the page is carried inside dist/cli.js, its data embedded where the page reads it.
   const page = path.join(work, 'page.html');
   const html = run(['inspect', sample, '--html', page]);
   assert.equal(html.status, 0, html.stderr);
-  assert.match(html.stdout, /^wrote .*page\.html: the inspector page, 1 step\n$/);
+  assert.match(html.stdout, /^wrote .*page\.html: the inspector page, no actions \(step 0 only\)\n$/);
   const written = fs.readFileSync(page, 'utf8');
   assert.ok(written.startsWith('<!doctype html>'));
   assert.ok(!/<script[^>]+src=|<link[^>]+href=/i.test(written), 'nothing loaded from outside');

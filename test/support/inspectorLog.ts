@@ -1,13 +1,17 @@
 /**
- * A recorded conversation for the inspector's tests: a pinned system message, tool turns, trims by
- * each rule (message limit, token limit, tool-pair boundary, startOn) and a summary.
+ * Recorded conversations for the inspector's tests: one with a pinned system message, tool turns,
+ * trims by each rule (message limit, token limit, tool-pair boundary, startOn) and a summary; one
+ * that summarizes on trim (held messages, committed chunks) around a pinned system message.
  */
 import {
   appendAction,
   assistantMessage,
   createEventLog,
   type EventLog,
+  type MemoryAction,
   memoryActions,
+  memoryReducer,
+  type MessageInput,
   systemMessage,
   toolMessage,
   userMessage,
@@ -62,5 +66,44 @@ export const recordedActions = () => [
 export const recordedLog = (): EventLog => {
   let log = createEventLog(RECORDED_CONFIG, { snapshotEvery: 4 });
   for (const action of recordedActions()) log = appendAction(log, action);
+  return log;
+};
+
+/** The memory options of {@link summarizedLog}. */
+export const SUMMARIZED_CONFIG = {
+  maxMessages: 4,
+  tokenizer: 'heuristic',
+  pinSystem: true,
+} as const;
+
+/**
+ * A conversation that summarizes on trim, as the agent does: every trim is held
+ * (`memory/trimHeld`), then committed in chunks. A system message pinned at #2 stays in the window
+ * while #0, #1 and #3 are held around it, so the first chunk covers #0–#3 but only 3 messages
+ * (step 11, `commit summary through #3`); the second chunk is added to the summary (step 16); a
+ * `setSummary` then replaces it (step 17).
+ */
+export const summarizedLog = (): EventLog => {
+  let log = createEventLog(SUMMARIZED_CONFIG, { snapshotEvery: 4 });
+  const record = (action: MemoryAction): void => {
+    const { effects } = memoryReducer(log.head, action);
+    log = appendAction(log, action);
+    for (const effect of effects) {
+      if (effect.type === 'memory/trimmed') log = appendAction(log, memoryActions.trimHeld(effect));
+    }
+  };
+  const add = (message: MessageInput) => record(memoryActions.messageAdded(message));
+  add(userMessage('Hi, I am Alice.'));
+  add(assistantMessage('Hello Alice.'));
+  add(systemMessage('Answer in French.'));
+  add(userMessage('Plan a trip to Lyon.'));
+  add(assistantMessage('Lyon est belle.'));
+  add(userMessage('Two days, in May.'));
+  add(assistantMessage('Jour 1 : Vieux Lyon.'));
+  record(memoryActions.summaryCommitted('Alice plans two days in Lyon in May.', 3));
+  add(userMessage('She likes museums.'));
+  add(assistantMessage('Musée des Confluences.'));
+  record(memoryActions.summaryCommitted('Day 1 is Vieux Lyon.', 5));
+  record(memoryActions.summarySet('Alice: Lyon, May, museums.'));
   return log;
 };

@@ -1,6 +1,9 @@
+import { quoteText } from '../../internal/escapeText';
+import { closestName } from './closestName';
+
 /**
  * What `conversation-memory inspect` was asked: the file, the step to show (or `null` for the
- * timeline) and whether to print JSON; or the help; or a usage error.
+ * timeline) and whether to print JSON; or the help; or the version; or a usage error.
  *
  * @example
  * ```ts
@@ -17,6 +20,7 @@ export type InspectArgs =
       readonly html: string | null;
     }
   | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
   | { readonly kind: 'usage'; readonly problem: string };
 
 /**
@@ -29,38 +33,57 @@ export type InspectArgs =
  */
 export const USAGE = `Usage: conversation-memory inspect FILE [--at N] [--json]
        conversation-memory inspect FILE --html OUT
+       conversation-memory --version
 
-Prints the timeline of a recorded conversation, one line per step.
+Prints the timeline of a recorded conversation, one line per step. Step 0 is
+the initial state and step N the state after the Nth action: a log of 16
+actions has steps 0 to 16.
 
   FILE      an event log or a state in the versioned envelope, a raw state,
             a reference toDict memory, or a session file of the JSON file store
+            (a SQLite store's file: export a stream with exportEventLog first)
   --at N    the window at step N (0 is the start) as the model receives it
   --json    the same data as JSON
   --html OUT  writes the inspector page for FILE to OUT: one self-contained
             HTML file (no server, no network) to step through the timeline
+  --version the version of conversation-memory
   --help    this text
 `;
 
+/** The options, as a misspelt one is compared with them. */
+const OPTIONS = ['--at', '--json', '--html', '--help', '--version'] as const;
+const COMMANDS = ['inspect'] as const;
+
 const STEP = /^(0|[1-9][0-9]{0,8})$/;
+
+/** ` (did you mean --html?)` for a name near a known one, else `''`. */
+const didYouMean = (typed: string, names: readonly string[]): string => {
+  const name = closestName(typed.split('=')[0] ?? typed, names);
+  return name === null ? '' : ` (did you mean ${name}?)`;
+};
 
 /**
  * Reads the command line (the arguments after the program name).
  *
  * @param argv - e.g. `['inspect', 'log.json', '--at', '3']`
- * @returns what to do
+ * @returns what to do; an unknown option or command names the nearest known one
  * @example
  * ```ts
  * parseArgs(['inspect', 'log.json', '--json']); // { kind: 'inspect', file: 'log.json', at: null, json: true, html: null }
+ * parseArgs(['inspect', 'log.json', '--htm', 'out.html']); // usage: unknown option "--htm" (did you mean --html?)
  * ```
  */
 export const parseArgs = (argv: readonly string[]): InspectArgs => {
   if (argv.includes('--help') || argv.includes('-h')) return { kind: 'help' };
+  if (argv.includes('--version') || argv.includes('-v')) return { kind: 'version' };
   const [command, ...rest] = argv;
   if (command !== 'inspect') {
     return {
       kind: 'usage',
       problem:
-        command === undefined ? 'missing command' : `unknown command ${JSON.stringify(command)}`,
+        command === undefined
+          ? 'missing command'
+          : `unknown command ${quoteText(command)}${didYouMean(command, COMMANDS)}`,
     };
   }
   let file: string | undefined;
@@ -77,7 +100,7 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
       if (value === undefined || !STEP.test(value)) {
         return {
           kind: 'usage',
-          problem: `--at expects a step number (0, 1, 2, …), got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
+          problem: `--at expects a step number (0, 1, 2, …), got ${value === undefined ? 'nothing' : quoteText(value)}`,
         };
       }
       at = Number(value);
@@ -88,9 +111,12 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
       }
       html = value;
     } else if (!literal && arg.startsWith('-') && arg !== '-') {
-      return { kind: 'usage', problem: `unknown option ${JSON.stringify(arg)}` };
+      return {
+        kind: 'usage',
+        problem: `unknown option ${quoteText(arg)}${didYouMean(arg, OPTIONS)}`,
+      };
     } else if (file === undefined) file = arg;
-    else return { kind: 'usage', problem: `one FILE only, got also ${JSON.stringify(arg)}` };
+    else return { kind: 'usage', problem: `one FILE only, got also ${quoteText(arg)}` };
   }
   if (file === undefined) return { kind: 'usage', problem: 'missing FILE' };
   if (html !== null && (json || at !== null)) {

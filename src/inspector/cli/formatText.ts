@@ -1,6 +1,9 @@
 import { escapeText } from '../../internal/escapeText';
 import type { MemoryConfig } from '../../model/config';
 import { messageLabel } from '../model/actionLabel';
+import { coverageText } from '../model/coverageText';
+import { stepOfText, stepsText } from '../model/stepsText';
+import { summaryDiff } from '../model/summaryDiff';
 import type {
   Inspected,
   SummaryChange,
@@ -29,12 +32,21 @@ const trimmedText = ({ count, byRule }: TrimmedCount): string =>
         .map(([rule, n]) => `${rule} ${n}`)
         .join(', ')})`;
 
-const summaryText = (change: SummaryChange | null): string => {
+/**
+ * A step's summary change in a few words: what the step added to the summary (not the whole
+ * summary), or that it replaced or cleared it; with what a committed chunk covers.
+ */
+const summaryText = (change: SummaryChange | null, windowPositions: readonly number[]): string => {
   if (change === null) return '';
-  if (change.summary === null) return 'summary cleared';
+  const diff = summaryDiff(change.previous, change.summary);
+  if (diff.kind === 'cleared') return 'summary cleared';
   const covers =
-    change.coverage === null ? '' : ` covers #${change.coverage.from}–#${change.coverage.to}`;
-  return `summary${covers}: "${escapeText(change.summary, 40)}"`;
+    change.coverage === null ? '' : ` ${coverageText(change.coverage, windowPositions)},`;
+  if (diff.kind === 'replaced') {
+    return `summary${covers} replaced by "${escapeText(change.summary ?? '', 40)}"`;
+  }
+  const cut = diff.dropped === 0 ? '' : ` (its oldest ${diff.dropped} characters cut)`;
+  return `summary${covers} added "${escapeText(diff.text, 40)}"${cut}`;
 };
 
 const configText = (config: MemoryConfig): string =>
@@ -48,7 +60,8 @@ const configText = (config: MemoryConfig): string =>
   ].join(', ');
 
 /**
- * The header line of an inspected file: what it is, how many steps, the memory's config.
+ * The header line of an inspected file: what it is, how many actions (steps 0 to N), the memory's
+ * config.
  *
  * @internal
  */
@@ -57,9 +70,8 @@ export const headerText = (file: string, inspected: Inspected, style: Style): st
     inspected.session === null
       ? ''
       : ` ${escapeText(inspected.session.sessionId, 60)}${inspected.session.namespace === null ? '' : ` (namespace ${escapeText(inspected.session.namespace, 60)})`}, revision ${inspected.session.revision}`;
-  const steps = inspected.log.length + 1;
   return style.bold(
-    `${escapeText(file, 200)}: ${KIND_NAMES[inspected.kind]}${session}, ${steps} step${steps === 1 ? '' : 's'}; ${configText(inspected.log.head.config)}`,
+    `${escapeText(file, 200)}: ${KIND_NAMES[inspected.kind]}${session}, ${stepsText(inspected.log.length)}; ${configText(inspected.log.head.config)}`,
   );
 };
 
@@ -81,7 +93,7 @@ export const timelineText = (
     label.length > width ? `${label.slice(0, width - 1)}…` : label.padEnd(width);
   const lines = rows.map((row) => {
     const trimmed = trimmedText(row.trimmed);
-    const summary = summaryText(row.summary);
+    const summary = summaryText(row.summary, []);
     return [
       String(row.step).padStart(stepWidth),
       cut(row.label),
@@ -123,7 +135,7 @@ export const windowText = (
   const summaryTokens = view.entries.find((entry) => entry.kind === 'summary')?.tokens;
   const lines = [
     headerText(file, inspected, style),
-    style.bold(`step ${row.step} of ${inspected.log.length}: ${row.label}`),
+    style.bold(`${stepOfText(row.step, inspected.log.length)}: ${row.label}`),
     `window ${limit(row.messages, row.maxMessages)} messages, ${limit(row.tokens, row.maxTokens)} tokens` +
       (summaryTokens === undefined ? '' : ` (+${summaryTokens} injected summary)`) +
       (row.held === 0 ? '' : `, ${row.held} held for summary`),
@@ -145,7 +157,8 @@ export const windowText = (
       );
     }
   }
-  const summary = summaryText(row.summary);
+  const positions = view.entries.flatMap((entry) => entry.position ?? []);
+  const summary = summaryText(row.summary, positions);
   if (summary !== '') lines.push(style.yellow(summary));
   return `${lines.join('\n')}\n`;
 };

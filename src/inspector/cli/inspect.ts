@@ -1,12 +1,13 @@
 import { either as E } from 'fp-ts';
-import { escapeText } from '../../internal/escapeText';
+import { escapeJsonText, escapeText, quoteText } from '../../internal/escapeText';
 import { parseInput } from '../model/readInput';
+import { stepsText } from '../model/stepsText';
 import { pageDataOf } from '../page/data';
 import { renderPage } from '../page/embed';
 import { timelineRows } from '../model/timelineRows';
 import { windowAt } from '../model/windowAt';
 import { parseArgs, USAGE } from './args';
-import { headerText, timelineText, windowText } from './formatText';
+import { timelineText, windowText } from './formatText';
 import { createStyle, wantsColour } from './style';
 import type { Inspected } from '../model/types';
 
@@ -14,7 +15,8 @@ import type { Inspected } from '../model/types';
  * What the CLI needs from its runtime: the command line, a way to read a file's text (throwing
  * when it cannot), whether stdout is a terminal, and the environment; for `--html`, the built
  * page, a way to write a file (throwing when it cannot) and to tell whether two names are the
- * same file.
+ * same file; for `--version`, the package's version; and, to tell a SQLite database before reading
+ * it whole, a way to read a file's first bytes.
  *
  * @example
  * ```ts
@@ -30,11 +32,16 @@ export interface InspectIo {
   readonly pageTemplate?: () => string;
   readonly writeText?: (file: string, text: string) => void;
   readonly sameFile?: (a: string, b: string) => boolean;
+  /** The version `--version` prints (the package's). */
+  readonly version?: string;
+  /** The first `bytes` bytes of a file as Latin-1 text (throwing when it cannot be read). */
+  readonly readStart?: (file: string, bytes: number) => string;
 }
 
 /**
- * What the CLI prints and its exit code: 0, 1 for a file that cannot be read or decoded (one line
- * on stderr naming the file and the path inside it), 2 for a usage error (with the usage text).
+ * What the CLI prints and its exit code: 0, 1 for a file that cannot be read or decoded (stderr
+ * names the file and each problem's path inside it, one per line), 2 for a usage error (with the
+ * usage text).
  *
  * @example
  * ```ts
@@ -64,6 +71,48 @@ const failure = (file: string, problem: string): InspectResult => ({
 const reason = (error: unknown): string =>
   escapeText(error instanceof Error ? error.message : String(error), 300);
 
+/** JSON output: indented, and safe on a terminal (see `escapeJsonText`). */
+const jsonOut = (value: unknown): string => `${escapeJsonText(JSON.stringify(value, null, 2))}\n`;
+
+/** The first bytes of every SQLite 3 database file. */
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/** A SQLite file (the SQLite session and event stores keep one): how to get a file inspect reads. */
+const sqliteFailure = (file: string): InspectResult =>
+  failure(
+    file,
+    [
+      'a SQLite database, not a JSON file. Export a stream of the event store to a log file, then inspect that:',
+      `  const store = new SqliteEventStore({ path: ${quoteText(file, 200)} }); // from conversation-memory/sessions/node`,
+      "  const log = await exportEventLog(store, 'thread-7'); // store.streams() lists the ids",
+      "  writeFileSync('thread-7.json', JSON.stringify(encodeEnvelope(log))); // then: conversation-memory inspect thread-7.json",
+      '(README "Event store"; for a session of the SQLite session store, save encodeEnvelope of its loaded state)',
+    ].join('\n'),
+  );
+
+/**
+ * A decoding failure: the file, then every problem the decoder listed, one per line (each with
+ * its path inside the file), then how many more it found but did not list.
+ */
+const decodeFailure = (
+  file: string,
+  problems: readonly string[],
+  problemCount: number,
+  countComplete: boolean,
+): InspectResult => {
+  const first = problems[0] ?? 'invalid input';
+  if (problemCount <= 1) return failure(file, escapeText(first, 400));
+  const lines = problems.map((problem) => `  ${escapeText(problem, 400)}`);
+  const more = problemCount - problems.length;
+  if (more > 0) {
+    lines.push(
+      `  … and ${countComplete ? '' : 'at least '}${more} more problem${more === 1 ? '' : 's'}, not listed: the decoder lists the first ${problems.length}; fix these and run inspect again to see the next`,
+    );
+  }
+  const total = `${countComplete ? '' : 'at least '}${problemCount} problems`;
+  return failure(file, `${total}:\n${lines.join('\n')}`);
+};
+
 /** `--html OUT`: the page for `file`, written to `out` (refused when `out` is `file`). */
 const writePage = (
   io: InspectIo,
@@ -89,10 +138,9 @@ const writePage = (
   } catch (error) {
     return failure(file, `--html: cannot write ${escapeText(out, 200)}: ${reason(error)}`);
   }
-  const steps = inspected.log.length + 1;
   return {
     code: 0,
-    stdout: `wrote ${escapeText(out, 200)}: the inspector page, ${steps} step${steps === 1 ? '' : 's'}\n`,
+    stdout: `wrote ${escapeText(out, 200)}: the inspector page, ${stepsText(inspected.log.length)}\n`,
     stderr: '',
   };
 };
@@ -113,27 +161,31 @@ const writePage = (
 export const runInspect = (io: InspectIo): InspectResult => {
   const args = parseArgs(io.argv);
   if (args.kind === 'help') return { code: 0, stdout: USAGE, stderr: '' };
+  if (args.kind === 'version') {
+    return { code: 0, stdout: `${PROGRAM} ${io.version ?? 'unknown version'}\n`, stderr: '' };
+  }
   if (args.kind === 'usage') return usage(args.problem);
   let text: string;
   try {
+    // A database can be large: look at its header before reading the file whole.
+    if (io.readStart?.(args.file, SQLITE_HEADER.length) === SQLITE_HEADER) {
+      return sqliteFailure(args.file);
+    }
     text = io.readText(args.file);
   } catch (error) {
     return failure(args.file, `cannot read the file: ${reason(error)}`);
   }
+  if (text.startsWith(SQLITE_HEADER)) return sqliteFailure(args.file);
   const read = parseInput(text);
   if (E.isLeft(read)) {
-    const { problems, problemCount } = read.left;
-    const more =
-      problemCount > 1
-        ? ` (and ${problemCount - 1} more problem${problemCount > 2 ? 's' : ''})`
-        : '';
-    return failure(args.file, `${escapeText(problems[0] ?? 'invalid input', 400)}${more}`);
+    const { problems, problemCount, countComplete } = read.left;
+    return decodeFailure(args.file, problems, problemCount, countComplete);
   }
   const inspected = read.right;
   const { log } = inspected;
   if (args.at !== null && args.at > log.length) {
     return usage(
-      `--at ${args.at} is out of range: ${headerText(args.file, inspected, createStyle(false))}; steps are 0 to ${log.length}`,
+      `--at ${args.at} is out of range: ${escapeText(args.file, 200)} has ${stepsText(log.length)}`,
     );
   }
   if (args.html !== null) return writePage(io, args.file, args.html, inspected);
@@ -144,7 +196,7 @@ export const runInspect = (io: InspectIo): InspectResult => {
     return {
       code: 0,
       stdout: args.json
-        ? `${JSON.stringify({ ...about, window: view }, null, 2)}\n`
+        ? jsonOut({ ...about, window: view })
         : windowText(args.file, inspected, view, style),
       stderr: '',
     };
@@ -153,7 +205,7 @@ export const runInspect = (io: InspectIo): InspectResult => {
   return {
     code: 0,
     stdout: args.json
-      ? `${JSON.stringify({ ...about, config: log.head.config, rows }, null, 2)}\n`
+      ? jsonOut({ ...about, config: log.head.config, rows })
       : timelineText(args.file, inspected, rows, style),
     stderr: '',
   };

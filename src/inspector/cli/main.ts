@@ -3,9 +3,20 @@
  * The `conversation-memory` command (Node only): `conversation-memory inspect FILE [--at N]
  * [--json | --html OUT]`. Everything but reading and writing files is in `runInspect`.
  */
-import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// The version is put in at build time (esbuild keeps only this field of package.json), so the
+// installed dist/cli.js needs no file beside it.
+import { version } from '../../../package.json';
 import { runInspect } from './inspect';
 
 /** The built page, put in by tsup (`define`, see tsup.config.ts); absent when run from source. */
@@ -34,6 +45,17 @@ const sameFile = (a: string, b: string): boolean => {
   }
 };
 
+/** The first `bytes` bytes of a file, as Latin-1 text (a database's header). */
+const readStart = (file: string, bytes: number): string => {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.toString('latin1', 0, readSync(fd, buffer, 0, bytes, 0));
+  } finally {
+    closeSync(fd);
+  }
+};
+
 const result = runInspect({
   argv: process.argv.slice(2),
   // Read only: the input file is never opened for writing.
@@ -43,6 +65,8 @@ const result = runInspect({
   pageTemplate,
   writeText: (file, text) => writeFileSync(file, text, { encoding: 'utf8' }),
   sameFile,
+  version,
+  readStart,
 });
 process.stdout.write(result.stdout);
 process.stderr.write(result.stderr);

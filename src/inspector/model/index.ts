@@ -3,11 +3,15 @@
  * JSON data.
  */
 export { actionLabel, messageLabel } from './actionLabel';
+export { coverageText } from './coverageText';
 export { parseInput, readInput } from './readInput';
 export { summaryChange, trimmedCount } from './stepEffects';
 export { timelineRows } from './timelineRows';
 export { toolGroupsOf } from './toolGroupsOf';
 export { createStepper } from './stepper';
+export { stepOfText, stepsText } from './stepsText';
+export { summaryDiff } from './summaryDiff';
+export type { SummaryDiff } from './summaryDiff';
 export type { Stepper, StepperOptions } from './stepper';
 export { stepView, windowAt } from './windowAt';
 export type {

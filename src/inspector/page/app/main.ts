@@ -4,6 +4,7 @@
  * model (windows cached per step), and renders everything as text.
  */
 import { createStepper } from '../../model/stepper';
+import { stepOfText, stepsText } from '../../model/stepsText';
 import type { PageData } from '../data';
 import { forkText, pageLogOf } from '../pageLog';
 import { drawChart } from './chart';
@@ -30,7 +31,7 @@ const start = (): void => {
   const last = rows.length - 1;
   const config = data.log.head.config;
   byId('about').textContent =
-    `${data.file}: ${KINDS[data.kind]}, ${rows.length} step${rows.length === 1 ? '' : 's'}; ` +
+    `${data.file}: ${KINDS[data.kind]}, ${stepsText(last)}; ` +
     `maxMessages ${config.maxMessages}, maxTokens ${config.maxTokens ?? 'none'}, ` +
     `tokenizer ${data.tokenizer}, toolPairs ${config.toolPairs}` +
     `${config.pinSystem ? ', pinSystem' : ''}${config.startOn === null ? '' : `, startOn ${config.startOn}`}`;
@@ -46,7 +47,9 @@ const start = (): void => {
     const view = stepper.viewAt(n);
     const previous = n > 0 ? stepper.viewAt(n - 1) : null;
     slider.value = String(n);
-    byId('step-label').textContent = `step ${n} of ${last}: ${view.row.label}`;
+    const label = byId('step-label');
+    label.textContent = `${stepOfText(n, last)}: ${view.row.label}`;
+    label.title = label.textContent;
     const summaryTokens = view.entries.find((e) => e.kind === 'summary')?.tokens;
     byId('figures').textContent =
       `window ${limit(view.row.messages, view.row.maxMessages)} messages · ` +

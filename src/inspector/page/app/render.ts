@@ -1,5 +1,7 @@
 /// <reference lib="dom" />
 import type { Message } from '../../../model/message';
+import { coverageText } from '../../model/coverageText';
+import { summaryDiff } from '../../model/summaryDiff';
 import type { TrimmedEntry, WindowEntry, WindowView } from '../../model/types';
 import { el } from './dom';
 
@@ -121,8 +123,8 @@ export const renderTrimmed = (list: HTMLElement, trimmed: readonly TrimmedEntry[
 };
 
 /**
- * The summary panel: the stored summary, the positions each committed summary chunk covers, and
- * the positions held for summarizing.
+ * The summary panel: the stored summary, what each committed summary chunk covers (naming the
+ * positions of its range that are still in the window), and the positions held for summarizing.
  *
  * @param panel - the element to fill
  * @param view - the window
@@ -135,9 +137,8 @@ export const renderSummary = (panel: HTMLElement, view: WindowView): void => {
   const parts: HTMLElement[] = [el('p', { class: 'summary-text' }, view.summary ?? '(no summary)')];
   if (view.summaryCoverage.length > 0) {
     const list = el('ul', { class: 'coverage' });
-    for (const c of view.summaryCoverage) {
-      list.append(el('li', {}, `covers #${c.from}–#${c.to} (${c.count} messages)`));
-    }
+    const positions = view.entries.flatMap((entry) => entry.position ?? []);
+    for (const c of view.summaryCoverage) list.append(el('li', {}, coverageText(c, positions)));
     parts.push(list);
   }
   if (view.heldPositions.length > 0) {
@@ -152,8 +153,19 @@ export const renderSummary = (panel: HTMLElement, view: WindowView): void => {
   panel.replaceChildren(...parts);
 };
 
+/** What the step did to the summary: the text it added, or that it replaced or cleared it. */
+const summaryLine = (change: WindowView['row']['summary']): string => {
+  if (change === null) return 'summary: unchanged';
+  const diff = summaryDiff(change.previous, change.summary);
+  if (diff.kind === 'cleared') return 'summary: cleared';
+  if (diff.kind === 'replaced') return `summary replaced by: ${change.summary ?? ''}`;
+  const cut = diff.dropped === 0 ? '' : ` (its oldest ${diff.dropped} characters cut)`;
+  return `summary added: ${diff.text}${cut}`;
+};
+
 /**
- * The diff against the previous step: positions added, positions trimmed, summary changed.
+ * The diff against the previous step: positions added, positions trimmed, the text added to the
+ * summary (or that it was replaced or cleared).
  *
  * @param panel - the element to fill
  * @param view - the window at this step
@@ -173,7 +185,6 @@ export const renderDiff = (
     .filter((e) => e.position !== null && !before.has(e.position))
     .map((e) => `#${e.position}`);
   const trimmed = view.trimmed.map((e) => `#${e.position} (${e.rule})`);
-  const change = view.row.summary;
   const lines: HTMLElement[] = [
     el('p', { class: 'diff-added' }, `added: ${added.length === 0 ? '—' : added.join(', ')}`),
     el(
@@ -181,15 +192,7 @@ export const renderDiff = (
       { class: 'diff-trimmed' },
       `trimmed: ${trimmed.length === 0 ? '—' : trimmed.join(', ')}`,
     ),
-    el(
-      'p',
-      { class: 'diff-summary' },
-      change === null
-        ? 'summary: unchanged'
-        : change.summary === null
-          ? 'summary: cleared'
-          : `summary changed: ${change.summary}`,
-    ),
+    el('p', { class: 'diff-summary' }, summaryLine(view.row.summary)),
   ];
   panel.replaceChildren(...lines);
 };
