@@ -118,6 +118,7 @@ export { SessionConflictError, SessionCorruptError, SessionIdError } from './err
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/sessions/node)
 export { InMemorySessionStore } from './sessions/InMemorySessionStore';
 // Building blocks every store uses (and a custom store should): validation, revisions, TTL, search.
+export { describeValue } from './internal/describeValue';
 export {
   MAX_SESSION_ID_LENGTH,
   sessionKeyOf,

@@ -10,6 +10,7 @@ import {
   SessionCorruptError,
   userMessage,
 } from 'conversation-memory';
+import { toCompletionResult } from 'conversation-memory/ai-sdk';
 import { sampleState } from './support/sessionConformance';
 import { rejection } from './helpers';
 
@@ -67,7 +68,7 @@ describe('errors echo ids, locations and problems escaped', () => {
           expect(error.message.split('\n')[0]).not.toContain(id.includes('\n') ? id : '\n');
         }
         // The fields keep the exact values, for programs.
-        expect(errors[0]?.sessionId).toBe(id);
+        expect((errors[0] as SessionConflictError).sessionId).toBe(id);
         expect((errors[2] as SessionCorruptError).location).toBe(location);
         expect((errors[2] as SessionCorruptError).problems[0]).toBe(problem);
         expect((errors[3] as EventConflictError).streamId).toBe(id);
@@ -102,5 +103,17 @@ describe('errors echo ids, locations and problems escaped', () => {
       events.append(id, [], { expectedVersion: 1, config: { maxMessages: 3 } }),
     );
     expectClean((config as Error).message);
+  });
+
+  it('a provider reply is echoed escaped (the AI SDK adapter read it with JSON.stringify)', () => {
+    const call = { toolCallId: 'c1', toolName: 'calc', input: 'x\u202eevil\u009b[2J\u2028' };
+    let thrown: unknown;
+    try {
+      toCompletionResult({ text: '', toolCalls: [call], usage: undefined });
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).message).toContain('toolCalls[0].input');
+    expectClean((thrown as Error).message);
   });
 });

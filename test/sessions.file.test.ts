@@ -521,7 +521,7 @@ describe('JsonFileSessionStore: locks and TTL', () => {
     const directory = freshDirectory();
     const store = new JsonFileSessionStore({ directory, lockWaitMs: 2000 });
     const dead = deadPid();
-    const temp = `${sessionFileName('s1')}.${dead}-abcdef.tmp`;
+    const temp = `${sessionFileName('s1')}.${dead}-0a1b2c3d4e5f.tmp`;
     writeFileSync(join(directory, temp), '{"session_id": "s1", "half a fi');
     writeLock(lockOf(directory, 's1'), { pid: dead, host: hostname(), temp });
     let started = Date.now();

@@ -1,11 +1,20 @@
 import { escapeText, quoteText } from './escapeText';
 
 /**
- * Renders a received value for an error message: strings quoted, shortened and escaped, numbers
- * as written (`NaN`, `Infinity`, `-0`), objects by kind. Never throws, never prints a whole
- * large object, never echoes a control character.
+ * Renders a received value for an error message: strings quoted, shortened to 60 characters and
+ * escaped (controls, line separators, bidi controls and lone surrogates as `\uXXXX`), numbers as
+ * written (`NaN`, `Infinity`, `-0`), objects by kind. Never throws (a revoked Proxy is "an
+ * unreadable value"), never prints a whole large object, never echoes a control character. Our
+ * adapters and stores echo input only through it; a custom store should too.
  *
- * @internal
+ * @param value - anything received
+ * @returns a one-line description
+ * @example
+ * ```ts
+ * describeValue('a\u202eb'); // '"a\\u202eb"'
+ * describeValue([1, 2]); // 'an array of length 2'
+ * describeValue(-0); // '-0'
+ * ```
  */
 export const describeValue = (value: unknown): string => {
   try {

@@ -6,19 +6,16 @@ import {
 } from 'conversation-memory';
 // Not yet exported from 'conversation-memory' (the lead will export them).
 import type { CompletionResult, CompletionUsage } from 'conversation-memory';
-import { ProviderResponseError } from 'conversation-memory';
+import { ProviderResponseError, describeValue } from 'conversation-memory';
+
+/** A received value for an error message: a string named as one, quoted and escaped. */
+const received = (value: unknown): string =>
+  typeof value === 'string' ? `string ${describeValue(value)}` : describeValue(value);
 
 const API = 'aiSdkProvider';
 
-/** A short, escaped rendering of a received value for an error message. */
-const describe = (value: unknown): string => {
-  if (typeof value === 'string') return `string ${JSON.stringify(value.slice(0, 60))}`;
-  if (value === null || typeof value !== 'object') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
-};
-
 const bad = (path: string, expected: string, value: unknown): ProviderResponseError =>
-  new ProviderResponseError(API, `${path}: expected ${expected}, received ${describe(value)}`);
+  new ProviderResponseError(API, `${path}: expected ${expected}, received ${received(value)}`);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

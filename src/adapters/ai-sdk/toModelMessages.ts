@@ -6,7 +6,12 @@ import type {
   ToolCallPart,
   UserContent,
 } from 'ai';
-import { MemoryArgumentError, type ContentPart, type Message } from 'conversation-memory';
+import {
+  describeValue,
+  MemoryArgumentError,
+  type ContentPart,
+  type Message,
+} from 'conversation-memory';
 
 const API = 'toModelMessages';
 
@@ -25,7 +30,7 @@ const toPart = (part: ContentPart, path: string): TextPart | ImagePart => {
     return { type: 'image', image: part.imageBase64, ...media };
   }
   return fail(
-    `${path}: a part of type ${JSON.stringify(part.type).slice(0, 60)} without its data has no AI SDK form; expected a text, image_url or image_base64 part`,
+    `${path}: a part of type ${describeValue(part.type)} without its data has no AI SDK form; expected a text, image_url or image_base64 part`,
   );
 };
 

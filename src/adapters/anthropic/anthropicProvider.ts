@@ -8,20 +8,10 @@ import {
   type CompletionRequest,
   type CompletionResult,
   type Provider,
+  describeValue,
 } from 'conversation-memory';
 
 const API = 'anthropicProvider';
-
-/** A received value for an error message: short, one line, never throwing. */
-const shown = (value: unknown): string => {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === 'object')
-    return value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
-  return typeof value === 'function' || typeof value === 'symbol'
-    ? `a ${typeof value}`
-    : String(value);
-};
 
 /**
  * The `max_tokens` sent when neither the request nor the options give one. Anthropic requires
@@ -59,24 +49,30 @@ const checkOptions = (options: AnthropicProviderOptions): void => {
     throw new AgentConfigError(API, what);
   };
   if (typeof options !== 'object' || options === null) {
-    fail(`options must be an object such as { client }, received ${shown(options)}`);
+    fail(`options must be an object such as { client }, received ${describeValue(options)}`);
   }
   const { client, defaultModel, defaultMaxTokens, name } = options;
   const messages = (client as { messages?: { create?: unknown } } | undefined)?.messages;
   if (typeof messages?.create !== 'function') {
-    fail(`options.client must be an Anthropic client (new Anthropic()), received ${shown(client)}`);
+    fail(
+      `options.client must be an Anthropic client (new Anthropic()), received ${describeValue(client)}`,
+    );
   }
   if (defaultModel !== undefined && (typeof defaultModel !== 'string' || defaultModel === '')) {
-    fail(`options.defaultModel must be a non-empty string, received ${shown(defaultModel)}`);
+    fail(
+      `options.defaultModel must be a non-empty string, received ${describeValue(defaultModel)}`,
+    );
   }
   if (
     defaultMaxTokens !== undefined &&
     !(Number.isInteger(defaultMaxTokens) && defaultMaxTokens >= 1)
   ) {
-    fail(`options.defaultMaxTokens must be an integer ≥ 1, received ${shown(defaultMaxTokens)}`);
+    fail(
+      `options.defaultMaxTokens must be an integer ≥ 1, received ${describeValue(defaultMaxTokens)}`,
+    );
   }
   if (name !== undefined && typeof name !== 'string') {
-    fail(`options.name must be a string, received ${shown(name)}`);
+    fail(`options.name must be a string, received ${describeValue(name)}`);
   }
 };
 
@@ -154,9 +150,13 @@ export const anthropicProvider = (options: AnthropicProviderOptions): Provider =
     );
     const result = fromAnthropicReply(reply);
     if (result._tag === 'Left') {
-      throw new ProviderResponseError(API, `provider ${shown(name)}: ${result.left.detail}`, {
-        cause: result.left,
-      });
+      throw new ProviderResponseError(
+        API,
+        `provider ${describeValue(name)}: ${result.left.detail}`,
+        {
+          cause: result.left,
+        },
+      );
     }
     return result.right;
   };

@@ -5,9 +5,9 @@ import {
   memoryActions,
   type MemoryConfig,
   type MemoryState,
+  describeValue,
 } from 'conversation-memory';
 import { conversationStep, type StepAction } from './conversationStep';
-import { describe } from './describe';
 import { readPayload } from './readPayload';
 import type {
   ConversationCreatedPayload,
@@ -94,7 +94,10 @@ export const conversationReducers = (name: string, defaults: MemoryConfig) => ({
       const { fields, conversationId } = readPayload(input, type);
       const text = fields['text'];
       if (typeof text !== 'string') {
-        throw new MemoryArgumentError(type, `text must be a string, received ${describe(text)}`);
+        throw new MemoryArgumentError(
+          type,
+          `text must be a string, received ${describeValue(text)}`,
+        );
       }
       return { payload: { conversationId, text } };
     },
@@ -112,7 +115,7 @@ export const conversationReducers = (name: string, defaults: MemoryConfig) => ({
       if (typeof action !== 'object' || action === null || typeof action.type !== 'string') {
         throw new MemoryArgumentError(
           type,
-          `action must be a memory action (made by memoryActions), received ${describe(action)}`,
+          `action must be a memory action (made by memoryActions), received ${describeValue(action)}`,
         );
       }
       return { payload: { conversationId, action } };

@@ -1,8 +1,7 @@
 import { createSlice, type Slice } from '@reduxjs/toolkit';
-import { createMemory, MemoryArgumentError } from 'conversation-memory';
+import { createMemory, MemoryArgumentError, describeValue } from 'conversation-memory';
 import { conversationReducers, type ConversationsCaseReducers } from './conversationReducers';
 import { conversationSelectors, type ConversationsSelectors } from './conversationSelectors';
-import { describe } from './describe';
 import type { ConversationsSliceOptions, ConversationsState } from './types';
 
 /**
@@ -76,7 +75,7 @@ export function createConversationsSlice<Name extends string = 'conversations'>(
   if (typeof name !== 'string' || name === '') {
     throw new MemoryArgumentError(
       'createConversationsSlice',
-      `name must be a non-empty string, received ${describe(name)}`,
+      `name must be a non-empty string, received ${describeValue(name)}`,
     );
   }
   const defaults = createMemory(options.defaultConfig).config;

@@ -1,5 +1,4 @@
-import { MemoryArgumentError } from 'conversation-memory';
-import { describe } from './describe';
+import { MemoryArgumentError, describeValue } from 'conversation-memory';
 
 /**
  * Reads the payload of a slice action and its `conversationId`: a non-empty string other than
@@ -20,7 +19,7 @@ export const readPayload = (
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     throw new MemoryArgumentError(
       api,
-      `the payload must be an object with a conversationId, received ${describe(payload)}`,
+      `the payload must be an object with a conversationId, received ${describeValue(payload)}`,
     );
   }
   const fields = payload as Readonly<Record<string, unknown>>;
@@ -32,7 +31,7 @@ export const readPayload = (
   ) {
     throw new MemoryArgumentError(
       api,
-      `conversationId must be a non-empty string other than "__proto__", received ${describe(conversationId)}`,
+      `conversationId must be a non-empty string other than "__proto__", received ${describeValue(conversationId)}`,
     );
   }
   return { fields, conversationId };

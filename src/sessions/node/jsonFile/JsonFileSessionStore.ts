@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { readdir, readFile, rename, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, rename, unlink } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { constants as bufferConstants } from 'node:buffer';
 import { either as E } from 'fp-ts';
 import {
   checkExpectedRevision,
   compareCodePoints,
+  describeValue,
   expectedRevisionOf,
   fromDict,
   isSessionExpired,
@@ -36,7 +38,17 @@ import {
 } from 'conversation-memory';
 import { syncDirectory, writeFileAtomic } from './atomicWrite';
 import { acquireFileLock, type FileLock } from './fileLock';
-import { referenceFileName, SESSION_FILE_SUFFIX, sessionFileName } from './fileNames';
+import {
+  asideFileName,
+  lockFileName,
+  referenceFileName,
+  SESSION_FILE_SUFFIX,
+  sessionFileName,
+  tempFileName,
+} from './fileNames';
+import { findReferenceCopy, findSessionFile, type Found, type Occupant } from './findSessionFile';
+import { moveWithoutOverwriting } from './moveWithoutOverwriting';
+import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from './readRegularFile';
 import { readSessionRecord, type SessionRecord, writeSessionRecord } from './sessionRecord';
 
 /**
@@ -54,17 +66,13 @@ export interface JsonFileSessionStoreOptions extends SessionStoreOptions {
   readonly lockWaitMs?: number | undefined;
   /** A lock older than this (ms) is broken even if its holder seems alive (default 30,000). */
   readonly staleLockMs?: number | undefined;
+  /**
+   * The largest session file read or written, in bytes (default 128 MiB; at most 536,870,888,
+   * Node's longest string). A larger file is corrupt to this store (not read); a save that
+   * would write one is refused with `MemoryArgumentError`.
+   */
+  readonly maxFileBytes?: number | undefined;
 }
-
-type Found =
-  | { readonly kind: 'absent' }
-  | {
-      readonly kind: 'corrupt';
-      readonly path: string;
-      readonly problems: readonly string[];
-      readonly cause?: unknown;
-    }
-  | { readonly kind: 'record'; readonly path: string; readonly record: SessionRecord };
 
 interface Live {
   readonly record: SessionRecord;
@@ -72,21 +80,8 @@ interface Live {
 }
 
 const API = 'JsonFileSessionStore';
-const ABSENT: Found = Object.freeze({ kind: 'absent' });
-/** Marks the names of damaged files kept for inspection: `<name>.corrupt-<ms>-<random>`. */
-const ASIDE_MARK = '.corrupt-';
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
-
-/** A file's text; `undefined` when there is no such file. */
-const readIfThere = async (path: string): Promise<string | undefined> => {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (codeOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-};
 
 /** `memory.messages[0].role: …` from fromDict's `messages[0].role: …`. */
 const inMemory = (problem: string): string =>
@@ -103,6 +98,18 @@ const positiveMs = (value: unknown, name: string, fallback: number): number => {
   return value;
 };
 
+const fileBytes = (value: unknown): number => {
+  if (value === undefined) return DEFAULT_MAX_FILE_BYTES;
+  const max = bufferConstants.MAX_STRING_LENGTH;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new MemoryArgumentError(
+      API,
+      `options.maxFileBytes must be an integer number of bytes from 1 to ${max}, received ${describeValue(value)}`,
+    );
+  }
+  return value;
+};
+
 /**
  * A {@link SessionStore} of JSON files, one per session, in the reference's layout
  * (`{"session_id", "namespace", "created_at", "updated_at", "memory"}`, plus `"revision"`), so
@@ -111,14 +118,20 @@ const positiveMs = (value: unknown, name: string, fallback: number): number => {
  * - Names: a key that is a safe portable file name keeps `<key>.json` (`ns:id.json`); any other
  *   (`a/b`, `..`, `CON`, `.hidden`, upper case, non-ASCII, very long) is encoded, so no id leaves
  *   the directory or shares a file with another, on case-insensitive file systems too. Keys are
- *   read back from the files' content, which must match their name.
+ *   read back from the files' content, which must match their name. A file the reference wrote
+ *   for another key under a name that is ours for this one (its bare id `a:b` in `a:b.json`, our
+ *   name for namespace `a`, id `b`) stays that key's: this one is absent, and its first save
+ *   moves that file to the other key's own name (never over a file), else aside.
  * - Writes are atomic and durable: a unique temp file, fsync, rename, fsync of the directory.
  * - No lost updates across processes: a save takes the session's lock file (`O_EXCL`, stale locks
  *   of dead holders broken), checks the revision, writes, and releases; a save that cannot get
  *   the lock within `lockWaitMs` fails with `SessionConflictError`. Reads take no lock.
  * - A damaged file is never dropped: `load` rejects with `SessionCorruptError`, `list` and
  *   `search` skip it, `exists` reports it, and a save or delete first renames it to
- *   `<name>.corrupt-<ms>-<random>`.
+ *   `<name>.corrupt-<ms>-<random>`. So is any entry that is not a regular file of at most
+ *   `maxFileBytes`: a FIFO, socket or device (never waited on), a directory, a symlink (not
+ *   followed: it may loop or lead out of the directory), a huge file (never read). Lock paths get
+ *   the same checks.
  * - Expired files are deleted when met, under the lock and only if still expired.
  *
  * @example
@@ -137,6 +150,7 @@ export class JsonFileSessionStore implements SessionStore {
   readonly #now: () => number;
   readonly #lockWaitMs: number;
   readonly #staleLockMs: number;
+  readonly #maxFileBytes: number;
   /** One queue per file name: saves of one process wait here rather than polling the lock. */
   readonly #queues = new Map<string, Promise<void>>();
   #closed = false;
@@ -158,6 +172,7 @@ export class JsonFileSessionStore implements SessionStore {
     this.#now = sessionClockOf(options.now, API);
     this.#lockWaitMs = positiveMs(options.lockWaitMs, 'lockWaitMs', 10_000);
     this.#staleLockMs = positiveMs(options.staleLockMs, 'staleLockMs', 30_000);
+    this.#maxFileBytes = fileBytes(options.maxFileBytes);
     this.directory = resolve(options.directory);
     mkdirSync(this.directory, { recursive: true });
   }
@@ -191,52 +206,14 @@ export class JsonFileSessionStore implements SessionStore {
     }
   }
 
-  /** The session's file as it is now: absent, corrupt, or a record (ours or the reference's). */
-  async #find(where: SessionKey, name: string): Promise<Found> {
-    const path = join(this.directory, name);
-    let text: string | undefined;
-    try {
-      text = await readIfThere(path);
-    } catch (error) {
-      if (codeOf(error) !== 'EISDIR') throw error;
-      return { kind: 'corrupt', path, problems: ['(root): a directory, not a session file'] };
-    }
-    if (text !== undefined) {
-      const read = readSessionRecord(text);
-      if (!read.ok) return { kind: 'corrupt', path, problems: read.problems, cause: read.cause };
-      const held = read.record.where.key;
-      if (held !== where.key) {
-        return {
-          kind: 'corrupt',
-          path,
-          problems: [
-            `session_id: the file holds session ${JSON.stringify(held)}, not ${JSON.stringify(where.key)} (a renamed or foreign file)`,
-          ],
-        };
-      }
-      return { kind: 'record', path, record: read.record };
-    }
-    return this.#findReferenceCopy(where);
+  /** The session's file as it is now (see {@link findSessionFile}). */
+  #find(where: SessionKey, name: string): Promise<Found> {
+    return findSessionFile(this.directory, where, name, this.#maxFileBytes);
   }
 
   /** The file the reference wrote for the key under its own name, when that name differs. */
-  async #findReferenceCopy(where: SessionKey): Promise<Found> {
-    const name = referenceFileName(where);
-    if (name === undefined) return ABSENT;
-    const path = join(this.directory, name);
-    let text: string | undefined;
-    try {
-      text = await readIfThere(path);
-    } catch {
-      // Not a file we can read under that name (a directory, a name too long here): not ours.
-      return ABSENT;
-    }
-    if (text === undefined) return ABSENT;
-    const read = readSessionRecord(text);
-    // Only a file that names this very key is its copy (on a case-insensitive file system,
-    // `Ab.json` may open `aB.json`).
-    if (!read.ok || read.record.where.key !== where.key) return ABSENT;
-    return { kind: 'record', path, record: read.record };
+  #findReferenceCopy(where: SessionKey): Promise<Found> {
+    return findReferenceCopy(this.directory, where, this.#maxFileBytes);
   }
 
   /**
@@ -293,16 +270,52 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   #lock(name: string, deadline: number, temp?: string): Promise<FileLock | undefined> {
-    return acquireFileLock(join(this.directory, `${name}.lock`), {
+    return acquireFileLock(join(this.directory, lockFileName(name)), {
       deadline,
       staleMs: this.#staleLockMs,
       temp,
     });
   }
 
-  /** Renames a damaged file to `<name>.corrupt-<ms>-<random>`, kept for inspection. */
+  /** Renames a damaged entry to `<name>.corrupt-<ms>-<random>`, kept for inspection. */
   async #moveAside(path: string): Promise<void> {
-    await rename(path, `${path}${ASIDE_MARK}${Date.now()}-${randomBytes(3).toString('hex')}`);
+    await rename(path, join(this.directory, asideFileName(basename(path))));
+  }
+
+  /**
+   * Moves another session's reference record out of our name for `where`: to that session's own
+   * name when nothing is there (where it still loads), else aside. Under that session's lock, so
+   * none of its own saves or deletes runs meanwhile; nothing is done if the file changed since.
+   */
+  async #relocate(
+    api: string,
+    where: SessionKey,
+    occupant: Occupant,
+    deadline: number,
+    expected: number,
+  ): Promise<void> {
+    const other = occupant.record.where;
+    const otherName = sessionFileName(other.key);
+    const lock = await this.#lock(otherName, deadline);
+    if (lock === undefined) {
+      throw new SessionConflictError(
+        api,
+        where.key,
+        expected,
+        0,
+        `its file holds the reference's record of session ${describeValue(other.key)}, whose lock another writer held for more than ${this.#lockWaitMs} ms`,
+      );
+    }
+    try {
+      const read = await readRegularFile(occupant.path, this.#maxFileBytes);
+      const again = read.kind === 'text' ? readSessionRecord(read.text) : undefined;
+      if (again?.ok !== true || again.record.where.key !== other.key) return;
+      if (!(await moveWithoutOverwriting(occupant.path, join(this.directory, otherName)))) {
+        await this.#moveAside(occupant.path);
+      }
+    } finally {
+      await lock.release();
+    }
   }
 
   /** Removes the reference's copy of the key (after a save or delete of ours). */
@@ -373,7 +386,7 @@ export class JsonFileSessionStore implements SessionStore {
   ): Promise<SavedSession> {
     const deadline = Date.now() + this.#lockWaitMs;
     for (;;) {
-      const temp = `${name}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+      const temp = tempFileName(name, process.pid, randomBytes(6).toString('hex'));
       const lock = await this.#lock(name, deadline, temp);
       if (lock === undefined) {
         const actual = await this.#revisionNow(where, name);
@@ -386,17 +399,9 @@ export class JsonFileSessionStore implements SessionStore {
         );
       }
       try {
-        const found = await this.#find(where, name);
-        const damaged = this.#damaged(api, found);
-        const current =
-          found.kind === 'record' && !damaged && !this.#expired(found.record)
-            ? found.record
-            : undefined;
-        const actual = current?.revision ?? 0;
-        checkExpectedRevision(where.key, expected, actual, api);
-        if (damaged && found.kind !== 'absent') await this.#moveAside(found.path);
+        const { found, damaged, current } = await this.#claim(api, where, name, expected, deadline);
         const now = this.#clock();
-        const revision = actual + 1;
+        const revision = (current?.revision ?? 0) + 1;
         const text = writeSessionRecord(
           where,
           current?.createdAt ?? now,
@@ -404,6 +409,8 @@ export class JsonFileSessionStore implements SessionStore {
           revision,
           memoryJson,
         );
+        this.#checkSize(api, text);
+        if (damaged && found.kind !== 'absent') await this.#moveAside(found.path);
         if (!(await writeFileAtomic(this.directory, name, temp, text, () => lock.held()))) continue;
         await this.#dropReferenceCopy(api, where);
         return Object.freeze({ revision });
@@ -411,6 +418,44 @@ export class JsonFileSessionStore implements SessionStore {
         await lock.release();
       }
     }
+  }
+
+  /**
+   * Under the session's lock: what is there now, checked against the expected revision, with any
+   * other session's reference record moved out of our name first (see {@link #relocate}).
+   */
+  async #claim(
+    api: string,
+    where: SessionKey,
+    name: string,
+    expected: number | undefined,
+    deadline: number,
+  ): Promise<{ found: Found; damaged: boolean; current: SessionRecord | undefined }> {
+    for (;;) {
+      const found = await this.#find(where, name);
+      const damaged = this.#damaged(api, found);
+      const current =
+        found.kind === 'record' && !damaged && !this.#expired(found.record)
+          ? found.record
+          : undefined;
+      const actual = current?.revision ?? 0;
+      checkExpectedRevision(where.key, expected, actual, api);
+      const occupant = found.kind === 'corrupt' ? undefined : found.occupant;
+      if (occupant === undefined) return { found, damaged, current };
+      await this.#relocate(api, where, occupant, deadline, expected ?? actual);
+    }
+  }
+
+  /** Refuses to write a session file that this store (or one like it) would not read back. */
+  #checkSize(api: string, text: string): void {
+    // A UTF-16 unit is at most 3 bytes of UTF-8: most texts need no count.
+    if (text.length * 3 <= this.#maxFileBytes) return;
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes <= this.#maxFileBytes) return;
+    throw new MemoryArgumentError(
+      api,
+      `state: the session file would be ${bytes} bytes, over options.maxFileBytes (${this.#maxFileBytes}); nothing was written (trim the memory, or raise maxFileBytes)`,
+    );
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
@@ -495,14 +540,15 @@ export class JsonFileSessionStore implements SessionStore {
     const names = new Set(await readdir(this.directory));
     for (const name of names) {
       if (!name.endsWith(SESSION_FILE_SUFFIX)) continue;
-      let text: string | undefined;
+      let entry;
       try {
-        text = await readIfThere(join(this.directory, name));
+        entry = await readRegularFile(join(this.directory, name), this.#maxFileBytes);
       } catch {
-        continue; // a directory named *.json, or a file we may not read: not a session here
+        continue; // a file we may not read: not a session here
       }
-      if (text === undefined) continue; // deleted since readdir
-      const read = readSessionRecord(text);
+      // Deleted since readdir, or not a session file (a FIFO, a symlink, a directory, too large).
+      if (entry.kind !== 'text') continue;
+      const read = readSessionRecord(entry.text);
       if (!read.ok) continue;
       const { record } = read;
       const own = sessionFileName(record.where.key);

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { asideFileName, isOwnTempFileName } from './fileNames';
+import { type EntryRead, readRegularFile } from './readRegularFile';
 
 /**
  * A cross-process lock on one session file: the file `<session file>.lock`, created with
@@ -12,13 +14,18 @@ import { basename, dirname, join } from 'node:path';
  * process) or it is older than `staleMs` (another host, or a pid reused), or it is unreadable and
  * older than a second (its holder died between creating and writing it). Breaking renames it to a
  * unique name, checks that what was renamed is the very lock judged stale (else puts it back),
- * deletes it and the dead holder's temp file. A holder checks that it still holds its lock just
- * before it commits (`held()`), so a lock broken under a live holder (held over `staleMs`) costs
- * that holder a retry, not a lost update.
+ * deletes it and the dead holder's temp file: only a name of the form that holder writes for this
+ * session (`<session file>.<its pid>-<12 hex>.tmp`), whatever else the lock file names. A holder
+ * checks that it still holds its lock just before it commits (`held()`), so a lock broken under a
+ * live holder (held over `staleMs`) costs that holder a retry, not a lost update.
+ *
+ * An entry at the lock's path that no holder makes (a directory, a FIFO, a symlink, a file over
+ * 4 KiB) is renamed aside to `<lock>.corrupt-<ms>-<hex>` at once, kept for inspection; lock files
+ * are read without following links or waiting on a FIFO.
  *
  * @example
  * ```ts
- * const lock = await acquireFileLock('/data/s1.json.lock', { deadline: Date.now() + 10_000, staleMs: 30_000, temp: 's1.json.42-ab.tmp' });
+ * const lock = await acquireFileLock('/data/s1.json.lock', { deadline: Date.now() + 10_000, staleMs: 30_000, temp: 's1.json.42-0a1b2c3d4e5f.tmp' });
  * if (lock) try { if (await lock.held()) { … } } finally { await lock.release(); }
  * ```
  */
@@ -34,7 +41,7 @@ export interface FileLock {
  *
  * @example
  * ```ts
- * const options: LockOptions = { deadline: Date.now() + 10_000, staleMs: 30_000, temp: 's1.json.42-ab.tmp' };
+ * const options: LockOptions = { deadline: Date.now() + 10_000, staleMs: 30_000, temp: 's1.json.42-0a1b2c3d4e5f.tmp' };
  * ```
  */
 export interface LockOptions {
@@ -48,6 +55,11 @@ export interface LockOptions {
 
 /** An unreadable lock older than this is one whose holder died while writing it. */
 const UNWRITTEN_MS = 1000;
+/**
+ * The largest lock file: ours hold a few hundred bytes. Anything larger at a lock's path is not
+ * a lock (and is not read).
+ */
+const MAX_LOCK_BYTES = 4096;
 const HOST = hostname();
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
@@ -79,13 +91,35 @@ const parseLock = (text: string): LockInfo | undefined => {
   }
 };
 
-const readIfThere = async (path: string): Promise<string | undefined> => {
+/** A lock file as it is now: absent, its text and age, or an entry that is no lock at all. */
+const readLock = (path: string): Promise<EntryRead> => readRegularFile(path, MAX_LOCK_BYTES);
+
+/** The lock file's text; `undefined` when there is none (or something else is at its path). */
+const lockText = async (path: string): Promise<string | undefined> => {
+  const read = await readLock(path);
+  return read.kind === 'text' ? read.text : undefined;
+};
+
+/**
+ * Renames an entry that is no lock (a directory, a FIFO, a symlink, a huge file) away from the
+ * lock's path; when what was renamed turns out to be a lock after all (the entry was replaced by
+ * a holder meanwhile), it is put back.
+ */
+const moveForeignAside = async (path: string): Promise<void> => {
+  const aside = join(dirname(path), asideFileName(basename(path)));
   try {
-    return await readFile(path, 'utf8');
+    await rename(path, aside);
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return undefined;
+    if (codeOf(error) === 'ENOENT') return;
     throw error;
   }
+  if ((await readLock(aside)).kind !== 'text') return;
+  try {
+    await link(aside, path);
+  } catch (error) {
+    if (codeOf(error) !== 'EEXIST') throw error;
+  }
+  await unlinkIfThere(aside);
 };
 
 const unlinkIfThere = async (path: string): Promise<void> => {
@@ -108,7 +142,7 @@ const removeIfSame = async (path: string, text: string): Promise<void> => {
     if (codeOf(error) === 'ENOENT') return;
     throw error;
   }
-  const moved = await readIfThere(grave);
+  const moved = await lockText(grave);
   if (moved !== text) {
     // Someone else's lock: put it back (EEXIST: a third process locked meanwhile; the holder of
     // the moved lock sees it lost it when it checks before committing).
@@ -123,16 +157,14 @@ const removeIfSame = async (path: string, text: string): Promise<void> => {
 
 /** Breaks the lock at `path` when it is stale; `true` when it is gone (try again at once). */
 const breakIfStale = async (path: string, staleMs: number): Promise<boolean> => {
-  let text: string | undefined;
-  let age: number;
-  try {
-    text = await readIfThere(path);
-    if (text === undefined) return true;
-    age = Date.now() - (await stat(path)).mtimeMs;
-  } catch (error) {
-    if (codeOf(error) === 'ENOENT') return true;
-    throw error;
+  const read = await readLock(path);
+  if (read.kind === 'absent') return true;
+  if (read.kind === 'foreign') {
+    await moveForeignAside(path);
+    return true;
   }
+  const { text } = read;
+  const age = Date.now() - read.mtimeMs;
   const info = parseLock(text);
   const dead =
     info !== undefined &&
@@ -144,9 +176,9 @@ const breakIfStale = async (path: string, staleMs: number): Promise<boolean> => 
   const stale = dead || age > (info === undefined ? UNWRITTEN_MS : staleMs);
   if (!stale) return false;
   await removeIfSame(path, text);
-  // The dead holder's temp file, if it got that far (only a plain name in this directory).
-  if (typeof info?.temp === 'string' && info.temp === basename(info.temp) && info.temp !== '') {
-    await unlinkIfThere(join(dirname(path), info.temp));
+  // The dead holder's temp file, if it got that far: only a name it writes for this session.
+  if (isOwnTempFileName(basename(path), info?.temp, info?.pid)) {
+    await unlinkIfThere(join(dirname(path), info?.temp as string));
   }
   return true;
 };
@@ -176,11 +208,11 @@ export const acquireFileLock = async (
     try {
       await writeFile(path, text, { flag: 'wx' });
       return {
-        held: async () => (await readIfThere(path)) === text,
+        held: async () => (await lockText(path)) === text,
         // Checked, then removed: a lock is only broken under a holder that kept it past
         // staleMs, so the gap between the two cannot matter in practice.
         release: async () => {
-          if ((await readIfThere(path)) === text) await unlinkIfThere(path);
+          if ((await lockText(path)) === text) await unlinkIfThere(path);
         },
       };
     } catch (error) {

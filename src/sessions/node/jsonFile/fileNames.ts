@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * How session keys become file names in a {@link JsonFileSessionStore} directory.
@@ -16,7 +16,8 @@ import { createHash } from 'node:crypto';
  *   reversible, which is fine, since the store reads keys from the file's content.
  * - On Windows `:` is encoded too (it opens an NTFS stream there).
  *
- * Every session file ends in `.json`; temp, lock and aside files never do.
+ * Every session file ends in `.json`; temp (`<name>.<pid>-<hex>.tmp`), lock (`<name>.lock`) and
+ * aside (`<name>.corrupt-<ms>-<hex>`) files never do.
  */
 
 /**
@@ -204,3 +205,74 @@ export const referenceFileName = (
   }
   return name;
 };
+
+/** What {@link lockFileName} appends. */
+const LOCK_SUFFIX = '.lock';
+
+/**
+ * The lock file of a session file: `<name>.lock`.
+ *
+ * @example
+ * ```ts
+ * lockFileName('s1.json'); // 's1.json.lock'
+ * ```
+ */
+export const lockFileName = (name: string): string => `${name}${LOCK_SUFFIX}`;
+
+/** The random part of a temp file's name: 12 lower-case hex digits. */
+const TEMP_RANDOM = /^[0-9a-f]{12}$/u;
+
+/**
+ * The temp file a writer of a session file writes before renaming it over the session:
+ * `<name>.<pid>-<12 hex>.tmp`, unique to the writer and the attempt.
+ *
+ * @param name - the session file's name
+ * @param pid - the writer's process id
+ * @param random - 12 lower-case hex digits (6 random bytes)
+ * @example
+ * ```ts
+ * tempFileName('s1.json', 4242, '0a1b2c3d4e5f'); // 's1.json.4242-0a1b2c3d4e5f.tmp'
+ * ```
+ */
+export const tempFileName = (name: string, pid: number, random: string): string =>
+  `${name}.${pid}-${random}.tmp`;
+
+/**
+ * Whether `temp` is exactly a temp file name that the holder `pid` of the lock of session file
+ * `name` writes ({@link tempFileName}): nothing else (another session's file or temp file, the
+ * session itself, a path) may be deleted by whoever breaks that lock.
+ *
+ * @param lockName - the lock file's name (`<name>.lock`)
+ * @param temp - the name the lock says its holder writes (untrusted: read from the lock file)
+ * @param pid - the holder's pid, as the lock says
+ * @example
+ * ```ts
+ * isOwnTempFileName('s1.json.lock', 's1.json.4242-0a1b2c3d4e5f.tmp', 4242); // true
+ * isOwnTempFileName('s1.json.lock', 'b.json', 4242); // false
+ * ```
+ */
+export const isOwnTempFileName = (lockName: string, temp: unknown, pid: unknown): boolean => {
+  if (typeof temp !== 'string' || !lockName.endsWith(LOCK_SUFFIX)) return false;
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  const prefix = `${lockName.slice(0, -LOCK_SUFFIX.length)}.${pid}-`;
+  return (
+    temp.startsWith(prefix) &&
+    temp.endsWith('.tmp') &&
+    TEMP_RANDOM.test(temp.slice(prefix.length, -'.tmp'.length))
+  );
+};
+
+/** Marks the names of entries kept aside for inspection: `<name>.corrupt-<ms>-<6 hex>`. */
+export const ASIDE_MARK = '.corrupt-';
+
+/**
+ * A fresh name to keep a damaged or foreign entry under, beside it: `<name>.corrupt-<ms>-<6 hex>`
+ * (never a session, temp or lock file's name).
+ *
+ * @example
+ * ```ts
+ * asideFileName('s1.json'); // 's1.json.corrupt-1764500000000-a1b2c3'
+ * ```
+ */
+export const asideFileName = (name: string): string =>
+  `${name}${ASIDE_MARK}${Date.now()}-${randomBytes(3).toString('hex')}`;

@@ -1,4 +1,9 @@
-import { isConversationMemoryError, sessionKeyOf, type SessionKey } from 'conversation-memory';
+import {
+  describeValue,
+  isConversationMemoryError,
+  sessionKeyOf,
+  type SessionKey,
+} from 'conversation-memory';
 
 /**
  * A session file's envelope, read and checked: the reference's keys (`session_id`, `namespace`,
@@ -32,12 +37,11 @@ export type RecordRead =
   | { readonly ok: true; readonly record: SessionRecord }
   | { readonly ok: false; readonly problems: readonly string[]; readonly cause?: unknown };
 
-const show = (value: unknown): string => {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  const text = JSON.stringify(value) ?? typeof value;
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-};
+/**
+ * A value from the file, for a problem: shortened and escaped, containers by kind only (a file's
+ * value may be nested 100,000 levels deep, which printing it would overflow the stack on).
+ */
+const show = (value: unknown): string => (value === undefined ? 'nothing' : describeValue(value));
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
