@@ -12,10 +12,8 @@ import {
   createMemory,
   decodeActionJson,
   decodeConfigJson,
-  decodeSnapshotJson,
   encodeActionJson,
   encodeConfigJson,
-  encodeSnapshotJson,
   EventConflictError,
   type EventStore,
   type LoadedStream,
@@ -28,7 +26,6 @@ import {
   namespaceOf,
   type ReadOptions,
   readRangeOf,
-  reduceMemory,
   sessionAddressOf,
   sessionKeyOf,
   type StoredAction,
@@ -37,7 +34,8 @@ import {
 } from 'conversation-memory';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
-import { type EventStatements, prepareEventStatements } from './eventStatements';
+import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
+import { EVENT_PAGE, type EventStatements, prepareEventStatements } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
 import { loadBetterSqlite3 } from './loadBetterSqlite3';
 import { checkPage, shapeError, streamShapeOf } from './streamShape';
@@ -47,8 +45,6 @@ export type { SqliteEventStoreOptions } from './eventStoreOptions';
 const API = 'SqliteEventStore';
 /** SQLite's own (blocking) wait before the non-blocking retries take over. */
 const BUSY_TIMEOUT_MS = 20;
-/** Actions read per query: `read` and `load` never hold more of a stream than this at once. */
-const PAGE = 512;
 
 /** A stream's head, checked: its id, its config (unchecked) and its version. */
 interface Head {
@@ -78,7 +74,7 @@ interface LoadStart {
  * or not at all, so writers in other processes never lose or duplicate an action. A writer that
  * finds the database locked waits without blocking the event loop and, after `lockTimeoutMs`,
  * fails with `EventConflictError` (never `SQLITE_BUSY`). `read` and `load` page through the
- * actions ({@link PAGE} at a time), never holding a whole stream. A snapshot that does not decode,
+ * actions (`EVENT_PAGE` = 512 at a time), never holding a whole stream. A snapshot that does not decode,
  * or is bound to another stream or version, is passed over (the actions are the truth); an action
  * or config that does not decode rejects with `EventCorruptError`, and so does a stream whose
  * actions do not run from 1 to its version without a gap (see `streamShapeOf`): `append`, `read`
@@ -147,6 +143,10 @@ export class SqliteEventStore implements EventStore {
     return { key, version, location: this.#location, api };
   }
 
+  #place(api: string, key: string, id: number): StreamPlace {
+    return { key, id, location: this.#location, api };
+  }
+
   /**
    * The stream's head, checked (inside a transaction): `undefined` when there is no stream.
    *
@@ -195,7 +195,17 @@ export class SqliteEventStore implements EventStore {
       });
       const version = actual + checked.actions.length;
       sql.setVersion.run(version, id);
-      this.#writeSnapshots(api, key, id, head, config, actual, checked.actions);
+      // Snapshots are an optimisation: a config that does not decode means none this time.
+      const snapshotConfig = (): MemoryConfig =>
+        config ??
+        (head === undefined
+          ? createMemory().config
+          : decodeConfigJson(head.config, this.#at(api, key, 0)));
+      writeSnapshots(this.#sql, this.#place(api, key, id), snapshotConfig, {
+        before: actual,
+        actions: checked.actions,
+        every: this.#snapshotEvery,
+      });
       return version;
     });
     const version = await retryWhileBusy(
@@ -214,82 +224,6 @@ export class SqliteEventStore implements EventStore {
       stillOpen,
     );
     return { version };
-  }
-
-  /**
-   * The snapshots an append reaches, in its transaction. They are only an optimisation: when the
-   * state before the batch cannot be rebuilt (a corrupt record, a gap), or an action cannot be
-   * applied, none is written and the append goes on (`load` reports the corruption).
-   */
-  #writeSnapshots(
-    api: string,
-    key: string,
-    id: number,
-    head: Head | undefined,
-    given: MemoryConfig | undefined,
-    before: number,
-    actions: readonly MemoryAction[],
-  ): void {
-    const every = this.#snapshotEvery;
-    const after = before + actions.length;
-    if (Math.floor(after / every) === Math.floor(before / every)) return;
-    try {
-      const config =
-        given ??
-        (head === undefined
-          ? createMemory().config
-          : decodeConfigJson(head.config, this.#at(api, key, 0)));
-      let state = this.#stateAtSync(api, key, id, config, before);
-      actions.forEach((action, i) => {
-        state = reduceMemory(state, action);
-        const version = before + i + 1;
-        if (version % every === 0) {
-          this.#sql.insertSnapshot.run(
-            id,
-            version,
-            encodeSnapshotJson(state, { stream: key, version }),
-          );
-        }
-      });
-    } catch {
-      // No snapshot this time: see above.
-    }
-  }
-
-  /** The state at `version`, inside a transaction (used when an append needs a snapshot). */
-  #stateAtSync(api: string, key: string, id: number, config: MemoryConfig, version: number) {
-    const start = this.#snapshotAtOrBelow(key, id, config, version);
-    let { state } = start;
-    for (let from = start.version + 1; from <= version; from += PAGE) {
-      const want = Math.min(PAGE, version - from + 1);
-      const rows = this.#sql.page.all(id, from, version, PAGE);
-      const { gap } = checkPage(rows, from, want, this.#at(api, key, from));
-      if (gap !== undefined) throw gap;
-      for (const { version: v, payload } of rows) {
-        const at = this.#at(api, key, v as number);
-        state = applyStoredAction(state, decodeActionJson(payload, at), at);
-      }
-    }
-    return state;
-  }
-
-  /**
-   * The latest snapshot at or below `version` that decodes and is bound to this stream and its
-   * version, else the initial state.
-   */
-  #snapshotAtOrBelow(key: string, id: number, config: MemoryConfig, version: number) {
-    let below = version;
-    while (below > 0) {
-      const row = this.#sql.snapshotAtOrBelow.get(id, below);
-      if (row === undefined || typeof row.version !== 'number') break;
-      if (Number.isSafeInteger(row.version)) {
-        const at = { stream: key, version: row.version };
-        const state = decodeSnapshotJson(row.payload, config, at);
-        if (state !== undefined) return { state, version: row.version };
-      }
-      below = Math.ceil(row.version) - 1;
-    }
-    return { state: createMemory(config), version: 0 };
   }
 
   /**
@@ -312,11 +246,11 @@ export class SqliteEventStore implements EventStore {
         () =>
           this.#sql.isLive.get(id) === undefined
             ? undefined
-            : this.#sql.page.all(id, next, to, PAGE),
+            : this.#sql.page.all(id, next, to, EVENT_PAGE),
         stillOpen,
       );
       if (page === undefined) return false;
-      const want = Math.min(PAGE, to - next + 1);
+      const want = Math.min(EVENT_PAGE, to - next + 1);
       const { sound, gap } = checkPage(page, next, want, this.#at(api, key, next));
       for (const { version, payload } of sound) {
         const at = this.#at(api, key, version as number);
@@ -349,7 +283,7 @@ export class SqliteEventStore implements EventStore {
       const target = atVersion ?? head.version;
       checkAtVersion(key, target, head.version, api);
       const config = decodeConfigJson(head.config, this.#at(api, key, 0));
-      const snapshot = this.#snapshotAtOrBelow(key, head.id, config, target);
+      const snapshot = snapshotAtOrBelow(this.#sql, this.#place(api, key, head.id), config, target);
       return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
     }, stillOpen);
     if (start === null) return null;

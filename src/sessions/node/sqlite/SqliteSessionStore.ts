@@ -8,7 +8,6 @@ import {
   MemoryArgumentError,
   type MemoryState,
   namespaceOf,
-  rankSearchResults,
   type SavedSession,
   type SaveOptions,
   type SearchOptions,
@@ -25,9 +24,7 @@ import {
 } from 'conversation-memory';
 import { rethrowBusy } from './busyRetry';
 import { indexSession, moveIndex } from './ftsIndex';
-import { searchWithFts } from './ftsSearch';
-import { scanSessions } from './scanSearch';
-import type { ScoredSession } from './scoredSession';
+import { searchRows } from './searchRows';
 import { referenceRowKey, rowAddressOf, shadowingKeyOf } from './referenceRows';
 import { SessionDatabase } from './sessionDatabase';
 import { loadedFromRow, readRowMeta } from './sessionRow';
@@ -40,15 +37,6 @@ const API = 'SqliteSessionStore';
 
 const isTime = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
-
-/** A result, frozen, with its address (`sessionId` is the bare id when searched in `namespace`). */
-const frozenHit = (hit: ScoredSession, namespace: string | undefined): SessionSearchResult =>
-  Object.freeze({
-    sessionId: hit.sessionId,
-    ...(namespace === undefined ? rowAddressOf(hit.sessionId) : { id: hit.sessionId, namespace }),
-    score: hit.score,
-    matchedMessages: Object.freeze([...hit.matchedMessages]),
-  });
 
 /**
  * A {@link SessionStore} in a SQLite file (better-sqlite3 12.x, an optional peer), in the
@@ -340,35 +328,14 @@ export class SqliteSessionStore implements SessionStore {
     const namespace = namespaceOf(options?.namespace, `${API}.search`);
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const now = this.#now();
-    const { fts, selectAllRows, selectMeta } = this.#database.sql;
-    /**
-     * The id to report for a session (bare in a namespace), or `undefined` to leave it out:
-     * expired, in another namespace, or a reference row whose pair has a row of ours.
-     */
-    const visible = (key: string, updatedAt: unknown): string | undefined => {
-      if (!isTime(updatedAt) || this.#expired(updatedAt, now)) return undefined;
-      const shadowing = shadowingKeyOf(key);
-      if (shadowing !== undefined && selectMeta.get(shadowing) !== undefined) return undefined;
-      if (namespace === undefined) return key;
-      const address = rowAddressOf(key);
-      return address.namespace === namespace ? address.id : undefined;
-    };
-    const found =
-      fts === undefined
-        ? rankSearchResults(
-            await this.#database.read(
-              () =>
-                scanSessions(selectAllRows.iterate(), terms, (row) =>
-                  'problems' in readRowMeta(row)
-                    ? undefined
-                    : visible(row.session_id, row.updated_at),
-                ),
-              stillOpen,
-            ),
-            limit,
-          )
-        : await searchWithFts(this.#database, fts, terms, limit, visible, now, stillOpen);
-    return Object.freeze(found.map((hit) => frozenHit(hit, namespace)));
+    return searchRows(this.#database, {
+      terms,
+      limit,
+      namespace,
+      now,
+      expired: (updatedAt) => this.#expired(updatedAt, now),
+      stillOpen,
+    });
   }
 
   async close(): Promise<void> {

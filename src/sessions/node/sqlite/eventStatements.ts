@@ -16,6 +16,9 @@ export interface HeadRow {
   readonly max: unknown;
 }
 
+/** Actions read per query: `read` and `load` never hold more of a stream than this at once. */
+export const EVENT_PAGE = 512;
+
 /** A row of `event_actions` or `event_snapshots` (its payload column unchecked). */
 export interface VersionRow {
   readonly version: unknown;
