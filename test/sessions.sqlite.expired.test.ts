@@ -188,7 +188,7 @@ describe('SqliteSessionStore: a damaged row is never deleted without a copy', ()
           }
         },
       ),
-      { numRuns: 80 },
+      { numRuns: 60 },
     );
   });
 
