@@ -262,7 +262,7 @@ export {
   decodeSnapshotJson,
 } from './eventStore/eventRecords';
 export type { CheckedAppend } from './eventStore/eventArgs';
-export type { RecordPlace } from './eventStore/eventRecords';
+export type { RecordPlace, SnapshotPlace } from './eventStore/eventRecords';
 export type {
   EventStore,
   EventStoreOptions,

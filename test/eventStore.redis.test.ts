@@ -109,6 +109,17 @@ eventStoreConformance('RedisEventStore', {
       arguments: [`${version}-0`, json],
     });
   },
+  deleteAction: async (store, key, version) => {
+    await admin.xDel(`${prefixOf(store)}ev:${key}`, `${version}-0`);
+  },
+  insertAction: async (store, key, version, json) => {
+    await admin.xAdd(`${prefixOf(store)}ev:${key}`, `${version}-0`, { a: json });
+  },
+  copySnapshot: async (store, from, to) => {
+    const state = await admin.hGet(`${prefixOf(store)}evs:${from.key}`, String(from.version));
+    expect(state).toBeTypeOf('string');
+    await admin.hSet(`${prefixOf(store)}evs:${to.key}`, String(to.version), state as string);
+  },
 });
 
 const added = (text: string): MemoryAction => memoryActions.messageAdded(user(text));

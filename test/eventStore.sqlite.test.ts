@@ -83,6 +83,41 @@ eventStoreConformance('SqliteEventStore', {
         .run(json, version, key),
     );
   },
+  deleteAction: async (store, key, version) => {
+    withFile(store, (db) =>
+      db
+        .prepare(
+          'DELETE FROM event_actions WHERE version = ? AND stream = (SELECT id FROM event_streams WHERE stream = ?)',
+        )
+        .run(version, key),
+    );
+  },
+  insertAction: async (store, key, version, json) => {
+    withFile(store, (db) =>
+      db
+        .prepare(
+          'INSERT INTO event_actions (stream, version, action) SELECT id, ?, ? FROM event_streams WHERE stream = ?',
+        )
+        .run(version, json, key),
+    );
+  },
+  copySnapshot: async (store, from, to) => {
+    withFile(store, (db) => {
+      const id = db
+        .prepare<[string], number>('SELECT id FROM event_streams WHERE stream = ?')
+        .pluck();
+      const state = db
+        .prepare<[number, number], string>(
+          'SELECT state FROM event_snapshots WHERE stream = ? AND version = ?',
+        )
+        .pluck()
+        .get(id.get(from.key) as number, from.version);
+      expect(state).toBeTypeOf('string');
+      db.prepare(
+        'INSERT OR REPLACE INTO event_snapshots (stream, version, state) VALUES (?, ?, ?)',
+      ).run(id.get(to.key), to.version, state);
+    });
+  },
 });
 
 const added = (text: string): MemoryAction => memoryActions.messageAdded(user(text));

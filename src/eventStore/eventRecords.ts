@@ -9,6 +9,7 @@ import { EventCorruptError } from '../errors/eventErrors';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { escapeText } from '../internal/escapeText';
+import { isPlainObject } from '../internal/isPlainObject';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';
 import type { MemoryState } from '../model/state';
@@ -176,33 +177,60 @@ export const checkSameConfig = (
 };
 
 /**
- * The stored form of a snapshot: the state's versioned envelope.
+ * Which snapshot a stored one claims to be: the stream's storage key and the version it is the
+ * state after. A snapshot is bound to both, so one copied from another stream, or to another
+ * version of its own stream, is never mistaken for the state there.
  *
  * @example
  * ```ts
- * encodeSnapshotJson(state);
+ * const at: SnapshotPlace = { stream: 'u1:s1', version: 256 };
  * ```
  */
-export const encodeSnapshotJson = (state: MemoryState): string =>
-  JSON.stringify(encodeEnvelope(state));
+export interface SnapshotPlace {
+  readonly stream: string;
+  readonly version: number;
+}
 
 /**
- * Reads a snapshot back; `undefined` when it does not decode or its config is not the stream's.
- * Snapshots are only an optimisation: such a snapshot is passed over (the actions are replayed
- * from an earlier one), never trusted.
+ * The stored form of a snapshot: `{"stream", "version", "envelope"}`, the state's versioned
+ * envelope bound to the stream's key and the version it is the state after.
  *
+ * @param state - the state after `at.version` actions of the stream
+ * @param at - the stream's storage key and the version
+ * @returns the JSON to store
  * @example
  * ```ts
- * const state = decodeSnapshotJson(row.state, config) ?? createMemory(config);
+ * encodeSnapshotJson(state, { stream: 'u1:s1', version: 256 });
+ * ```
+ */
+export const encodeSnapshotJson = (state: MemoryState, at: SnapshotPlace): string =>
+  JSON.stringify({ stream: at.stream, version: at.version, envelope: encodeEnvelope(state) });
+
+/**
+ * Reads a snapshot back; `undefined` when it does not decode, when it is not bound to `at` (another
+ * stream's, another version's, or an unbound one written before snapshots were bound), or when its
+ * config is not the stream's. Snapshots are only an optimisation: such a snapshot is passed over
+ * (the actions are replayed from an earlier one), never trusted.
+ *
+ * @param json - the stored snapshot
+ * @param config - the stream's config
+ * @param at - the stream's storage key and the version the snapshot is stored at
+ * @returns the state, or `undefined`
+ * @example
+ * ```ts
+ * const state = decodeSnapshotJson(row.state, config, { stream: key, version: row.version }) ?? createMemory(config);
  * ```
  */
 export const decodeSnapshotJson = (
   json: unknown,
   config: MemoryConfig,
+  at: SnapshotPlace,
 ): MemoryState | undefined => {
   const parsed = parse(json);
-  if (!parsed.ok) return undefined;
-  const decoded = decodeEnvelope(parsed.value);
+  if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
+  const { stream, version, envelope } = parsed.value;
+  if (stream !== at.stream || version !== at.version) return undefined;
+  const decoded = decodeEnvelope(envelope);
   if (E.isLeft(decoded) || decoded.right.kind !== 'state') return undefined;
   const { state } = decoded.right;
   return sameConfig(state.config, config) ? state : undefined;

@@ -22,7 +22,10 @@ import { rejection, user } from '../helpers';
  * The one conformance suite every event store passes (issue #10): versions and conflicts,
  * validation of whole batches, the config fixed at creation, read ranges, load at any version,
  * snapshots that change no result (a property against the in-memory `replay`), delete, listing,
- * namespaces and ids, and, for stores that persist records, corruption.
+ * namespaces and ids, and, for stores that persist records, corruption: actions that do not
+ * decode, a stream with an action deleted or one added past its end (`read` and `load` reject with
+ * `EventCorruptError`, never a partial state or `null`; `streams()` agrees with `load`), and
+ * snapshots copied to another stream or version (passed over, never trusted).
  */
 export interface EventStoreHooks {
   /** A fresh, empty store. Called once per test (or per property). */
@@ -35,6 +38,24 @@ export interface EventStoreHooks {
     key: string,
     version: number,
     json: string,
+  ) => Promise<void>;
+  /** Deletes the stored action at `version` of stream `key` (a row or entry removed by hand). */
+  readonly deleteAction?: (store: EventStore, key: string, version: number) => Promise<void>;
+  /** Stores `json` as an action at `version` of stream `key`, where the stream holds none. */
+  readonly insertAction?: (
+    store: EventStore,
+    key: string,
+    version: number,
+    json: string,
+  ) => Promise<void>;
+  /**
+   * Stores a copy of the snapshot of stream `from.key` at `from.version` as the snapshot of
+   * stream `to.key` at `to.version` (replacing any there).
+   */
+  readonly copySnapshot?: (
+    store: EventStore,
+    from: { readonly key: string; readonly version: number },
+    to: { readonly key: string; readonly version: number },
   ) => Promise<void>;
 }
 
@@ -429,6 +450,124 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
         await corruptAction(store, 'u1:s1', 2, '{not json');
         const notJson = await rejection(store.load('s1', { namespace: 'u1' }));
         expect((notJson as EventCorruptError).problems[0]).toMatch(/^action: not JSON/);
+      });
+    }
+    if (hooks.deleteAction !== undefined) {
+      const deleteAction = hooks.deleteAction;
+      it('an action deleted inside a stream (a gap): read and load reject with EventCorruptError, never a partial state', async () => {
+        // No snapshot covers the gap: load replays it.
+        const store = await make({ snapshotEvery: 100 });
+        await store.append(
+          's1',
+          [1, 2, 3, 4, 5].map((i) => added(`m${i}`)),
+          {
+            expectedVersion: 0,
+            namespace: 'u1',
+          },
+        );
+        await store.append('ok', [added('a')], { expectedVersion: 0, namespace: 'u1' });
+        await deleteAction(store, 'u1:s1', 3);
+        const error = await rejection(store.load('s1', { namespace: 'u1' }));
+        expect(error).toBeInstanceOf(EventCorruptError);
+        expect(error).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 'u1:s1' });
+        expect((error as EventCorruptError).problems[0]).toMatch(/^stream: /);
+        const seen: number[] = [];
+        const failed = await rejection(
+          (async () => {
+            for await (const entry of store.read('s1', { namespace: 'u1' })) {
+              seen.push(entry.version);
+            }
+          })(),
+        );
+        expect(failed).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 'u1:s1' });
+        // What read yielded before rejecting is whole: versions 1, 2, … up to the gap at most.
+        expect(seen).toEqual(seen.map((_, i) => i + 1));
+        expect(seen.length).toBeLessThan(3);
+        // streams() and load agree: a listed stream loads at its listed version or rejects.
+        for (const info of await store.streams()) {
+          const loaded: unknown = await store
+            .load(info.id, { namespace: info.namespace })
+            .catch((error: unknown) => error);
+          if (info.streamId === 'u1:ok') expect(loaded).toMatchObject({ version: 1 });
+          else expect(loaded).toMatchObject({ code: 'EVENT_CORRUPT', streamId: info.streamId });
+        }
+        // The last action deleted: the stream is not a shorter sound one.
+        await store.append('s2', [added('a'), added('b'), added('c')], { expectedVersion: 0 });
+        await deleteAction(store, 's2', 3);
+        expect(await rejection(store.load('s2'))).toMatchObject({
+          code: 'EVENT_CORRUPT',
+          streamId: 's2',
+        });
+        for (const expectedVersion of [2, 3]) {
+          expect(
+            await rejection(store.append('s2', [added('x')], { expectedVersion })),
+          ).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 's2' });
+        }
+        expect((await store.streams()).map((info) => info.streamId)).not.toContain('s2');
+      });
+    }
+
+    if (hooks.insertAction !== undefined) {
+      const insertAction = hooks.insertAction;
+      it('an action past the end of a stream (after a gap): load rejects instead of returning null, streams() leaves it out, append writes nothing', async () => {
+        const store = await make({ snapshotEvery: 4 });
+        const actions = Array.from({ length: 10 }, (_, i) => added(`m${i}`));
+        await store.append('s1', actions, { expectedVersion: 0, config: CONFIG });
+        await store.append('fine', [added('a')], { expectedVersion: 0, config: CONFIG });
+        await insertAction(store, 's1', 12, JSON.stringify(added('extra')));
+        for (const options of [undefined, { atVersion: 10 }, { atVersion: 3 }]) {
+          const error = await rejection(store.load('s1', options));
+          expect(error).toBeInstanceOf(EventCorruptError);
+          expect(error).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 's1' });
+          expect((error as EventCorruptError).problems[0]).toMatch(/^stream: /);
+        }
+        expect(await rejection(collect(store.read('s1')))).toMatchObject({
+          code: 'EVENT_CORRUPT',
+          streamId: 's1',
+        });
+        for (const expectedVersion of [10, 11, 12]) {
+          expect(
+            await rejection(store.append('s1', [added('x')], { expectedVersion })),
+          ).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 's1' });
+        }
+        expect((await store.streams()).map((info) => [info.streamId, info.version])).toEqual([
+          ['fine', 1],
+        ]);
+      });
+    }
+
+    if (hooks.copySnapshot !== undefined) {
+      const copySnapshot = hooks.copySnapshot;
+      it('a snapshot copied from another stream, or to another version of its own, is passed over: load equals the replay', async () => {
+        const store = await make({ snapshotEvery: 4 });
+        const mine = Array.from({ length: 10 }, (_, i) => added(`s-${i}`));
+        const theirs = Array.from({ length: 10 }, (_, i) => added(`t-${i}`));
+        await store.append('s', mine, { expectedVersion: 0, config: CONFIG });
+        await store.append('t', theirs, { expectedVersion: 0, config: CONFIG, namespace: 'u1' });
+        const log = logOf(mine);
+        const check = async () => {
+          for (let n = 0; n <= mine.length; n++) {
+            expect(await store.load('s', { atVersion: n })).toEqual({
+              state: seek(log, n),
+              version: n,
+            });
+          }
+          expect(await store.load('s')).toEqual({ state: replay(log), version: 10 });
+        };
+        // Another stream's snapshot, at the same version.
+        await copySnapshot(store, { key: 'u1:t', version: 8 }, { key: 's', version: 8 });
+        await check();
+        // The stream's own snapshot, at another version.
+        await copySnapshot(store, { key: 's', version: 4 }, { key: 's', version: 8 });
+        await check();
+        // Another stream's, at another version.
+        await copySnapshot(store, { key: 'u1:t', version: 8 }, { key: 's', version: 4 });
+        await check();
+        // The other stream is untouched by all this.
+        expect(await store.load('t', { namespace: 'u1' })).toEqual({
+          state: replay(logOf(theirs)),
+          version: 10,
+        });
       });
     }
   });

@@ -191,7 +191,7 @@ export class RedisEventStore implements EventStore {
     }
     while (version > 0) {
       if (version <= target) {
-        const state = decodeSnapshotJson(json, config);
+        const state = decodeSnapshotJson(json, config, { stream: key, version });
         if (state !== undefined) return { state, version };
       }
       const reply = await runScript(
@@ -337,7 +337,9 @@ export class RedisEventStore implements EventStore {
       actions.forEach((action, i) => {
         state = reduceMemory(state, action);
         const version = before + i + 1;
-        if (version % every === 0) pairs.push(String(version), encodeSnapshotJson(state));
+        if (version % every === 0) {
+          pairs.push(String(version), encodeSnapshotJson(state, { stream: key, version }));
+        }
       });
       return { incarnation: start.incarnation, pairs };
     } catch {

@@ -12,10 +12,8 @@ import {
   createMemory,
   decodeActionJson,
   decodeConfigJson,
-  decodeSnapshotJson,
   encodeActionJson,
   encodeConfigJson,
-  encodeSnapshotJson,
   EventConflictError,
   type EventStore,
   type LoadedStream,
@@ -28,7 +26,6 @@ import {
   namespaceOf,
   type ReadOptions,
   readRangeOf,
-  reduceMemory,
   sessionAddressOf,
   sessionKeyOf,
   type StoredAction,
@@ -37,17 +34,24 @@ import {
 } from 'conversation-memory';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
-import { type EventStatements, prepareEventStatements, type StreamRow } from './eventStatements';
+import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
+import { EVENT_PAGE, type EventStatements, prepareEventStatements } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
 import { loadBetterSqlite3 } from './loadBetterSqlite3';
+import { checkPage, shapeError, streamShapeOf } from './streamShape';
 
 export type { SqliteEventStoreOptions } from './eventStoreOptions';
 
 const API = 'SqliteEventStore';
 /** SQLite's own (blocking) wait before the non-blocking retries take over. */
 const BUSY_TIMEOUT_MS = 20;
-/** Actions read per query: `read` and `load` never hold more of a stream than this at once. */
-const PAGE = 512;
+
+/** A stream's head, checked: its id, its config (unchecked) and its version. */
+interface Head {
+  readonly id: number;
+  readonly config: unknown;
+  readonly version: number;
+}
 
 /** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
 interface LoadStart {
@@ -61,17 +65,21 @@ interface LoadStart {
 /**
  * An {@link EventStore} in a SQLite file (better-sqlite3 12.x, an optional peer, loaded when a
  * store is made), in WAL mode. Three tables: `event_streams` (a never-reused id per stream, its
- * config, its creation time), `event_actions` (one row per action, primary key
- * `(stream, version)`) and `event_snapshots` (the state's envelope every `snapshotEvery` actions).
+ * config, its creation time, its version), `event_actions` (one row per action, primary key
+ * `(stream, version)`) and `event_snapshots` (every `snapshotEvery` actions, the state's envelope
+ * bound to the stream's key and the version).
  *
  * An append is one `BEGIN IMMEDIATE` transaction: the version check, the action rows (the primary
  * key makes a second action at a version impossible) and the snapshots it reaches commit together
  * or not at all, so writers in other processes never lose or duplicate an action. A writer that
  * finds the database locked waits without blocking the event loop and, after `lockTimeoutMs`,
  * fails with `EventConflictError` (never `SQLITE_BUSY`). `read` and `load` page through the
- * actions ({@link PAGE} at a time), never holding a whole stream. A snapshot that does not decode
- * is passed over (the actions are the truth); an action or config that does not decode rejects
- * with `EventCorruptError`.
+ * actions (`EVENT_PAGE` = 512 at a time), never holding a whole stream. A snapshot that does not decode,
+ * or is bound to another stream or version, is passed over (the actions are the truth); an action
+ * or config that does not decode rejects with `EventCorruptError`, and so does a stream whose
+ * actions do not run from 1 to its version without a gap (see `streamShapeOf`): `append`, `read`
+ * and `load` reject, writing nothing, and `streams()` leaves it out. A gap is noticed by the reads
+ * that page over it: `load` reads only the actions after the snapshot it starts from.
  *
  * @example
  * ```ts
@@ -135,6 +143,23 @@ export class SqliteEventStore implements EventStore {
     return { key, version, location: this.#location, api };
   }
 
+  #place(api: string, key: string, id: number): StreamPlace {
+    return { key, id, location: this.#location, api };
+  }
+
+  /**
+   * The stream's head, checked (inside a transaction): `undefined` when there is no stream.
+   *
+   * @throws EventCorruptError when its actions do not run from 1 to its version
+   */
+  #head(api: string, key: string): Head | undefined {
+    const row = this.#sql.selectHead.get(key);
+    if (row === undefined) return undefined;
+    const shape = streamShapeOf(row);
+    if ('problem' in shape) throw shapeError(shape, this.#at(api, key, 0));
+    return { id: row.id, config: row.config, version: shape.version };
+  }
+
   async append(
     streamId: string,
     actions: readonly MemoryAction[],
@@ -146,29 +171,42 @@ export class SqliteEventStore implements EventStore {
     const { key, expectedVersion } = checked;
     const sql = this.#sql;
     const write = this.#db.transaction((): number => {
-      const row = sql.selectStream.get(key);
-      const actual = row === undefined ? 0 : (sql.versionOf.get(row.id) ?? 0);
+      // A damaged stream is reported, never appended to.
+      const head = this.#head(api, key);
+      const actual = head?.version ?? 0;
       if (actual !== expectedVersion) {
         throw new EventConflictError(api, key, expectedVersion, actual);
       }
       let config = checked.config;
       let id: number;
-      if (row === undefined) {
+      if (head === undefined) {
         config ??= createMemory().config;
         id = Number(
           sql.insertStream.run(key, encodeConfigJson(config), Date.now() / 1000).lastInsertRowid,
         );
       } else {
-        id = row.id;
+        id = head.id;
         if (config !== undefined) {
-          checkSameConfig(key, decodeConfigJson(row.config, this.#at(api, key, 0)), config, api);
+          checkSameConfig(key, decodeConfigJson(head.config, this.#at(api, key, 0)), config, api);
         }
       }
       checked.actions.forEach((action, i) => {
         sql.insertAction.run(id, actual + i + 1, encodeActionJson(action));
       });
-      this.#writeSnapshots(api, key, id, row, config, actual, checked.actions);
-      return actual + checked.actions.length;
+      const version = actual + checked.actions.length;
+      sql.setVersion.run(version, id);
+      // Snapshots are an optimisation: a config that does not decode means none this time.
+      const snapshotConfig = (): MemoryConfig =>
+        config ??
+        (head === undefined
+          ? createMemory().config
+          : decodeConfigJson(head.config, this.#at(api, key, 0)));
+      writeSnapshots(this.#sql, this.#place(api, key, id), snapshotConfig, {
+        before: actual,
+        actions: checked.actions,
+        every: this.#snapshotEvery,
+      });
+      return version;
     });
     const version = await retryWhileBusy(
       () => write.immediate(),
@@ -189,70 +227,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * The snapshots an append reaches, in its transaction. They are only an optimisation: when the
-   * state before the batch cannot be rebuilt (a corrupt record), or an action cannot be applied,
-   * none is written and the append goes on (`load` reports the corruption).
-   */
-  #writeSnapshots(
-    api: string,
-    key: string,
-    id: number,
-    row: StreamRow | undefined,
-    given: MemoryConfig | undefined,
-    before: number,
-    actions: readonly MemoryAction[],
-  ): void {
-    const every = this.#snapshotEvery;
-    const after = before + actions.length;
-    if (Math.floor(after / every) === Math.floor(before / every)) return;
-    try {
-      const config =
-        given ??
-        (row === undefined
-          ? createMemory().config
-          : decodeConfigJson(row.config, this.#at(api, key, 0)));
-      let state = this.#stateAtSync(api, key, id, config, before);
-      actions.forEach((action, i) => {
-        state = reduceMemory(state, action);
-        const version = before + i + 1;
-        if (version % every === 0) {
-          this.#sql.insertSnapshot.run(id, version, encodeSnapshotJson(state));
-        }
-      });
-    } catch {
-      // No snapshot this time: see above.
-    }
-  }
-
-  /** The state at `version`, inside a transaction (used when an append needs a snapshot). */
-  #stateAtSync(api: string, key: string, id: number, config: MemoryConfig, version: number) {
-    const start = this.#snapshotAtOrBelow(id, config, version);
-    let { state } = start;
-    for (let from = start.version + 1; from <= version; from += PAGE) {
-      for (const { version: v, payload } of this.#sql.page.all(id, from, version, PAGE)) {
-        const at = this.#at(api, key, v);
-        state = applyStoredAction(state, decodeActionJson(payload, at), at);
-      }
-    }
-    return state;
-  }
-
-  /** The latest snapshot at or below `version` that decodes, else the initial state. */
-  #snapshotAtOrBelow(id: number, config: MemoryConfig, version: number) {
-    let below = version;
-    while (below > 0) {
-      const row = this.#sql.snapshotAtOrBelow.get(id, below);
-      if (row === undefined) break;
-      const state = decodeSnapshotJson(row.payload, config);
-      if (state !== undefined) return { state, version: row.version };
-      below = row.version - 1;
-    }
-    return { state: createMemory(config), version: 0 };
-  }
-
-  /**
    * Pages through the actions of stream `id` from `from` to `to`, each page one read; ends early
-   * when the stream was deleted meanwhile (its id is never reused).
+   * (`false`) when the stream was deleted meanwhile (its id is never reused), and rejects at the
+   * first version missing in a stream that is still there.
    */
   async *#pages(
     api: string,
@@ -265,16 +242,22 @@ export class SqliteEventStore implements EventStore {
     for (let next = from; next <= to;) {
       if (next > from) await yieldToLoop();
       stillOpen();
-      const rows = await this.#read(() => this.#sql.page.all(id, next, to, PAGE), stillOpen);
-      for (const { version, payload } of rows) {
-        yield Object.freeze({
-          version,
-          action: decodeActionJson(payload, this.#at(api, key, version)),
-        });
+      const page = await this.#read(
+        () =>
+          this.#sql.isLive.get(id) === undefined
+            ? undefined
+            : this.#sql.page.all(id, next, to, EVENT_PAGE),
+        stillOpen,
+      );
+      if (page === undefined) return false;
+      const want = Math.min(EVENT_PAGE, to - next + 1);
+      const { sound, gap } = checkPage(page, next, want, this.#at(api, key, next));
+      for (const { version, payload } of sound) {
+        const at = this.#at(api, key, version as number);
+        yield Object.freeze({ version: version as number, action: decodeActionJson(payload, at) });
       }
-      const expected = Math.min(PAGE, to - next + 1);
-      if (rows.length < expected) return false;
-      next += rows.length;
+      if (gap !== undefined) throw gap;
+      next += page.length;
     }
     return true;
   }
@@ -284,14 +267,9 @@ export class SqliteEventStore implements EventStore {
     const api = `${API}.read`;
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
-    const head = await this.#read(() => {
-      const row = this.#sql.selectStream.get(key);
-      return row === undefined
-        ? undefined
-        : { id: row.id, version: this.#sql.versionOf.get(row.id) };
-    }, stillOpen);
+    const head = await this.#read(() => this.#head(api, key), stillOpen);
     if (head === undefined) return;
-    yield* this.#pages(api, key, head.id, from, Math.min(to, head.version ?? 0), stillOpen);
+    yield* this.#pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
@@ -300,14 +278,13 @@ export class SqliteEventStore implements EventStore {
     const { key } = sessionKeyOf(streamId, options, api);
     const atVersion = atVersionOf(options, api);
     const start = await this.#read((): LoadStart | null => {
-      const row = this.#sql.selectStream.get(key);
-      if (row === undefined) return null;
-      const version = this.#sql.versionOf.get(row.id) ?? 0;
-      const target = atVersion ?? version;
-      checkAtVersion(key, target, version, api);
-      const config = decodeConfigJson(row.config, this.#at(api, key, 0));
-      const snapshot = this.#snapshotAtOrBelow(row.id, config, target);
-      return { id: row.id, config, from: snapshot.version, target, state: snapshot.state };
+      const head = this.#head(api, key);
+      if (head === undefined) return null;
+      const target = atVersion ?? head.version;
+      checkAtVersion(key, target, head.version, api);
+      const config = decodeConfigJson(head.config, this.#at(api, key, 0));
+      const snapshot = snapshotAtOrBelow(this.#sql, this.#place(api, key, head.id), config, target);
+      return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
     }, stillOpen);
     if (start === null) return null;
     let { state } = start;
@@ -334,12 +311,15 @@ export class SqliteEventStore implements EventStore {
     const found: StreamInfo[] = [];
     for (const row of rows) {
       if (!row.stream.startsWith(prefix)) continue;
+      // A damaged stream is left out, as `load` rejects it.
+      const shape = streamShapeOf(row);
+      if ('problem' in shape) continue;
       const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
       found.push(
         Object.freeze({
           streamId: row.stream.slice(prefix.length),
           ...sessionAddressOf(row.stream),
-          version: row.version,
+          version: shape.version,
           createdAt,
         }),
       );
@@ -353,7 +333,7 @@ export class SqliteEventStore implements EventStore {
     const { key } = sessionKeyOf(streamId, options, api);
     const sql = this.#sql;
     const remove = this.#db.transaction((): boolean => {
-      const row = sql.selectStream.get(key);
+      const row = sql.selectHead.get(key);
       if (row === undefined) return false;
       sql.deleteActions.run(row.id);
       sql.deleteSnapshots.run(row.id);

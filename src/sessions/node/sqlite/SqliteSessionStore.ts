@@ -7,16 +7,14 @@ import {
   type LoadedSession,
   MemoryArgumentError,
   type MemoryState,
-  namespaceKeyPrefix,
   namespaceOf,
-  rankSearchResults,
   type SavedSession,
   type SaveOptions,
   type SearchOptions,
   searchLimitOf,
   searchTerms,
   SessionConflictError,
-  sessionAddressOf,
+  type SessionKey,
   sessionKeyOf,
   type SessionMetadata,
   type SessionOptions,
@@ -26,10 +24,9 @@ import {
   describeValue,
 } from 'conversation-memory';
 import { rethrowBusy } from './busyRetry';
-import { indexSession, unindexSession } from './ftsIndex';
-import { searchWithFts } from './ftsSearch';
-import { scanSessions } from './scanSearch';
-import type { ScoredSession } from './scoredSession';
+import { indexSession, moveIndex } from './ftsIndex';
+import { searchRows } from './searchRows';
+import { referenceRowKey, rowAddressOf, shadowingKeyOf } from './referenceRows';
 import { SessionDatabase } from './sessionDatabase';
 import { loadedFromRow, readRowMeta } from './sessionRow';
 import type { MetaRow } from './statements';
@@ -41,17 +38,6 @@ const API = 'SqliteSessionStore';
 
 const isTime = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
-
-/** A result, frozen, with its address (`sessionId` is the bare id when searched in `namespace`). */
-const frozenHit = (hit: ScoredSession, namespace: string | undefined): SessionSearchResult =>
-  Object.freeze({
-    sessionId: hit.sessionId,
-    ...(namespace === undefined
-      ? sessionAddressOf(hit.sessionId)
-      : { id: hit.sessionId, namespace }),
-    score: hit.score,
-    matchedMessages: Object.freeze([...hit.matchedMessages]),
-  });
 
 /**
  * A {@link SessionStore} in a SQLite file (better-sqlite3 12.x, an optional peer), in the
@@ -66,9 +52,15 @@ const frozenHit = (hit: ScoredSession, namespace: string | undefined): SessionSe
  * the database locked waits (without blocking the event loop) and, after `lockTimeoutMs`, fails
  * with `SessionConflictError`: never with `SQLITE_BUSY`. A row that does not decode makes `load`
  * reject with `SessionCorruptError`; `list` and `search` skip it, `exists` reports it, and a save
- * over it first copies it into the `sessions_corrupt` table (such a row counts as absent for
- * `expectedRevision`). Expired rows are deleted when `load` or `list` meets them, as the
- * reference does.
+ * or a delete of it first copies it into the `sessions_corrupt` table (such a row counts as absent
+ * for `expectedRevision`). Expired rows are deleted when `load` or `list` meets them, as the
+ * reference does, a damaged one copied into `sessions_corrupt` first: nothing damaged is deleted
+ * without a copy.
+ *
+ * A row the reference wrote under a key this store never makes (its bare id `50%`, ours `50%25`;
+ * see `isStorageKey`) is that pair's session until the pair is saved: `load`, `exists`, `branch`
+ * and `delete` read it, and a save moves it (and its search index) to the storage key in its
+ * transaction. `list` and `search` report it as the pair it is (`ns:id` split at the first `:`).
  *
  * FTS5 scores differ from the scan's, as in the reference: a session scores
  * `Σ 1 + r / (1 + r)` over its matching messages (`r = -bm25`) instead of the number of
@@ -130,33 +122,58 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  /** The revision check, the write and the re-index, in one `BEGIN IMMEDIATE` transaction. */
+  /**
+   * The key of the row that holds a pair's session (call inside a transaction): its storage key,
+   * or the row the reference wrote under its reference key when ours is absent (see
+   * {@link referenceRowKey}); `undefined` when neither is there.
+   */
+  #rowKeyOf(where: SessionKey): string | undefined {
+    const { selectMeta } = this.#database.sql;
+    if (selectMeta.get(where.key) !== undefined) return where.key;
+    const legacy = referenceRowKey(where);
+    return legacy !== undefined && selectMeta.get(legacy) !== undefined ? legacy : undefined;
+  }
+
+  /**
+   * The revision check, the write and the re-index, in one `BEGIN IMMEDIATE` transaction. A row
+   * the reference wrote for the pair (when ours is absent) is its current session, and moves to
+   * the storage key (its search index too).
+   */
   async #save(
     api: string,
-    key: string,
+    where: SessionKey,
     encoded: { json: string; state: MemoryState },
     expected: number | undefined,
     stillOpen: () => void,
   ): Promise<SavedSession> {
     const { sql } = this.#database;
+    const { key } = where;
     const revision = await this.#database.write(
       () => {
         const now = this.#now();
-        const current = this.#database.current(key, (updatedAt) => this.#expired(updatedAt, now));
+        const source = this.#rowKeyOf(where) ?? key;
+        const current = this.#database.current(source, (updatedAt) =>
+          this.#expired(updatedAt, now),
+        );
         const live = current !== undefined && 'revision' in current ? current : undefined;
         checkExpectedRevision(key, expected, live?.revision ?? 0, `${API}.${api}`);
         // A row that does not decode is kept for inspection before it is replaced.
         if (current !== undefined && 'problems' in current) {
-          sql.moveAside.run(now, current.problems.join('\n'), key);
+          sql.moveAside.run(now, current.problems.join('\n'), source);
         }
         const next = (live?.revision ?? 0) + 1;
         const { json, state } = encoded;
         sql.upsert.run(key, json, state.messages.length, live?.createdAt ?? now, now, next);
+        if (source !== key) {
+          sql.deleteRow.run(source);
+          if (sql.fts !== undefined) moveIndex(sql.fts, source, key);
+          this.#database.known.delete(source);
+        }
         if (sql.fts !== undefined) indexSession(sql.fts, key, state.messages, now);
         this.#database.known.add(key);
         return next;
       },
-      (busy) => this.#gaveUp(api, key, expected, busy),
+      (busy) => this.#gaveUp(api, where, expected, busy),
       stillOpen,
     );
     return Object.freeze({ revision });
@@ -166,10 +183,13 @@ export class SqliteSessionStore implements SessionStore {
    * A save that could not get the write lock in time: a conflict (nothing was written), with the
    * revision found outside the lock (WAL readers need none) and the busy error as its `cause`.
    */
-  #gaveUp(api: string, key: string, expected: number | undefined, busy: unknown): never {
+  #gaveUp(api: string, where: SessionKey, expected: number | undefined, busy: unknown): never {
     let actual = 0;
     try {
-      const row = this.#database.sql.selectMeta.get(key);
+      const { selectMeta } = this.#database.sql;
+      const legacy = referenceRowKey(where);
+      const row =
+        selectMeta.get(where.key) ?? (legacy === undefined ? undefined : selectMeta.get(legacy));
       if (row !== undefined && !this.#expired(row.updated_at, this.#now())) {
         const meta = readRowMeta(row);
         if ('meta' in meta) actual = meta.meta.revision;
@@ -179,7 +199,7 @@ export class SqliteSessionStore implements SessionStore {
     }
     throw new SessionConflictError(
       `${API}.${api}`,
-      key,
+      where.key,
       expected ?? actual,
       actual,
       "another writer kept the database locked for longer than the store's lockTimeoutMs",
@@ -187,13 +207,22 @@ export class SqliteSessionStore implements SessionStore {
     );
   }
 
-  async #load(api: string, key: string, stillOpen: () => void): Promise<LoadedSession | null> {
-    const row = await this.#database.read(() => this.#database.sql.selectRow.get(key), stillOpen);
+  async #load(
+    api: string,
+    where: SessionKey,
+    stillOpen: () => void,
+  ): Promise<LoadedSession | null> {
+    const row = await this.#database.read(() => {
+      const key = this.#rowKeyOf(where);
+      return key === undefined ? undefined : this.#database.sql.selectRow.get(key);
+    }, stillOpen);
     if (row === undefined) return null;
-    if (this.#expired(row.updated_at, this.#now())) {
-      this.#database.collect([row]);
+    const now = this.#now();
+    if (this.#expired(row.updated_at, now)) {
+      this.#database.collect([row], now);
       return null;
     }
+    const key = row.session_id;
     const loaded = loadedFromRow(row, `${API}.${api}`, `sqlite:${this.#path}#${key}`);
     this.#database.known.add(key);
     return loaded;
@@ -203,13 +232,13 @@ export class SqliteSessionStore implements SessionStore {
     const stillOpen = this.#open('save');
     const where = sessionKeyOf(sessionId, options, `${API}.save`);
     const expected = expectedRevisionOf(options, `${API}.save`);
-    return this.#save('save', where.key, this.#encode('save', state), expected, stillOpen);
+    return this.#save('save', where, this.#encode('save', state), expected, stillOpen);
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     const stillOpen = this.#open('load');
     const where = sessionKeyOf(sessionId, options, `${API}.load`);
-    return this.#load('load', where.key, stillOpen);
+    return this.#load('load', where, stillOpen);
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
@@ -217,14 +246,21 @@ export class SqliteSessionStore implements SessionStore {
     const now = this.#now();
     const expired: MetaRow[] = [];
     const listed = await this.#database.read(() => {
+      const rows = this.#database.sql.selectAllMeta.all();
+      const keys = new Set(rows.map((row) => row.session_id));
+      /** A reference row whose pair has a row of ours: `load` reads that one. */
+      const shadowed = (key: string): boolean => {
+        const shadowing = shadowingKeyOf(key);
+        return shadowing !== undefined && keys.has(shadowing);
+      };
       const out: SessionMetadata[] = [];
-      for (const row of this.#database.sql.selectAllMeta.all()) {
+      for (const row of rows) {
         if (this.#expired(row.updated_at, now)) expired.push(row);
-        else if (this.#database.decodes(row)) {
+        else if (!shadowed(row.session_id) && this.#database.decodes(row)) {
           out.push(
             Object.freeze({
               sessionId: row.session_id,
-              ...sessionAddressOf(row.session_id),
+              ...rowAddressOf(row.session_id),
               messageCount: row.message_count as number,
               createdAt: row.created_at as number,
               updatedAt: row.updated_at as number,
@@ -234,22 +270,26 @@ export class SqliteSessionStore implements SessionStore {
       }
       return out;
     }, stillOpen);
-    if (expired.length > 0) this.#database.collect(expired);
+    if (expired.length > 0) this.#database.collect(expired, now);
     return Object.freeze(listed.sort((a, b) => compareCodePoints(a.sessionId, b.sessionId)));
   }
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const stillOpen = this.#open('delete');
-    const { key } = sessionKeyOf(sessionId, options, `${API}.delete`);
+    const where = sessionKeyOf(sessionId, options, `${API}.delete`);
     const { sql } = this.#database;
     return this.#database.write(
       () => {
-        const row = sql.selectMeta.get(key);
-        if (row === undefined) return false;
-        sql.deleteRow.run(key);
-        if (sql.fts !== undefined) unindexSession(sql.fts, key);
-        this.#database.known.delete(key);
-        return !this.#expired(row.updated_at, this.#now());
+        const now = this.#now();
+        // Ours and the reference's row of the pair: a row left behind would come back.
+        let live = false;
+        for (const key of [where.key, referenceRowKey(where)]) {
+          const row = key === undefined ? undefined : sql.selectMeta.get(key);
+          if (row === undefined) continue;
+          this.#database.remove(row, now);
+          live ||= !this.#expired(row.updated_at, now);
+        }
+        return live;
       },
       rethrowBusy,
       stillOpen,
@@ -258,8 +298,11 @@ export class SqliteSessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const stillOpen = this.#open('exists');
-    const { key } = sessionKeyOf(sessionId, options, `${API}.exists`);
-    const row = await this.#database.read(() => this.#database.sql.selectMeta.get(key), stillOpen);
+    const where = sessionKeyOf(sessionId, options, `${API}.exists`);
+    const row = await this.#database.read(() => {
+      const key = this.#rowKeyOf(where);
+      return key === undefined ? undefined : this.#database.sql.selectMeta.get(key);
+    }, stillOpen);
     return row !== undefined && !this.#expired(row.updated_at, this.#now());
   }
 
@@ -268,7 +311,7 @@ export class SqliteSessionStore implements SessionStore {
     const source = sessionKeyOf(sourceId, options, `${API}.branch`);
     const target = sessionKeyOf(newId, options, `${API}.branch`);
     const expected = expectedRevisionOf(options, `${API}.branch`);
-    const loaded = await this.#load('branch', source.key, stillOpen);
+    const loaded = await this.#load('branch', source, stillOpen);
     if (loaded === null) {
       throw new MemoryArgumentError(
         `${API}.branch`,
@@ -276,7 +319,7 @@ export class SqliteSessionStore implements SessionStore {
       );
     }
     const encoded = this.#encode('branch', loaded.state);
-    return this.#save('branch', target.key, encoded, expected, stillOpen);
+    return this.#save('branch', target, encoded, expected, stillOpen);
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
@@ -286,30 +329,14 @@ export class SqliteSessionStore implements SessionStore {
     const namespace = namespaceOf(options?.namespace, `${API}.search`);
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const now = this.#now();
-    const prefix = namespace === undefined ? undefined : namespaceKeyPrefix(namespace);
-    /** The id to report for a session (bare in a namespace), or `undefined` to leave it out. */
-    const visible = (key: string, updatedAt: unknown): string | undefined => {
-      if (!isTime(updatedAt) || this.#expired(updatedAt, now)) return undefined;
-      if (prefix === undefined) return key;
-      return key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
-    };
-    const { fts, selectAllRows } = this.#database.sql;
-    const found =
-      fts === undefined
-        ? rankSearchResults(
-            await this.#database.read(
-              () =>
-                scanSessions(selectAllRows.iterate(), terms, (row) =>
-                  'problems' in readRowMeta(row)
-                    ? undefined
-                    : visible(row.session_id, row.updated_at),
-                ),
-              stillOpen,
-            ),
-            limit,
-          )
-        : await searchWithFts(this.#database, fts, terms, limit, visible, now, stillOpen);
-    return Object.freeze(found.map((hit) => frozenHit(hit, namespace)));
+    return searchRows(this.#database, {
+      terms,
+      limit,
+      namespace,
+      now,
+      expired: (updatedAt) => this.#expired(updatedAt, now),
+      stillOpen,
+    });
   }
 
   async close(): Promise<void> {

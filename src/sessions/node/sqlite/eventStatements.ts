@@ -1,23 +1,33 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
-/** A row of `event_streams`, its columns untyped until checked. */
-export interface StreamRow {
+/**
+ * A stream's row of `event_streams` with the lowest and highest versions of its actions (both
+ * read through the primary key, without visiting the actions), its columns untyped until checked.
+ */
+export interface HeadRow {
   readonly id: number;
   readonly config: unknown;
   readonly created_at: unknown;
+  /** The version its appends recorded (`NULL` in a stream of an earlier version of the store). */
+  readonly recorded: unknown;
+  /** The lowest version of its actions (`NULL` when it has none). */
+  readonly min: unknown;
+  /** The highest version of its actions (`NULL` when it has none). */
+  readonly max: unknown;
 }
+
+/** Actions read per query: `read` and `load` never hold more of a stream than this at once. */
+export const EVENT_PAGE = 512;
 
 /** A row of `event_actions` or `event_snapshots` (its payload column unchecked). */
 export interface VersionRow {
-  readonly version: number;
+  readonly version: unknown;
   readonly payload: unknown;
 }
 
-/** A row of the streams listing. */
-export interface ListRow {
+/** A row of the streams listing: a head, with the stream's key. */
+export interface ListRow extends HeadRow {
   readonly stream: string;
-  readonly created_at: unknown;
-  readonly version: number;
 }
 
 /**
@@ -26,13 +36,14 @@ export interface ListRow {
  * @example
  * ```ts
  * const sql = prepareEventStatements(db);
- * sql.versionOf.get(7); // 12
+ * sql.selectHead.get('u1:s1'); // { id: 7, config: '…', created_at: 1764500000, recorded: 12, min: 1, max: 12 }
  * ```
  */
 export interface EventStatements {
-  readonly selectStream: BetterSqlite3.Statement<[string], StreamRow>;
+  readonly selectHead: BetterSqlite3.Statement<[string], HeadRow>;
+  readonly isLive: BetterSqlite3.Statement<[number], number>;
   readonly insertStream: BetterSqlite3.Statement<[string, string, number]>;
-  readonly versionOf: BetterSqlite3.Statement<[number], number>;
+  readonly setVersion: BetterSqlite3.Statement<[number, number]>;
   readonly insertAction: BetterSqlite3.Statement<[number, number, string]>;
   readonly page: BetterSqlite3.Statement<[number, number, number, number], VersionRow>;
   readonly snapshotAtOrBelow: BetterSqlite3.Statement<[number, number], VersionRow>;
@@ -43,6 +54,11 @@ export interface EventStatements {
   readonly deleteSnapshots: BetterSqlite3.Statement<[number]>;
 }
 
+/** The head columns of `event_streams s` (min and max use the primary key: no scan). */
+const HEAD = `s.id AS id, s.config AS config, s.created_at AS created_at, s.version AS recorded,
+  (SELECT min(a.version) FROM event_actions a WHERE a.stream = s.id) AS min,
+  (SELECT max(a.version) FROM event_actions a WHERE a.stream = s.id) AS max`;
+
 /**
  * Prepares every statement once per connection.
  *
@@ -52,15 +68,12 @@ export interface EventStatements {
  * ```
  */
 export const prepareEventStatements = (db: BetterSqlite3.Database): EventStatements => ({
-  selectStream: db.prepare('SELECT id, config, created_at FROM event_streams WHERE stream = ?'),
+  selectHead: db.prepare(`SELECT ${HEAD} FROM event_streams s WHERE s.stream = ?`),
+  isLive: db.prepare<[number], number>('SELECT 1 FROM event_streams WHERE id = ?').pluck(),
   insertStream: db.prepare(
-    'INSERT INTO event_streams (stream, config, created_at) VALUES (?, ?, ?)',
+    'INSERT INTO event_streams (stream, config, created_at, version) VALUES (?, ?, ?, 0)',
   ),
-  versionOf: db
-    .prepare<[number], number>(
-      'SELECT coalesce(max(version), 0) FROM event_actions WHERE stream = ?',
-    )
-    .pluck(),
+  setVersion: db.prepare('UPDATE event_streams SET version = ? WHERE id = ?'),
   insertAction: db.prepare('INSERT INTO event_actions (stream, version, action) VALUES (?, ?, ?)'),
   page: db.prepare(
     'SELECT version, action AS payload FROM event_actions WHERE stream = ? AND version >= ? AND version <= ? ORDER BY version LIMIT ?',
@@ -71,9 +84,7 @@ export const prepareEventStatements = (db: BetterSqlite3.Database): EventStateme
   insertSnapshot: db.prepare(
     'INSERT OR REPLACE INTO event_snapshots (stream, version, state) VALUES (?, ?, ?)',
   ),
-  list: db.prepare(
-    'SELECT s.stream AS stream, s.created_at AS created_at, (SELECT coalesce(max(a.version), 0) FROM event_actions a WHERE a.stream = s.id) AS version FROM event_streams s',
-  ),
+  list: db.prepare(`SELECT s.stream AS stream, ${HEAD} FROM event_streams s`),
   deleteStream: db.prepare('DELETE FROM event_streams WHERE id = ?'),
   deleteActions: db.prepare('DELETE FROM event_actions WHERE stream = ?'),
   deleteSnapshots: db.prepare('DELETE FROM event_snapshots WHERE stream = ?'),

@@ -76,6 +76,21 @@ export const unindexSession = (fts: FtsStatements, key: string): void => {
 };
 
 /**
+ * Moves a session's FTS5 rows from one key to another (a reference row moved to its storage key),
+ * keeping their rowids (so their order); its index entry is dropped: {@link indexSession} under
+ * the new key, in the same transaction, records it again.
+ *
+ * @example
+ * ```ts
+ * moveIndex(sql.fts, '50%', '50%25');
+ * ```
+ */
+export const moveIndex = (fts: FtsStatements, from: string, to: string): void => {
+  fts.renameMessages.run(to, from);
+  fts.deleteIndexed.run(from);
+};
+
+/**
  * The reference's lazy backfill: indexes every row with no index entry, or one older than the
  * row (`indexed_at < updated_at`: a database the reference wrote before it had search, or a
  * writer that does not index). A row that does not decode is indexed as having no messages, so

@@ -13,7 +13,7 @@ const BUSY_TIMEOUT_MS = 20;
 
 /**
  * What a save finds under its key, inside its transaction: a live session, a row that does not
- * decode (its problems), or nothing (`undefined`, also for an expired row).
+ * decode (its problems, expired or not), or nothing (`undefined`, also for an expired sound row).
  *
  * @example
  * ```ts
@@ -102,44 +102,69 @@ export class SessionDatabase {
     return retryWhileBusy(() => write.immediate(), this.#lockTimeoutMs, onTimeout, stillOpen);
   }
 
-  /** Whether a row decodes (its columns and its memory); call inside `read` or `write`. */
-  decodes(row: MetaRow): boolean {
+  /**
+   * What is wrong with a row (its columns, then its memory), or `undefined` when it decodes; call
+   * inside `read` or `write`.
+   */
+  problemsOf(row: MetaRow): readonly string[] | undefined {
     const key = row.session_id;
-    if ('problems' in readRowMeta(row)) return false;
-    if (this.known.has(key)) return true;
-    if ('problems' in decodeMemoryJson(this.sql.selectMemory.get(key), 'heuristic')) return false;
+    const meta = readRowMeta(row);
+    if ('problems' in meta) return meta.problems;
+    if (this.known.has(key)) return undefined;
+    const memory = decodeMemoryJson(this.sql.selectMemory.get(key), 'heuristic');
+    if ('problems' in memory) return memory.problems;
     this.known.add(key);
-    return true;
+    return undefined;
   }
 
-  /** What a save finds under `key`; call inside `write`. */
+  /** Whether a row decodes (its columns and its memory); call inside `read` or `write`. */
+  decodes(row: MetaRow): boolean {
+    return this.problemsOf(row) === undefined;
+  }
+
+  /**
+   * What a save finds under `key`; call inside `write`. A damaged row is reported even when it
+   * is expired, so that the save copies it aside before replacing it.
+   */
   current(key: string, expired: (updatedAt: unknown) => boolean): CurrentRow {
     const row = this.sql.selectMeta.get(key);
-    if (row === undefined || expired(row.updated_at)) return undefined;
+    if (row === undefined) return undefined;
+    const problems = this.problemsOf(row);
+    if (problems !== undefined) return { problems };
     const meta = readRowMeta(row);
-    if ('problems' in meta) return { problems: meta.problems };
-    if (!this.known.has(key)) {
-      const memory = decodeMemoryJson(this.sql.selectMemory.get(key), 'heuristic');
-      if ('problems' in memory) return { problems: memory.problems };
-      this.known.add(key);
-    }
+    if (!('meta' in meta) || expired(row.updated_at)) return undefined;
     return { revision: meta.meta.revision, createdAt: meta.meta.createdAt };
   }
 
   /**
-   * Deletes expired rows (and their index) that nobody changed since they were read. Garbage
-   * collection only: one attempt, skipped when another connection holds the lock (the rows stay
-   * invisible until a later call removes them).
+   * Removes the row of `key` and its index; call inside `write`. A row that does not decode is
+   * first copied into `sessions_corrupt` with its problems: nothing damaged is deleted without a
+   * copy.
    */
-  collect(rows: readonly MetaRow[]): void {
+  remove(row: MetaRow, now: number): void {
+    const key = row.session_id;
+    const problems = this.problemsOf(row);
+    if (problems !== undefined) this.sql.moveAside.run(now, problems.join('\n'), key);
+    this.sql.deleteRow.run(key);
+    if (this.sql.fts !== undefined) unindexSession(this.sql.fts, key);
+    this.known.delete(key);
+  }
+
+  /**
+   * Deletes expired rows (and their index) that nobody changed since they were read, copying a
+   * damaged one into `sessions_corrupt` first (see {@link remove}). Garbage collection only: one
+   * attempt, skipped when another connection holds the lock (the rows stay invisible until a
+   * later call removes them).
+   */
+  collect(rows: readonly MetaRow[], now: number): void {
     try {
       this.#db
         .transaction(() => {
+          this.known.sync(this.sql.dataVersion.get() as number);
           for (const row of rows) {
             const { session_id: key, revision, updated_at: updatedAt } = row;
-            if (this.sql.deleteIfUnchanged.run(key, revision, updatedAt).changes === 0) continue;
-            if (this.sql.fts !== undefined) unindexSession(this.sql.fts, key);
-            this.known.delete(key);
+            const still = this.sql.selectMetaIfUnchanged.get(key, revision, updatedAt);
+            if (still !== undefined) this.remove(still, now);
           }
         })
         .immediate();

@@ -6,6 +6,7 @@ import {
   type MemoryState,
   SessionCorruptError,
 } from 'conversation-memory';
+import { describeColumn } from './describeColumn';
 
 /**
  * A row of the `sessions` table as SQLite returns it: nothing is trusted (a row may come from the
@@ -40,17 +41,6 @@ export interface RowMeta {
   readonly messageCount: number;
 }
 
-/** A column's value, short, for a problem line. */
-const shown = (value: unknown): string => {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') {
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  }
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (value instanceof Uint8Array) return `a blob of ${value.length} bytes`;
-  return typeof value;
-};
-
 const isTime = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
@@ -74,16 +64,18 @@ export const readRowMeta = (
 ): { readonly meta: RowMeta } | { readonly problems: readonly string[] } => {
   const problems: string[] = [];
   if (!isCount(row.revision, 1)) {
-    problems.push(`revision: expected an integer ≥ 1, got ${shown(row.revision)}`);
+    problems.push(`revision: expected an integer ≥ 1, got ${describeColumn(row.revision)}`);
   }
   if (!isTime(row.created_at)) {
-    problems.push(`created_at: expected Unix seconds, got ${shown(row.created_at)}`);
+    problems.push(`created_at: expected Unix seconds, got ${describeColumn(row.created_at)}`);
   }
   if (!isTime(row.updated_at)) {
-    problems.push(`updated_at: expected Unix seconds, got ${shown(row.updated_at)}`);
+    problems.push(`updated_at: expected Unix seconds, got ${describeColumn(row.updated_at)}`);
   }
   if (!isCount(row.message_count, 0)) {
-    problems.push(`message_count: expected an integer ≥ 0, got ${shown(row.message_count)}`);
+    problems.push(
+      `message_count: expected an integer ≥ 0, got ${describeColumn(row.message_count)}`,
+    );
   }
   if (problems.length > 0) return { problems };
   return {
@@ -133,7 +125,7 @@ const inColumn = (problem: string): string =>
 export const decodeMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
   if (typeof text !== 'string') {
     return {
-      problems: [`memory_json: expected JSON text, got ${shown(text)}`],
+      problems: [`memory_json: expected JSON text, got ${describeColumn(text)}`],
       kind: 'data',
       cause: undefined,
     };

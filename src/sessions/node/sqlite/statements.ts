@@ -48,7 +48,7 @@ export interface Statements {
   readonly selectAllRows: Statement<[], SessionRow>;
   readonly upsert: Statement<[string, string, number, number, number, number]>;
   readonly deleteRow: Statement<[string]>;
-  readonly deleteIfUnchanged: Statement<[string, unknown, unknown]>;
+  readonly selectMetaIfUnchanged: Statement<[string, unknown, unknown], MetaRow>;
   readonly moveAside: Statement<[number, string, string]>;
   /** Present when FTS5 search is on. */
   readonly fts:
@@ -60,6 +60,7 @@ export interface Statements {
         >;
         readonly deleteMessage: Statement<[number]>;
         readonly insertMessage: Statement<[string, string]>;
+        readonly renameMessages: Statement<[string, string]>;
         readonly markIndexed: Statement<[string, number]>;
         readonly deleteIndexed: Statement<[string]>;
         readonly selectStale: Statement<[], SessionRow>;
@@ -99,8 +100,8 @@ export const prepareStatements = (db: BetterSqlite3.Database, fts: boolean): Sta
        updated_at = excluded.updated_at, revision = excluded.revision`,
   ),
   deleteRow: db.prepare('DELETE FROM sessions WHERE session_id = ?'),
-  deleteIfUnchanged: db.prepare(
-    'DELETE FROM sessions WHERE session_id = ? AND revision IS ? AND updated_at IS ?',
+  selectMetaIfUnchanged: db.prepare(
+    `SELECT ${META} FROM sessions WHERE session_id = ? AND revision IS ? AND updated_at IS ?`,
   ),
   moveAside: db.prepare(
     `INSERT INTO sessions_corrupt (${ROW}, moved_at, problems)
@@ -115,6 +116,9 @@ export const prepareStatements = (db: BetterSqlite3.Database, fts: boolean): Sta
         deleteMessage: db.prepare('DELETE FROM session_messages_fts WHERE rowid = ?'),
         insertMessage: db.prepare(
           'INSERT INTO session_messages_fts (content, session_key) VALUES (?, ?)',
+        ),
+        renameMessages: db.prepare(
+          'UPDATE session_messages_fts SET session_key = ? WHERE session_key = ?',
         ),
         markIndexed: db.prepare(
           `INSERT INTO session_search_index (session_key, indexed_at) VALUES (?, ?)
