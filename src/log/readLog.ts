@@ -7,7 +7,9 @@ import type { EventLog } from './eventLogTypes';
 import { vectorOf, type LogVector } from './logVector';
 
 /**
- * The largest distance between snapshots.
+ * The largest distance between snapshots: `seek` (and the inspector's jumps) replay up to
+ * `snapshotEvery - 1` actions, so a larger one would only make them slower. Appending and loading
+ * cost the same whatever the distance.
  *
  * @example
  * ```ts
