@@ -66,23 +66,26 @@ describe('event log', () => {
     );
   });
 
-  it('keeps a snapshot every K actions only, and branches share full chunks and snapshots', () => {
-    const actions = Array.from({ length: 10 }, (_, i) => memoryActions.messageAdded(user(`m${i}`)));
-    const log = logOf(actions, 4);
-    expect(log.snapshots).toHaveLength(3); // after 0, 4 and 8 actions
-    expect(log.chunks.map((chunk) => chunk.length)).toEqual([4, 4, 2]);
-    const branch = fork(log, 9);
-    expect(branch.chunks[0]).toBe(log.chunks[0]);
-    expect(branch.chunks[1]).toBe(log.chunks[1]);
-    expect(branch.snapshots[2]).toBe(log.snapshots[2]);
-    expect(fork(log, 10)).toBe(log);
+  it('keeps a snapshot every K actions only, and branches share every full leaf of actions and snapshots', () => {
+    const actions = Array.from({ length: 100 }, (_, i) =>
+      memoryActions.messageAdded(user(`m${i}`)),
+    );
+    const log = logOf(actions, 2);
+    expect(log.snapshots.size).toBe(51); // after 0, 2, 4, … 100 actions
+    expect(logOf(actions.slice(0, 10), 4).snapshots.size).toBe(3); // after 0, 4 and 8
+    const branch = fork(log, 90);
+    expect(branch.actions.root[0]).toBe(log.actions.root[0]);
+    expect(branch.actions.root[1]).toBe(log.actions.root[1]);
+    expect(branch.snapshots.root[0]).toBe(log.snapshots.root[0]);
+    expect(fork(log, 100)).toBe(log);
   });
 
   it('timeline gives each step its action, the state after it, and its effects', () => {
     const actions = ['a', 'b', 'c', 'd', 'e'].map((t) => memoryActions.messageAdded(user(t)));
     const steps = timeline(logOf(actions, 2));
     expect(steps.map((s) => s.step)).toEqual([1, 2, 3, 4, 5]);
-    expect(steps[4]?.action).toBe(actions[4]);
+    expect(steps[4]?.action).toEqual(actions[4]);
+    expect(Object.isFrozen(steps[4]?.action)).toBe(true);
     expect(getPositions(steps[4]?.state as MemoryState)).toEqual([1, 2, 3, 4]);
     expect(steps[4]?.effects).toMatchObject([
       { type: 'memory/trimmed', positions: [0], rules: ['messageLimit'] },
@@ -217,7 +220,7 @@ describe('review fixes: envelopes and logs', () => {
     expect(E.isLeft(decodeEnvelope(corrupt))).toBe(true);
   });
 
-  it('bounds the snapshot distance, so building a long log stays linear', () => {
+  it('bounds the snapshot distance (seek replays fewer actions than it)', () => {
     expect(() => createEventLog(CONFIG, { snapshotEvery: 70_000 })).toThrow(
       'options.snapshotEvery must be an integer from 1 to 65536, received 70000',
     );

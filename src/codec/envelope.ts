@@ -5,15 +5,11 @@ import { errorText } from '../internal/errorText';
 import { isPlainObject } from '../internal/isPlainObject';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { isConversationMemoryError } from '../errors/ConversationMemoryError';
-import {
-  appendAction,
-  DEFAULT_SNAPSHOT_EVERY,
-  MAX_SNAPSHOT_EVERY,
-  type EventLog,
-  fromState,
-  logActions,
-} from '../log/eventLog';
-import type { MemoryAction } from '../model/actions';
+import { DEFAULT_SNAPSHOT_EVERY, type EventLog } from '../log/eventLog';
+import { logBuilder } from '../log/logBuilder';
+import { vectorAt, vectorToArray } from '../log/logVector';
+import { isSnapshotEvery, MAX_SNAPSHOT_EVERY, readLog } from '../log/readLog';
+import { readState } from '../internal/readState';
 import type { MemoryState } from '../model/state';
 import { messageToDict, toDict } from '../serialization/toDict';
 import type { MemoryDict } from '../serialization/types';
@@ -61,8 +57,19 @@ export type DecodedEnvelope =
   | { readonly kind: 'state'; readonly state: MemoryState }
   | { readonly kind: 'log'; readonly log: EventLog };
 
-const isLog = (value: MemoryState | EventLog): value is EventLog =>
-  Array.isArray((value as Partial<EventLog>).chunks);
+/**
+ * Whether `value` is meant as a log: it has a `snapshotEvery` or an `actions` field (a state has
+ * neither). A value that throws when read is taken as one, so that `readLog` names the problem.
+ */
+const meantAsLog = (value: unknown): boolean => {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    const fields = value as Partial<Record<'snapshotEvery' | 'actions', unknown>>;
+    return fields.snapshotEvery !== undefined || fields.actions !== undefined;
+  } catch {
+    return true;
+  }
+};
 
 /**
  * Writes a state or an event log in its versioned envelope (plain JSON, ready for
@@ -71,29 +78,33 @@ const isLog = (value: MemoryState | EventLog): value is EventLog =>
  *
  * @param value - a state, or an event log
  * @returns the envelope
+ * @throws MemoryArgumentError when `value` is neither a state nor an event log
  * @example
  * ```ts
  * localStorage.setItem('chat', JSON.stringify(encodeEnvelope(state)));
  * ```
  */
-export const encodeEnvelope = (value: MemoryState | EventLog): Envelope =>
-  isLog(value)
-    ? {
-        schema: 'conversation-memory',
-        version: ENVELOPE_VERSION,
-        kind: 'log',
-        data: {
-          initial: toDict(value.snapshots[0] as MemoryState),
-          snapshot_every: value.snapshotEvery,
-          actions: logActions(value),
-        },
-      }
-    : {
-        schema: 'conversation-memory',
-        version: ENVELOPE_VERSION,
-        kind: 'state',
-        data: toDict(value),
-      };
+export const encodeEnvelope = (value: MemoryState | EventLog): Envelope => {
+  if (meantAsLog(value)) {
+    const log = readLog(value, 'encodeEnvelope');
+    return {
+      schema: 'conversation-memory',
+      version: ENVELOPE_VERSION,
+      kind: 'log',
+      data: {
+        initial: toDict(vectorAt(log.snapshots, 0, 'encodeEnvelope')),
+        snapshot_every: log.snapshotEvery,
+        actions: vectorToArray(log.actions, 'encodeEnvelope'),
+      },
+    };
+  }
+  return {
+    schema: 'conversation-memory',
+    version: ENVELOPE_VERSION,
+    kind: 'state',
+    data: toDict(readState(value, 'encodeEnvelope')),
+  };
+};
 
 const API = 'decodeEnvelope';
 
@@ -188,12 +199,7 @@ const decodeLog = (data: unknown): E.Either<MemoryDecodeError, DecodedEnvelope> 
   const every = Object.hasOwn(data, 'snapshot_every')
     ? data['snapshot_every']
     : DEFAULT_SNAPSHOT_EVERY;
-  if (
-    typeof every !== 'number' ||
-    !Number.isSafeInteger(every) ||
-    every < 1 ||
-    every > MAX_SNAPSHOT_EVERY
-  ) {
+  if (!isSnapshotEvery(every)) {
     return fail([
       `data.snapshot_every: expected an integer from 1 to ${MAX_SNAPSHOT_EVERY}, got ${describeValue(every)}`,
     ]);
@@ -202,18 +208,20 @@ const decodeLog = (data: unknown): E.Either<MemoryDecodeError, DecodedEnvelope> 
   if (!Array.isArray(actions)) {
     return fail([`data.actions: expected a list of actions, got ${describeValue(actions)}`]);
   }
-  let log = fromState(initial.right, every);
-  for (let i = 0; i < actions.length; i++) {
+  // One pass: each action decoded, recorded and applied once (linear whatever snapshot_every is).
+  const log = logBuilder(initial.right, every, API);
+  const count = actions.length;
+  for (let i = 0; i < count; i++) {
     const action = decodeAction(actions[i]);
     if (E.isLeft(action)) return under(`data.actions[${i}].`, action.left);
     try {
-      log = appendAction(log, action.right as MemoryAction);
+      log.push(action.right);
     } catch (error) {
       const reason = isConversationMemoryError(error) ? error.detail : errorText(error);
       return fail([`data.actions[${i}]: cannot be replayed: ${reason}`]);
     }
   }
-  return E.right({ kind: 'log', log });
+  return E.right({ kind: 'log', log: log.finish() });
 };
 
 /** Forms from before envelopes: a bare toDict/to_dict file, or a raw 0.1.0 state. */

@@ -1,8 +1,10 @@
 import { createMemory } from '../core/createMemory';
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
-import { appendAction, type EventLog, fromState, logSnapshotEveryOf, seek } from '../log/eventLog';
-import type { MemoryAction } from '../model/actions';
+import { unreadable } from '../internal/unreadable';
+import { type EventLog, logActions, logSnapshotEveryOf, seek } from '../log/eventLog';
+import { logBuilder } from '../log/logBuilder';
+import { readLog } from '../log/readLog';
 import type { EventStore, StreamOptions } from './types';
 
 /**
@@ -35,6 +37,36 @@ export interface ImportEventLogOptions extends StreamOptions {
 
 const DEFAULT_BATCH = 256;
 
+type StoreMethod = 'load' | 'read' | 'append';
+
+/** The store's methods `names`, each read once; a store without them is refused as ours. */
+const storeMethods = <K extends StoreMethod>(
+  store: unknown,
+  names: readonly K[],
+  api: string,
+): Pick<EventStore, K> => {
+  const methods: Partial<Record<StoreMethod, unknown>> = {};
+  for (const name of names) {
+    let method: unknown;
+    try {
+      method =
+        typeof store === 'object' && store !== null
+          ? (store as Record<string, unknown>)[name]
+          : undefined;
+    } catch (error) {
+      throw unreadable(error, MemoryArgumentError, api, `store.${name}`);
+    }
+    if (typeof method !== 'function') {
+      throw new MemoryArgumentError(
+        api,
+        `store must be an event store (with ${names.join(' and ')} methods), received ${describeValue(store)}`,
+      );
+    }
+    methods[name] = method;
+  }
+  return methods as Pick<EventStore, K>;
+};
+
 /**
  * Reads a stored stream into an event log (its config from the stream, its actions in order), so
  * `timeline`, `seek`, `fork` and the inspector work on a stored conversation. The stream is read
@@ -45,7 +77,8 @@ const DEFAULT_BATCH = 256;
  * @param options - `namespace`, `snapshotEvery` of the log, `toVersion`
  * @returns the log, or `null` for an absent stream
  * @throws what the store throws (`SessionIdError`, `EventCorruptError`, …); MemoryArgumentError
- *   for a bad `snapshotEvery`
+ *   for a bad `snapshotEvery`, a `store` without `load` and `read`, or a stored value that is not
+ *   a memory action
  * @example
  * ```ts
  * const log = await exportEventLog(store, 'thread-7');
@@ -57,16 +90,19 @@ export const exportEventLog = async (
   streamId: string,
   options: ExportEventLogOptions = {},
 ): Promise<EventLog | null> => {
+  const api = 'exportEventLog';
+  const { load, read } = storeMethods(store, ['load', 'read'], api);
   const { namespace, toVersion } = options;
-  const snapshotEvery = logSnapshotEveryOf(options.snapshotEvery, 'exportEventLog');
+  const snapshotEvery = logSnapshotEveryOf(options.snapshotEvery, api);
   // The state at version 0 is the stream's initial state: createMemory(its config).
-  const start = await store.load(streamId, { namespace, atVersion: 0 });
+  const start = await load.call(store, streamId, { namespace, atVersion: 0 });
   if (start === null) return null;
-  let log = fromState(start.state, snapshotEvery);
-  for await (const { action } of store.read(streamId, { namespace, toVersion })) {
-    log = appendAction(log, action);
+  // One pass over the stream, each action recorded as appendAction records it.
+  const log = logBuilder(start.state, snapshotEvery, api);
+  for await (const { action } of read.call(store, streamId, { namespace, toVersion })) {
+    log.push(action);
   }
-  return log;
+  return log.finish();
 };
 
 /**
@@ -82,8 +118,9 @@ export const exportEventLog = async (
  * @param log - an event log starting from `createMemory(config)` (as `createEventLog` makes it)
  * @param options - `namespace`, `batchSize` (default 256)
  * @returns the stream's version (the log's length)
- * @throws EventConflictError when the stream exists; MemoryArgumentError for a log that does not
- *   start from an empty memory, or a bad `batchSize`
+ * @throws EventConflictError when the stream exists; MemoryArgumentError for a `log` that is not
+ *   an event log or does not start from an empty memory, a `store` without `append`, or a bad
+ *   `batchSize`
  * @example
  * ```ts
  * // Fork a stored conversation at step 12 into a new stream.
@@ -97,6 +134,9 @@ export const importEventLog = async (
   log: EventLog,
   options: ImportEventLogOptions = {},
 ): Promise<{ readonly version: number }> => {
+  const api = 'importEventLog';
+  const { append } = storeMethods(store, ['append'], api);
+  const checked = readLog(log, api);
   const { namespace } = options;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
@@ -105,7 +145,7 @@ export const importEventLog = async (
       `options.batchSize must be an integer ≥ 1, received ${describeValue(batchSize)}`,
     );
   }
-  const initial = seek(log, 0);
+  const initial = seek(checked, 0);
   const { config } = initial;
   // A stream replays from createMemory(config): a log that starts anywhere else cannot be one.
   const empty = createMemory(config);
@@ -121,14 +161,14 @@ export const importEventLog = async (
       'the log does not start from an empty memory (createMemory(config)), so a stream of its actions would not replay to its state; nothing was written',
     );
   }
-  const actions: MemoryAction[] = log.chunks.flat();
-  let { version } = await store.append(streamId, actions.slice(0, batchSize), {
+  const actions = logActions(checked);
+  let { version } = await append.call(store, streamId, actions.slice(0, batchSize), {
     namespace,
     expectedVersion: 0,
     config,
   });
   for (let from = batchSize; from < actions.length; from += batchSize) {
-    ({ version } = await store.append(streamId, actions.slice(from, from + batchSize), {
+    ({ version } = await append.call(store, streamId, actions.slice(from, from + batchSize), {
       namespace,
       expectedVersion: version,
     }));

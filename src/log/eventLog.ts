@@ -4,49 +4,22 @@ import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryOptions } from '../model/config';
-import type { MemoryEffect } from '../model/effects';
 import type { MemoryState } from '../model/state';
+import type { EventLog, EventLogOptions, TimelineStep } from './eventLogTypes';
+import {
+  EMPTY_VECTOR,
+  vectorAt,
+  vectorForEach,
+  vectorFromArray,
+  vectorPush,
+  vectorTake,
+  vectorToArray,
+} from './logVector';
+import { isSnapshotEvery, MAX_SNAPSHOT_EVERY, readLog } from './readLog';
+import { recordAction } from './recordAction';
 
-/**
- * A conversation as an event log: its initial state plus the actions applied to it, oldest first.
- * A plain immutable record. The actions are kept in chunks of `snapshotEvery`, and the state after
- * every `snapshotEvery` actions is kept too, so `seek` replays at most `snapshotEvery` actions and
- * `fork` shares every full chunk and snapshot with the log it came from. `head` is the state after
- * every action (what `replay` returns).
- *
- * Storage is O(actions + actions / snapshotEvery × window): never a state per step.
- *
- * @example
- * ```ts
- * let log = createEventLog({ maxMessages: 20 });
- * log = appendAction(log, memoryActions.messageAdded(userMessage('hi')));
- * replay(log).messages.length; // 1
- * ```
- */
-export interface EventLog {
-  readonly snapshotEvery: number;
-  /** The actions, in chunks of `snapshotEvery` (the last one may be shorter). */
-  readonly chunks: readonly (readonly MemoryAction[])[];
-  /** `snapshots[i]` is the state after the first `i × snapshotEvery` actions (`[0]`: the start). */
-  readonly snapshots: readonly MemoryState[];
-  /** The state after every action. */
-  readonly head: MemoryState;
-  /** How many actions the log holds. */
-  readonly length: number;
-}
-
-/**
- * Options of {@link createEventLog}.
- *
- * @example
- * ```ts
- * const options: EventLogOptions = { snapshotEvery: 64 };
- * ```
- */
-export interface EventLogOptions {
-  /** Keep the state after every this many actions (default 256): `seek` replays at most this many. */
-  readonly snapshotEvery?: number;
-}
+export type { EventLog, EventLogOptions, TimelineStep } from './eventLogTypes';
+export { MAX_SNAPSHOT_EVERY } from './readLog';
 
 /**
  * The default distance between snapshots.
@@ -59,22 +32,11 @@ export interface EventLogOptions {
 export const DEFAULT_SNAPSHOT_EVERY = 256;
 
 /**
- * The largest distance between snapshots: an append copies the log's last chunk, so a larger one
- * would make building a long log quadratic.
- *
- * @example
- * ```ts
- * MAX_SNAPSHOT_EVERY; // 65536
- * ```
- */
-export const MAX_SNAPSHOT_EVERY = 65_536;
-
-/**
  * An empty event log whose initial state is `createMemory(config)`: the config (its tokenizer
  * named) is part of the log, so a replay anywhere counts the same way.
  *
  * @param config - the memory options, as `createMemory` takes them
- * @param options - `snapshotEvery` (an integer ≥ 1, default 256)
+ * @param options - `snapshotEvery` (an integer from 1 to 65,536, default 256)
  * @returns the log
  * @throws MemoryConfigError for invalid memory options; MemoryArgumentError for `snapshotEvery`
  * @example
@@ -94,12 +56,7 @@ export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions
  */
 export const logSnapshotEveryOf = (value: unknown, api: string): number => {
   const snapshotEvery = value ?? DEFAULT_SNAPSHOT_EVERY;
-  if (
-    typeof snapshotEvery !== 'number' ||
-    !Number.isSafeInteger(snapshotEvery) ||
-    snapshotEvery < 1 ||
-    snapshotEvery > MAX_SNAPSHOT_EVERY
-  ) {
+  if (!isSnapshotEvery(snapshotEvery)) {
     throw new MemoryArgumentError(
       api,
       `options.snapshotEvery must be an integer from 1 to ${MAX_SNAPSHOT_EVERY}, received ${describeValue(snapshotEvery)}`,
@@ -116,78 +73,137 @@ export const logSnapshotEveryOf = (value: unknown, api: string): number => {
 export const fromState = (state: MemoryState, snapshotEvery: number): EventLog =>
   Object.freeze({
     snapshotEvery,
-    chunks: Object.freeze([]),
-    snapshots: Object.freeze([state]),
-    head: state,
     length: 0,
+    head: state,
+    actions: EMPTY_VECTOR,
+    snapshots: vectorPush(EMPTY_VECTOR, state, 'createEventLog'),
   });
 
 /**
- * The log with one more action at its end (pure: the given log is unchanged). The action is
- * applied to `head` once; every `snapshotEvery` actions the new head is kept as a snapshot. Only
- * the last chunk is copied (O(snapshotEvery)).
+ * The log with one more action at its end (pure: the given log is unchanged, and so is every log
+ * made from it). What is recorded is a plain, deep-frozen copy of the action, its fields read
+ * once each: that copy is what is applied to `head` (once) and what `timeline`, `seek`, `fork`
+ * and `encodeEnvelope` later see, so changing the caller's object afterwards changes nothing.
+ * Every `snapshotEvery` actions the new head is kept as a snapshot. O(1) amortized: nothing is
+ * copied in proportion to the log or to `snapshotEvery`.
+ *
+ * A value that is not a memory action (another slice's action, Redux's `@@redux/INIT`, `null`)
+ * is left out: the same log comes back. `memoryReducer` ignores such actions too, so a Redux
+ * middleware or a store subscriber can hand every action of the store to `appendAction`. A memory
+ * action with an invalid payload is refused (it would not load back from a saved log).
  *
  * @param log - the log
  * @param action - a memory action (see `memoryActions`)
- * @returns the longer log
- * @throws what the reducer throws for an invalid payload; the log is unchanged
+ * @returns the longer log, or `log` itself when `action` is not a memory action
+ * @throws MemoryArgumentError when `log` is not an event log, or for an action whose payload is
+ *   not that action's (naming the field and the value); InvalidMessageError for an invalid
+ *   message; what the reducer throws. The log is unchanged.
  * @example
  * ```ts
  * log = appendAction(log, memoryActions.summaryApplied('The user is Alice.'));
+ * appendAction(log, { type: '@@redux/INIT' } as never) === log; // true
  * ```
  */
 export const appendAction = (log: EventLog, action: MemoryAction): EventLog => {
-  const head = reduceMemory(log.head, action);
-  const { chunks, snapshotEvery } = log;
-  const last = chunks[chunks.length - 1];
-  const nextChunks =
-    last === undefined || last.length === snapshotEvery
-      ? [...chunks, Object.freeze([action])]
-      : [...chunks.slice(0, -1), Object.freeze([...last, action])];
-  const length = log.length + 1;
+  const from = readLog(log, 'appendAction');
+  const recorded = recordAction(action, 'appendAction');
+  if (recorded === undefined) return log;
+  const head = reduceMemory(from.head, recorded);
+  const length = from.length + 1;
   return Object.freeze({
-    snapshotEvery,
-    chunks: Object.freeze(nextChunks),
-    snapshots:
-      length % snapshotEvery === 0 ? Object.freeze([...log.snapshots, head]) : log.snapshots,
-    head,
+    snapshotEvery: from.snapshotEvery,
     length,
+    head,
+    actions: vectorPush(from.actions, recorded, 'appendAction'),
+    snapshots:
+      length % from.snapshotEvery === 0
+        ? vectorPush(from.snapshots, head, 'appendAction')
+        : from.snapshots,
   });
 };
 
 /**
  * The action at index `i` (0-based).
  *
+ * @throws MemoryArgumentError when `log` is not a log or `i` is outside `0..length - 1`
  * @internal
  */
-export const actionAt = (log: EventLog, i: number): MemoryAction =>
-  (log.chunks[Math.floor(i / log.snapshotEvery)] as readonly MemoryAction[])[
-    i % log.snapshotEvery
-  ] as MemoryAction;
+export const actionAt = (log: EventLog, i: number): MemoryAction => {
+  const from = readLog(log, 'actionAt');
+  checkIndex('actionAt', 'i', i, from.length - 1);
+  return vectorAt(from.actions, i, 'actionAt');
+};
+
+/**
+ * The `k`th snapshot: the state after the first `k × snapshotEvery` actions (0: the start).
+ *
+ * @throws MemoryArgumentError when `log` is not a log or `k` is outside the snapshots
+ * @internal
+ */
+export const snapshotAt = (log: EventLog, k: number): MemoryState => {
+  const from = readLog(log, 'snapshotAt');
+  checkIndex('snapshotAt', 'k', k, from.snapshots.size - 1);
+  return vectorAt(from.snapshots, k, 'snapshotAt');
+};
+
+/**
+ * Every snapshot of the log, as one new array (item `k`: after `k × snapshotEvery` actions).
+ *
+ * @internal
+ */
+export const logSnapshots = (log: EventLog): MemoryState[] =>
+  vectorToArray(readLog(log, 'logSnapshots').snapshots, 'logSnapshots');
+
+/**
+ * The same log with `change` applied to every state it keeps (its snapshots and head): for a
+ * reader that must replay it differently (the inspector's page counts tokens from a table).
+ *
+ * @internal
+ */
+export const mapLogStates = (
+  log: EventLog,
+  change: (state: MemoryState) => MemoryState,
+): EventLog => {
+  const from = readLog(log, 'mapLogStates');
+  const snapshots = vectorToArray(from.snapshots, 'mapLogStates').map((state) => change(state));
+  return Object.freeze({ ...from, head: change(from.head), snapshots: vectorFromArray(snapshots) });
+};
 
 /**
  * Every action of the log, oldest first, as one new array.
  *
  * @param log - the log
  * @returns the actions
+ * @throws MemoryArgumentError when `log` is not an event log
  * @example
  * ```ts
  * JSON.stringify(logActions(log));
  * ```
  */
-export const logActions = (log: EventLog): MemoryAction[] => log.chunks.flat();
+export const logActions = (log: EventLog): MemoryAction[] =>
+  vectorToArray(readLog(log, 'logActions').actions, 'logActions');
 
 /**
  * The state after every action of the log (its head, computed as the actions were appended).
  *
  * @param log - the log
  * @returns the final state
+ * @throws MemoryArgumentError when `log` is not an event log
  * @example
  * ```ts
  * getHistory(replay(log));
  * ```
  */
-export const replay = (log: EventLog): MemoryState => log.head;
+export const replay = (log: EventLog): MemoryState => readLog(log, 'replay').head;
+
+const checkIndex = (api: string, name: string, value: number, max: number): void => {
+  if (!Number.isInteger(value) || value < 0 || value > max) {
+    throw new MemoryArgumentError(
+      api,
+      `${name} must be an integer from 0 to ${max}, received ${describeValue(value)}`,
+    );
+  }
+};
 
 const checkStep = (api: string, log: EventLog, n: number): void => {
   if (!Number.isInteger(n) || n < 0 || n > log.length) {
@@ -198,6 +214,23 @@ const checkStep = (api: string, log: EventLog, n: number): void => {
   }
 };
 
+/** The state after `n` actions of a checked log: a snapshot, then fewer than K actions. */
+const stateAt = (log: EventLog, n: number, api: string): MemoryState => {
+  if (n === log.length) return log.head;
+  const k = Math.floor(n / log.snapshotEvery);
+  let state = vectorAt(log.snapshots, k, api);
+  vectorForEach(
+    log.actions,
+    k * log.snapshotEvery,
+    n,
+    (action) => {
+      state = reduceMemory(state, action);
+    },
+    api,
+  );
+  return state;
+};
+
 /**
  * The state after the first `n` actions: the nearest snapshot at or before `n`, then at most
  * `snapshotEvery - 1` actions replayed. O(snapshotEvery).
@@ -205,7 +238,8 @@ const checkStep = (api: string, log: EventLog, n: number): void => {
  * @param log - the log
  * @param n - how many actions, from 0 (the initial state) to `log.length`
  * @returns that state
- * @throws MemoryArgumentError (a `RangeError`) when `n` is outside `0..log.length`
+ * @throws MemoryArgumentError (a `RangeError`) when `log` is not an event log or `n` is outside
+ *   `0..log.length`
  * @example
  * ```ts
  * seek(log, 0); // the initial state
@@ -213,62 +247,39 @@ const checkStep = (api: string, log: EventLog, n: number): void => {
  * ```
  */
 export const seek = (log: EventLog, n: number): MemoryState => {
-  checkStep('seek', log, n);
-  if (n === log.length) return log.head;
-  const k = Math.floor(n / log.snapshotEvery);
-  let state = log.snapshots[k] as MemoryState;
-  for (let i = k * log.snapshotEvery; i < n; i++) state = reduceMemory(state, actionAt(log, i));
-  return state;
+  const from = readLog(log, 'seek');
+  checkStep('seek', from, n);
+  return stateAt(from, n, 'seek');
 };
 
 /**
- * A new log holding the first `n` actions of `log`, to branch from there. It shares every full
- * chunk and every snapshot before `n` with `log` (nothing is copied but the chunk `n` falls in).
+ * A new log holding the first `n` actions of `log`, to branch from there. It shares every action
+ * and snapshot before `n` with `log` (it copies one leaf and one path of each list, and replays
+ * fewer than `snapshotEvery` actions for its head); appending to it never changes `log`.
  *
  * @param log - the log
  * @param n - how many actions to keep, from 0 to `log.length`
- * @returns the branch
- * @throws MemoryArgumentError (a `RangeError`) when `n` is outside `0..log.length`
+ * @returns the branch (`log` itself when `n` is its length)
+ * @throws MemoryArgumentError (a `RangeError`) when `log` is not an event log or `n` is outside
+ *   `0..log.length`
  * @example
  * ```ts
  * const whatIf = appendAction(fork(log, 3), memoryActions.messageAdded(userMessage('instead')));
  * ```
  */
 export const fork = (log: EventLog, n: number): EventLog => {
-  checkStep('fork', log, n);
-  if (n === log.length) return log;
-  const { snapshotEvery } = log;
-  const full = Math.floor(n / snapshotEvery);
-  const rest = n % snapshotEvery;
-  const chunks = log.chunks.slice(0, full);
-  if (rest > 0)
-    chunks.push(Object.freeze((log.chunks[full] as readonly MemoryAction[]).slice(0, rest)));
+  const from = readLog(log, 'fork');
+  checkStep('fork', from, n);
+  if (n === from.length) return log;
+  const { snapshotEvery } = from;
   return Object.freeze({
     snapshotEvery,
-    chunks: Object.freeze(chunks),
-    snapshots: Object.freeze(log.snapshots.slice(0, full + 1)),
-    head: seek(log, n),
     length: n,
+    head: stateAt(from, n, 'fork'),
+    actions: vectorTake(from.actions, n, 'fork'),
+    snapshots: vectorTake(from.snapshots, Math.floor(n / snapshotEvery) + 1, 'fork'),
   });
 };
-
-/**
- * One step of a {@link timeline}.
- *
- * @example
- * ```ts
- * const step: TimelineStep = timeline(log)[0];
- * ```
- */
-export interface TimelineStep {
-  /** 1 for the first action. */
-  readonly step: number;
-  readonly action: MemoryAction;
-  /** The state after this action: what the model would see at this step. */
-  readonly state: MemoryState;
-  /** What this action did: what was trimmed, and by which rule; summary changes. */
-  readonly effects: readonly MemoryEffect[];
-}
 
 /**
  * Every step of the log, replayed from its initial state: `timeline(log)[i]` is step `i + 1`, with
@@ -276,19 +287,26 @@ export interface TimelineStep {
  *
  * @param log - the log
  * @returns the steps, oldest first
+ * @throws MemoryArgumentError when `log` is not an event log
  * @example
  * ```ts
  * for (const { step, effects } of timeline(log)) console.log(step, effects.map((e) => e.type));
  * ```
  */
 export const timeline = (log: EventLog): TimelineStep[] => {
+  const from = readLog(log, 'timeline');
   const steps: TimelineStep[] = [];
-  let state = log.snapshots[0] as MemoryState;
-  for (let i = 0; i < log.length; i++) {
-    const action = actionAt(log, i);
-    const transition = memoryReducer(state, action);
-    state = transition.state;
-    steps.push(Object.freeze({ step: i + 1, action, state, effects: transition.effects }));
-  }
+  let state = vectorAt(from.snapshots, 0, 'timeline');
+  vectorForEach(
+    from.actions,
+    0,
+    from.length,
+    (action, i) => {
+      const transition = memoryReducer(state, action);
+      state = transition.state;
+      steps.push(Object.freeze({ step: i + 1, action, state, effects: transition.effects }));
+    },
+    'timeline',
+  );
   return steps;
 };

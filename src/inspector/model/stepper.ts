@@ -1,5 +1,5 @@
 import { memoryReducer } from '../../core/memoryReducer';
-import { actionAt, type EventLog } from '../../log/eventLog';
+import { actionAt, type EventLog, snapshotAt } from '../../log/eventLog';
 import type { MemoryState } from '../../model/state';
 import type { WindowView } from './types';
 import { stepView } from './windowAt';
@@ -80,7 +80,7 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     if (cached !== undefined) return cached;
     const base = Math.floor(n / log.snapshotEvery) * log.snapshotEvery;
     let from = base;
-    let state = log.snapshots[base / log.snapshotEvery] as MemoryState;
+    let state = snapshotAt(log, base / log.snapshotEvery);
     for (let k = n - 1; k > base; k--) {
       const known = states.get(k);
       if (known !== undefined) {

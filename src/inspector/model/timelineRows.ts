@@ -1,5 +1,5 @@
 import { memoryReducer } from '../../core/memoryReducer';
-import type { EventLog } from '../../log/eventLog';
+import { type EventLog, logActions, seek } from '../../log/eventLog';
 import type { MemoryAction } from '../../model/actions';
 import type { MemoryEffect } from '../../model/effects';
 import type { MemoryState } from '../../model/state';
@@ -43,14 +43,12 @@ export const rowOf = (
  * ```
  */
 export const timelineRows = (log: EventLog): TimelineRow[] => {
-  let state = log.snapshots[0] as MemoryState;
+  let state = seek(log, 0);
   const rows: TimelineRow[] = [rowOf(0, null, state, [])];
-  for (const chunk of log.chunks) {
-    for (const action of chunk) {
-      const transition = memoryReducer(state, action);
-      state = transition.state;
-      rows.push(rowOf(rows.length, action, state, transition.effects));
-    }
+  for (const action of logActions(log)) {
+    const transition = memoryReducer(state, action);
+    state = transition.state;
+    rows.push(rowOf(rows.length, action, state, transition.effects));
   }
   return rows;
 };

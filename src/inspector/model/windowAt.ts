@@ -62,7 +62,7 @@ const trimmedEntries = (before: MemoryState, effects: readonly MemoryEffect[]): 
  * @returns the window at step `n` and the state after the step
  * @example
  * ```ts
- * const { view, state } = stepView(1, log.snapshots[0], actionAt(log, 0));
+ * const { view, state } = stepView(1, seek(log, 0), actionAt(log, 0));
  * ```
  */
 export const stepView = (

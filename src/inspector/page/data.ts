@@ -1,6 +1,6 @@
 import { summaryMessage } from '../../agent/summaryMessage';
 import { normalizeMessage } from '../../internal/normalizeMessage';
-import type { EventLog } from '../../log/eventLog';
+import { type EventLog, logActions, logSnapshots } from '../../log/eventLog';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
 import { countMessageTokens } from '../../tokens/registry';
@@ -76,16 +76,14 @@ export const tokenTableOf = (
     state.pendingMessages.forEach((message) => add(message));
     addSummary(state.summary);
   };
-  log.snapshots.forEach(addState);
+  logSnapshots(log).forEach(addState);
   addState(log.head);
-  for (const chunk of log.chunks) {
-    for (const action of chunk) {
-      if (action.type === 'memory/messageAdded') add(normalizeMessage(action.payload, 'inspect'));
-      else if (action.type === 'memory/messagesAdded') {
-        for (const message of action.payload) add(normalizeMessage(message, 'inspect'));
-      } else if (action.type === 'memory/trimHeld') {
-        for (const message of action.payload.removed) add(normalizeMessage(message, 'inspect'));
-      }
+  for (const action of logActions(log)) {
+    if (action.type === 'memory/messageAdded') add(normalizeMessage(action.payload, 'inspect'));
+    else if (action.type === 'memory/messagesAdded') {
+      for (const message of action.payload) add(normalizeMessage(message, 'inspect'));
+    } else if (action.type === 'memory/trimHeld') {
+      for (const message of action.payload.removed) add(normalizeMessage(message, 'inspect'));
     }
   }
   for (const row of rows) if (row.summary !== null) addSummary(row.summary.summary);

@@ -1,5 +1,5 @@
 import { encodeEnvelope } from '../../codec/envelope';
-import { type EventLog, fork } from '../../log/eventLog';
+import { type EventLog, fork, mapLogStates } from '../../log/eventLog';
 import type { TokenizerName } from '../../model/config';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
@@ -25,7 +25,7 @@ const withTokenizer = (log: EventLog, tokenizer: TokenizerName): EventLog => {
     ...state,
     config: { ...state.config, tokenizer },
   });
-  return { ...log, snapshots: log.snapshots.map(retag), head: retag(log.head) };
+  return mapLogStates(log, retag);
 };
 
 /**

@@ -1,0 +1,160 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { normalizeMessage } from '../internal/normalizeMessage';
+import { unreadable } from '../internal/unreadable';
+import type { MemoryAction } from '../model/actions';
+import type { Message } from '../model/message';
+
+/** Actions this module made: plain, deep-frozen, checked copies, taken again as they are. */
+const recorded = /* @__PURE__ */ new WeakSet<object>();
+
+/** Field `key` of a caller's object, read once; a throwing read is ours, naming the field. */
+const field = (value: object, key: string, path: string, api: string): unknown => {
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch (error) {
+    throw unreadable(error, MemoryArgumentError, api, `${path}.${key}`);
+  }
+};
+
+const refuse = (api: string, path: string, expected: string, value: unknown): never => {
+  throw new MemoryArgumentError(
+    api,
+    `${path} must be ${expected}, received ${describeValue(value)}`,
+  );
+};
+
+/** A caller's list copied: its length read once, then each item once (an error names `path`). */
+const listOf = <T>(
+  value: unknown,
+  path: string,
+  api: string,
+  item: (v: unknown, i: number) => T,
+) => {
+  const out: T[] = [];
+  let length: number;
+  try {
+    if (!Array.isArray(value)) return refuse(api, path, 'an array', value);
+    length = (value as readonly unknown[]).length;
+  } catch (error) {
+    throw unreadable(error, MemoryArgumentError, api, path);
+  }
+  for (let i = 0; i < length; i++) {
+    let raw: unknown;
+    try {
+      raw = (value as readonly unknown[])[i];
+    } catch (error) {
+      throw unreadable(error, MemoryArgumentError, api, `${path}[${i}]`);
+    }
+    out.push(item(raw, i));
+  }
+  return Object.freeze(out);
+};
+
+const messagesOf = (value: unknown, path: string, api: string): readonly Message[] =>
+  listOf(value, path, api, (raw, i) => normalizeMessage(raw, api, i));
+
+const isPosition = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+const objectOf = (value: unknown, path: string, api: string): object =>
+  typeof value === 'object' && value !== null ? value : refuse(api, path, 'an object', value);
+
+/** The copy of a memory action of `type`, its fields read from `action` once each. */
+const copyOf = (action: object, type: MemoryAction['type'], api: string): MemoryAction => {
+  switch (type) {
+    case 'memory/messageAdded':
+      return { type, payload: normalizeMessage(field(action, 'payload', 'action', api), api) };
+    case 'memory/messagesAdded':
+      return {
+        type,
+        payload: messagesOf(field(action, 'payload', 'action', api), 'action.payload', api),
+      };
+    case 'memory/limitsEnforced':
+    case 'memory/toolPairBoundaryFixed':
+    case 'memory/cleared':
+      return { type };
+    case 'memory/summaryApplied': {
+      const payload = field(action, 'payload', 'action', api);
+      return typeof payload === 'string'
+        ? { type, payload }
+        : refuse(api, 'action.payload', `a string for ${type}`, payload);
+    }
+    case 'memory/summarySet': {
+      const payload = field(action, 'payload', 'action', api);
+      return payload === null || typeof payload === 'string'
+        ? { type, payload }
+        : refuse(api, 'action.payload', `a string or null for ${type}`, payload);
+    }
+    case 'memory/trimHeld': {
+      const payload = objectOf(field(action, 'payload', 'action', api), 'action.payload', api);
+      const removed = messagesOf(
+        field(payload, 'removed', 'action.payload', api),
+        'action.payload.removed',
+        api,
+      );
+      const positions = listOf(
+        field(payload, 'positions', 'action.payload', api),
+        'action.payload.positions',
+        api,
+        (raw, i) =>
+          isPosition(raw)
+            ? raw
+            : refuse(api, `action.payload.positions[${i}]`, 'an integer ≥ 0', raw),
+      );
+      if (positions.length !== removed.length) {
+        throw new MemoryArgumentError(
+          api,
+          `action.payload must hold one position per removed message, received ${removed.length} messages and ${positions.length} positions`,
+        );
+      }
+      return { type, payload: Object.freeze({ removed, positions }) };
+    }
+    case 'memory/summaryCommitted': {
+      const payload = objectOf(field(action, 'payload', 'action', api), 'action.payload', api);
+      const text = field(payload, 'text', 'action.payload', api);
+      const through = field(payload, 'through', 'action.payload', api);
+      if (typeof text !== 'string') refuse(api, 'action.payload.text', 'a string', text);
+      if (!isPosition(through)) refuse(api, 'action.payload.through', 'an integer ≥ 0', through);
+      return { type, payload: Object.freeze({ text: text as string, through: through as number }) };
+    }
+  }
+};
+
+const TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<MemoryAction['type']>([
+  'memory/messageAdded',
+  'memory/messagesAdded',
+  'memory/limitsEnforced',
+  'memory/toolPairBoundaryFixed',
+  'memory/summaryApplied',
+  'memory/summarySet',
+  'memory/cleared',
+  'memory/trimHeld',
+  'memory/summaryCommitted',
+]);
+
+/**
+ * What an event log records of `action`: a plain, deep-frozen copy of a memory action, its
+ * fields read once each (so what is applied and what is kept are one value, whatever the
+ * caller's object does later) and checked as `decodeAction` checks them (so a saved log loads
+ * back); `undefined` for a value that is not a memory action (another slice's action, Redux's
+ * `@@redux/INIT`, `null`): `memoryReducer` leaves the state as it is for those, and so a log
+ * leaves them out. A copy this returned before is returned as it is.
+ *
+ * @param action - the caller's value
+ * @param api - the API named in errors
+ * @returns the action to record, or `undefined`
+ * @throws MemoryArgumentError for a memory action whose payload is not one (naming the field and
+ *   the value), or whose fields cannot be read; InvalidMessageError for an invalid message
+ * @internal
+ */
+export const recordAction = (action: unknown, api: string): MemoryAction | undefined => {
+  if (typeof action !== 'object' || action === null) return undefined;
+  if (recorded.has(action)) return action as MemoryAction;
+  const type = field(action, 'type', 'action', api);
+  if (!TYPES.has(type)) return undefined;
+  // Every read above and inside is guarded: what the caller's object throws comes out as ours.
+  const copy = Object.freeze(copyOf(action, type as MemoryAction['type'], api));
+  recorded.add(copy);
+  return copy;
+};
