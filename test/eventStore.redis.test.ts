@@ -112,15 +112,16 @@ eventStoreConformance('RedisEventStore', {
     });
   },
   deleteAction: async (store, key, version) => {
-    await admin.xDel(`${prefixOf(store)}ev:${key}`, `${version}-0`);
+    await admin.xDel(redisEventKeyLayout(prefixOf(store)).stream(key), `${version}-0`);
   },
   insertAction: async (store, key, version, json) => {
-    await admin.xAdd(`${prefixOf(store)}ev:${key}`, `${version}-0`, { a: json });
+    await admin.xAdd(redisEventKeyLayout(prefixOf(store)).stream(key), `${version}-0`, { a: json });
   },
   copySnapshot: async (store, from, to) => {
-    const state = await admin.hGet(`${prefixOf(store)}evs:${from.key}`, String(from.version));
+    const layout = redisEventKeyLayout(prefixOf(store));
+    const state = await admin.hGet(layout.snapshots(from.key), String(from.version));
     expect(state).toBeTypeOf('string');
-    await admin.hSet(`${prefixOf(store)}evs:${to.key}`, String(to.version), state as string);
+    await admin.hSet(layout.snapshots(to.key), String(to.version), state as string);
   },
 });
 

@@ -92,6 +92,17 @@ eventStoreConformance(
         arguments: [`${version}-0`, json],
       });
     },
+    deleteAction: async (store, key, version) => {
+      await admin.xDel(layoutOf(store).stream(key), `${version}-0`);
+    },
+    insertAction: async (store, key, version, json) => {
+      await admin.xAdd(layoutOf(store).stream(key), `${version}-0`, { a: json });
+    },
+    copySnapshot: async (store, from, to) => {
+      const state = await admin.hGet(layoutOf(store).snapshots(from.key), String(from.version));
+      expect(state).toBeTypeOf('string');
+      await admin.hSet(layoutOf(store).snapshots(to.key), String(to.version), state as string);
+    },
   },
 );
 
