@@ -23,10 +23,10 @@ export type StreamListener = (entry: StoredAction) => void | Promise<void>;
  * everything that goes wrong while following: a listener that throws (the action is not
  * delivered again; the next one follows), a lost connection (`StoreUnavailableError`: the
  * subscription reconnects, on a cluster to the slot's new master after a failover, and resumes
- * after the last action delivered), a stored entry that does not decode or breaks the version
- * sequence, or a last delivered action that is no longer in the stream once reconnected (a
- * failover lost it) (`EventCorruptError`: the subscription stops, since it cannot deliver the
- * rest in order). Without `onError` these are dropped silently.
+ * after the last action delivered), and, with `EventCorruptError` after which the subscription
+ * stops (it cannot deliver the rest in order), a stored entry that does not decode or breaks the
+ * version sequence, or a last delivered action no longer in the stream once reconnected (a
+ * failover lost it). Without `onError` these are dropped silently.
  *
  * @example
  * ```ts
