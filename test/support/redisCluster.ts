@@ -137,7 +137,13 @@ export const startRedisCluster = async (): Promise<RedisTestCluster> => {
     }
   };
 
+  // A test process that ends without stop() (an interrupted run) leaves no node behind.
+  const killAll = () => {
+    for (const { child } of nodes.values()) if (isAlive(child)) child.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
   const stop = async () => {
+    process.off('exit', killAll);
     await Promise.all(
       [...nodes.values()].map(async ({ child }) => {
         if (!isAlive(child)) return;
