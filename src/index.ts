@@ -114,6 +114,7 @@ export {
 } from './errors/errorClasses';
 export { isConversationMemoryError } from './errors/ConversationMemoryError';
 export { SessionConflictError, SessionCorruptError, SessionIdError } from './errors/sessionErrors';
+export { StoreUnavailableError } from './errors/storeErrors';
 
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/sessions/node)
 export { InMemorySessionStore } from './sessions/InMemorySessionStore';

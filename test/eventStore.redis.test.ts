@@ -13,6 +13,7 @@ import {
   MemoryArgumentError,
   type MemoryAction,
   replay,
+  StoreUnavailableError,
   type StoredAction,
   toDict,
   userMessage,
@@ -21,6 +22,7 @@ import {
 } from 'conversation-memory';
 import { RedisEventStore, RedisSessionStore } from 'conversation-memory/sessions/node';
 import type { EventStore } from 'conversation-memory';
+import { redisEventKeyLayout } from '../src/sessions/node/redis/redisKeys';
 import { startRedisServer, type RedisTestServer } from './support/redisServer';
 import { CONFIG, collect, eventStoreConformance } from './support/eventStoreConformance';
 import { rejection, user } from './helpers';
@@ -99,26 +101,27 @@ return #entries
 eventStoreConformance('RedisEventStore', {
   make: async (options) => make(options),
   dropSnapshots: async (store) => {
-    for await (const keys of admin.scanIterator({ MATCH: `${prefixOf(store)}evs:*` })) {
+    for await (const keys of admin.scanIterator({ MATCH: `${prefixOf(store)}{*}evs` })) {
       if (keys.length > 0) await admin.del(keys);
     }
   },
   corruptAction: async (store, key, version, json) => {
     await admin.eval(REWRITE, {
-      keys: [`${prefixOf(store)}ev:${key}`],
+      keys: [redisEventKeyLayout(prefixOf(store)).stream(key)],
       arguments: [`${version}-0`, json],
     });
   },
   deleteAction: async (store, key, version) => {
-    await admin.xDel(`${prefixOf(store)}ev:${key}`, `${version}-0`);
+    await admin.xDel(redisEventKeyLayout(prefixOf(store)).stream(key), `${version}-0`);
   },
   insertAction: async (store, key, version, json) => {
-    await admin.xAdd(`${prefixOf(store)}ev:${key}`, `${version}-0`, { a: json });
+    await admin.xAdd(redisEventKeyLayout(prefixOf(store)).stream(key), `${version}-0`, { a: json });
   },
   copySnapshot: async (store, from, to) => {
-    const state = await admin.hGet(`${prefixOf(store)}evs:${from.key}`, String(from.version));
+    const layout = redisEventKeyLayout(prefixOf(store));
+    const state = await admin.hGet(layout.snapshots(from.key), String(from.version));
     expect(state).toBeTypeOf('string');
-    await admin.hSet(`${prefixOf(store)}evs:${to.key}`, String(to.version), state as string);
+    await admin.hSet(layout.snapshots(to.key), String(to.version), state as string);
   },
 });
 
@@ -137,17 +140,21 @@ describe('RedisEventStore: storage', () => {
     await store.append('s1', actions.slice(0, 2), { expectedVersion: 0, config: CONFIG });
     await store.append('s1', actions.slice(2, 8), { expectedVersion: 2 });
     await store.append('s1', actions.slice(8), { expectedVersion: 8 });
-    expect((await admin.keys(`${p}*`)).sort()).toEqual([`${p}ev:s1`, `${p}evc:s1`, `${p}evs:s1`]);
-    expect(await admin.type(`${p}ev:s1`)).toBe('stream');
-    const entries = (await admin.xRange(`${p}ev:s1`, '-', '+')) ?? [];
+    expect((await admin.keys(`${p}*`)).sort()).toEqual([
+      `${p}{s1}ev`,
+      `${p}{s1}evc`,
+      `${p}{s1}evs`,
+    ]);
+    expect(await admin.type(`${p}{s1}ev`)).toBe('stream');
+    const entries = (await admin.xRange(`${p}{s1}ev`, '-', '+')) ?? [];
     expect(entries.map((e) => e.id)).toEqual(actions.map((_, i) => `${i + 1}-0`));
     expect(JSON.parse(entries[0]?.message['a'] as string)).toEqual(actions[0]);
-    expect((await admin.hKeys(`${p}evs:s1`)).map(Number).sort((a, b) => a - b)).toEqual([3, 6, 9]);
-    const meta = await admin.hGetAll(`${p}evc:s1`);
+    expect((await admin.hKeys(`${p}{s1}evs`)).map(Number).sort((a, b) => a - b)).toEqual([3, 6, 9]);
+    const meta = await admin.hGetAll(`${p}{s1}evc`);
     expect(JSON.parse(meta['config'] as string)).toEqual(createMemory(CONFIG).config);
     expect(meta['incarnation']).toMatch(/^[0-9a-f-]{36}$/);
     // An action below the last snapshot is not read by load (it starts at 9)…
-    await admin.eval(REWRITE, { keys: [`${p}ev:s1`], arguments: ['2-0', 'garbage'] });
+    await admin.eval(REWRITE, { keys: [`${p}{s1}ev`], arguments: ['2-0', 'garbage'] });
     expect(await store.load('s1')).toEqual({ state: replayOf(actions), version: 10 });
     // …but read reports it, and a load below the snapshot does too.
     expect(await rejection(collect(store.read('s1')))).toMatchObject({
@@ -161,9 +168,9 @@ describe('RedisEventStore: storage', () => {
     const store = make({ snapshotEvery: 2 });
     const actions = Array.from({ length: 5 }, (_, i) => added(`m${i}`));
     await store.append('s1', actions, { expectedVersion: 0, config: CONFIG });
-    await admin.hSet(`${store.prefix}evs:s1`, '4', '{"schema":1}');
+    await admin.hSet(`${store.prefix}{s1}evs`, '4', '{"schema":1}');
     expect(await store.load('s1')).toEqual({ state: replayOf(actions), version: 5 });
-    await admin.hSet(`${store.prefix}evs:s1`, { '2': 'not json', '4': 'no' });
+    await admin.hSet(`${store.prefix}{s1}evs`, { '2': 'not json', '4': 'no' });
     expect(await store.load('s1', { atVersion: 3 })).toEqual({
       state: replayOf(actions.slice(0, 3)),
       version: 3,
@@ -174,13 +181,13 @@ describe('RedisEventStore: storage', () => {
   it('a damaged config or stream rejects with EventCorruptError; an append writes nothing to it', async () => {
     const store = make();
     await store.append('s1', [added('a'), added('b')], { expectedVersion: 0 });
-    await admin.hSet(`${store.prefix}evc:s1`, 'config', '{"maxMessages":0}');
+    await admin.hSet(`${store.prefix}{s1}evc`, 'config', '{"maxMessages":0}');
     const config = await rejection(store.load('s1'));
     expect(config).toMatchObject({ code: 'EVENT_CORRUPT', version: 0, streamId: 's1' });
     expect((config as { problems: string[] }).problems[0]).toMatch(/^config\./);
 
     await store.append('s2', [added('a'), added('b')], { expectedVersion: 0 });
-    await admin.xDel(`${store.prefix}ev:s2`, '2-0');
+    await admin.xDel(`${store.prefix}{s2}ev`, '2-0');
     for (const call of [
       () => store.load('s2'),
       () => store.append('s2', [added('c')], { expectedVersion: 1 }),
@@ -190,12 +197,12 @@ describe('RedisEventStore: storage', () => {
       expect(error).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 's2', version: 0 });
       expect((error as Error).message).toContain('last entry id');
     }
-    expect(await admin.xLen(`${store.prefix}ev:s2`)).toBe(1);
+    expect(await admin.xLen(`${store.prefix}{s2}ev`)).toBe(1);
 
-    await admin.del(`${store.prefix}evc:s2`);
+    await admin.del(`${store.prefix}{s2}evc`);
     expect(await rejection(store.load('s2'))).toMatchObject({ code: 'EVENT_CORRUPT' });
-    await admin.set(`${store.prefix}ev:s3`, 'x');
-    await admin.hSet(`${store.prefix}evc:s3`, 'config', '{}');
+    await admin.set(`${store.prefix}{s3}ev`, 'x');
+    await admin.hSet(`${store.prefix}{s3}evc`, 'config', '{}');
     expect((await rejection(store.load('s3'))) as Error).toMatchObject({
       message: expect.stringContaining('the stream key is a string'),
     });
@@ -214,7 +221,7 @@ describe('RedisEventStore: storage', () => {
     );
     expect(await store.load('s1')).toEqual({ state: replayOf(actions, big), version: 1_300 });
     // Load reads nothing below the last snapshot: garbage there changes nothing.
-    await admin.eval(REWRITE, { keys: [`${store.prefix}ev:s1`], arguments: ['1000-0', 'bad'] });
+    await admin.eval(REWRITE, { keys: [`${store.prefix}{s1}ev`], arguments: ['1000-0', 'bad'] });
     expect((await store.load('s1'))?.version).toBe(1_300);
   });
 
@@ -494,6 +501,63 @@ describe('RedisEventStore: subscribe', () => {
     await unsubscribe();
   });
 
+  it('reconnected, it stops with EventCorruptError when the action it delivered last is no longer there (a failover lost it)', async () => {
+    const writer = make();
+    const reader = make({ prefix: writer.prefix });
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    const unsubscribe = reader.subscribe('s1', 0, ({ action }) => void seen.push(textOf(action)), {
+      onError: (error) => errors.push(error),
+    });
+    await writer.append('s1', [added('a'), added('b'), added('c')], { expectedVersion: 0 });
+    await until(() => seen.length === 3);
+    // What a failover can do: the new master never had version 3, and another writer's action
+    // took its place.
+    const stream = redisEventKeyLayout(writer.prefix).stream('s1');
+    await admin.eval(REWRITE, {
+      keys: [stream],
+      arguments: ['3-0', JSON.stringify(added('c from another writer'))],
+    });
+    const blocked = async () => (await admin.clientList()).filter((c) => c.cmd === 'xread');
+    for (let i = 0; i < 100 && (await blocked()).length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const [xread] = await blocked();
+    await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(xread?.id)]);
+    await until(() =>
+      errors.some((error) => isConversationMemoryError(error) && error.code === 'EVENT_CORRUPT'),
+    );
+    const corrupt = errors.find(
+      (error) => isConversationMemoryError(error) && error.code === 'EVENT_CORRUPT',
+    );
+    expect(corrupt).toMatchObject({ streamId: 's1', version: 3 });
+    expect((corrupt as Error).message).toContain('no longer the action delivered as version 3');
+    // Stopped: nothing more is delivered, nothing twice.
+    await writer.append('s1', [added('d')], { expectedVersion: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toEqual(['a', 'b', 'c']);
+    await unsubscribe();
+  });
+
+  it('minReplicas with no replica to confirm: the append is applied, and the error says it may be lost', async () => {
+    const store = make({ minReplicas: 1, commandTimeoutMs: 200 });
+    const error = (await rejection(
+      store.append('s1', [added('a')], { expectedVersion: 0 }),
+    )) as StoreUnavailableError;
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: true });
+    expect(error.message).toContain(
+      'RedisEventStore.append: the write was applied, but 0 of the 1 replicas asked for (options.minReplicas) confirmed it within 100 ms',
+    );
+    expect((await collect(store.read('s1'))).map((e) => textOf(e.action))).toEqual(['a']);
+    // A conflict wrote nothing: no replica is waited for, and the conflict is what is told.
+    expect(await rejection(store.append('s1', [added('b')], { expectedVersion: 0 }))).toMatchObject(
+      {
+        code: 'EVENT_CONFLICT',
+      },
+    );
+  });
+
   it('namespaces, a given client (duplicated, left open), close() stopping subscriptions, and a corrupt entry', async () => {
     const client = createClient({ url: server.url });
     client.on('error', () => undefined);
@@ -511,7 +575,7 @@ describe('RedisEventStore: subscribe', () => {
       expect(() => store.subscribe('t', 0, () => undefined)).toThrow('closed');
 
       const other = make();
-      await admin.xAdd(`${other.prefix}ev:bad`, '1-0', { a: '{"type":"nope"}' });
+      await admin.xAdd(`${other.prefix}{bad}ev`, '1-0', { a: '{"type":"nope"}' });
       const errors: unknown[] = [];
       const calls: number[] = [];
       const stop = other.subscribe('bad', 0, ({ version }) => void calls.push(version), {

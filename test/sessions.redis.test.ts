@@ -9,10 +9,12 @@ import {
   SessionCorruptError,
   SessionIdError,
   type SessionStore,
+  StoreUnavailableError,
   toDict,
   userMessage,
 } from 'conversation-memory';
 import { RedisSessionStore } from 'conversation-memory/sessions/node';
+import { redisKeyLayout } from '../src/sessions/node/redis/redisKeys';
 import { startRedisServer, type RedisTestServer } from './support/redisServer';
 import { appendWithRetry } from './support/sessionAppend';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
@@ -63,7 +65,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const hashOf = (made: RedisSessionStore, key: string): string => `${made.prefix}s:${key}`;
+const hashOf = (made: RedisSessionStore, key: string): string =>
+  redisKeyLayout(made.prefix).session(key);
 
 /** A key's type and value, to tell whether a record was kept intact. */
 const contentOf = async (key: string): Promise<[string, unknown]> => {
@@ -103,7 +106,7 @@ sessionStoreConformance('RedisSessionStore (a given RESP3 client that maps strin
 });
 
 describe('RedisSessionStore: key layout', () => {
-  it('keeps one hash per session at ${prefix}s:${key}, with the documented fields', async () => {
+  it('keeps one hash per session at ${prefix}{${key}}s, with the documented fields', async () => {
     const made = store({ now: () => 1_764_500_000.25 });
     const state = sampleState();
     await made.save('s1', state, { namespace: 'u1' });
@@ -121,7 +124,7 @@ describe('RedisSessionStore: key layout', () => {
     );
     const all = [];
     for await (const keys of admin.scanIterator({ MATCH: `${made.prefix}*` })) all.push(...keys);
-    expect(all.sort()).toEqual([hashOf(made, 'plain'), hashOf(made, 'u1:s1')]);
+    expect(all.sort()).toEqual([`${made.prefix}{plain}s`, `${made.prefix}{u1:s1}s`]);
     expect(await admin.ttl(hashOf(made, 'plain'))).toBe(-1);
   });
 
@@ -134,6 +137,14 @@ describe('RedisSessionStore: key layout', () => {
       's:x',
       'corrupt:x',
       'corrupt:x:1764500000:abcd',
+      // Hash-tag look-alikes: braces and the tag's own escape.
+      '{',
+      '}',
+      '{}',
+      'x}s',
+      '}corrupt:1:a',
+      '%7D',
+      '%25',
       '*',
       'a*',
       'a?',
@@ -179,7 +190,7 @@ describe('RedisSessionStore: key layout', () => {
     expect((await globbed.list()).map((entry) => entry.sessionId)).toEqual(['mine']);
     expect((await globbed.search('lisbon')).map((r) => r.sessionId)).toEqual(['mine']);
     expect((await neighbour.list()).map((entry) => entry.sessionId)).toEqual(['theirs']);
-    await admin.set(`${base}a-xyz:corrupt:z`, 'aside of another store');
+    await admin.set(`${base}a-xyz:{z}corrupt:1:abcd`, 'aside of another store');
     expect(await globbed.asideKeys()).toEqual([]);
   });
 
@@ -254,7 +265,7 @@ describe('RedisSessionStore: damaged records', () => {
       });
       const aside = await made.asideKeys();
       expect(aside).toHaveLength(1);
-      expect(aside[0]?.startsWith(`${made.prefix}corrupt:bad:`)).toBe(true);
+      expect(aside[0]?.startsWith(`${made.prefix}{bad}corrupt:`)).toBe(true);
       expect(await contentOf(aside[0] as string)).toEqual(content);
       expect((await made.load('bad'))?.state.messages[0]?.content).toBe('fresh');
     });
@@ -453,12 +464,43 @@ describe('RedisSessionStore: connections', () => {
       [{ url: 'redis://x', prefix: '\uD800' }, 'well-formed Unicode'],
       [{ url: 'redis://x', commandTimeoutMs: 0 }, 'options.commandTimeoutMs must be a positive'],
       [{ url: 'redis://x', defaultTtl: 0 }, 'defaultTtl must be a positive number'],
+      [
+        { url: 'redis://x', cluster: { rootNodes: [{ url: 'redis://y' }] } },
+        'exactly one of options.url',
+      ],
+      [{ cluster: {} }, 'options.cluster must be an object such as'],
+      [{ cluster: { rootNodes: [] } }, 'whose rootNodes is empty'],
+      [{ cluster: { rootNodes: [{ host: 'y' }] } }, 'options.cluster.rootNodes[0] must be'],
+      [
+        { cluster: { rootNodes: [{ url: 'redis://y' }], defaults: 5 } },
+        'options.cluster.defaults must be',
+      ],
+      [{ url: 'redis://x', minReplicas: -1 }, 'options.minReplicas must be an integer ≥ 0'],
+      [{ url: 'redis://x', minReplicas: 1.5 }, 'options.minReplicas must be an integer ≥ 0'],
+      [{ url: 'redis://x', prefix: 'app{}:' }, 'options.prefix must not have "{}"'],
       [{ url: 'redis://x', now: 5 }, 'options.now must be a function'],
     ];
     for (const [options, text] of cases) {
       expect(() => new RedisSessionStore(options as never)).toThrow(MemoryArgumentError);
       expect(() => new RedisSessionStore(options as never)).toThrow(text);
     }
+  });
+
+  it('minReplicas with no replica to confirm: saves and deletes are applied, and say they may be lost', async () => {
+    const made = store({ minReplicas: 1, commandTimeoutMs: 200 });
+    const error = (await rejection(made.save('s1', sampleState()))) as StoreUnavailableError;
+    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: true });
+    expect(error.message).toContain(
+      'RedisSessionStore.save: the write was applied, but 0 of the 1 replicas asked for (options.minReplicas) confirmed it within 100 ms',
+    );
+    expect((await made.load('s1'))?.revision).toBe(1);
+    expect(await rejection(made.delete('s1'))).toMatchObject({ mayHaveWritten: true });
+    expect(await made.exists('s1')).toBe(false);
+    // A conflict wrote nothing, and says so.
+    await store({ prefix: made.prefix }).save('s2', sampleState());
+    expect(await rejection(made.save('s2', sampleState(), { expectedRevision: 0 }))).toMatchObject({
+      code: 'SESSION_CONFLICT',
+    });
   });
 
   it('a clock that returns no number is refused before anything is written', async () => {
@@ -477,7 +519,8 @@ describe('RedisSessionStore: connections', () => {
     const started = Date.now();
     const error = await rejection(made.load('s1'));
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(String((error as Error).message)).toMatch(/ECONNREFUSED/);
+    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: false });
+    expect(String((error as Error).message)).toMatch(/Redis is unreachable \(.*ECONNREFUSED/);
     const back = await startRedisServer({ own: true, port });
     try {
       expect(await made.load('s1')).toBeNull();
@@ -487,23 +530,30 @@ describe('RedisSessionStore: connections', () => {
     }
   });
 
-  it('a server killed mid-use: calls reject at once with a clear error, never hang', async () => {
+  it('a server killed mid-use: calls reject at once with StoreUnavailableError, never hang', async () => {
     const own = await startRedisServer({ own: true });
     const made = new RedisSessionStore({ url: own.url });
     await made.save('s1', sampleState());
     own.process?.kill('SIGKILL');
     await new Promise((resolve) => own.process?.once('exit', resolve));
-    for (const call of [
-      () => made.load('s1'),
-      () => made.save('s1', sampleState()),
-      () => made.list(),
-    ]) {
+    for (const [call, writes] of [
+      [() => made.load('s1'), false],
+      [() => made.save('s1', sampleState()), true],
+      [() => made.list(), false],
+    ] as const) {
       const started = Date.now();
-      const error = (await rejection(call())) as Error;
+      const error = (await rejection(call())) as StoreUnavailableError;
       expect(Date.now() - started).toBeLessThan(2000);
-      // node-redis's own errors, passed through (their `name` is plain 'Error').
-      expect(error.constructor.name).toMatch(/SocketClosedUnexpectedlyError|ClientOfflineError/);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error.code).toBe('STORE_UNAVAILABLE');
+      // node-redis's own error is the cause, and named in the message.
+      const cause = error.cause as Error;
+      expect(cause.constructor.name).toMatch(/SocketClosedUnexpectedlyError|ClientOfflineError/);
       expect(error.message).toMatch(/Socket closed unexpectedly|The client is offline/);
+      // Only a write sent on a connection that then dropped may have been applied.
+      expect(error.mayHaveWritten).toBe(
+        writes && cause.constructor.name === 'SocketClosedUnexpectedlyError',
+      );
     }
     const started = Date.now();
     await made.close();
@@ -511,20 +561,27 @@ describe('RedisSessionStore: connections', () => {
     await own.stop();
   });
 
-  it('a server that stops answering: a TimeoutError after commandTimeoutMs, then recovery', async () => {
+  it('a server that stops answering: StoreUnavailableError after commandTimeoutMs, then recovery', async () => {
     const own = await startRedisServer({ own: true });
     try {
       const made = new RedisSessionStore({ url: own.url, commandTimeoutMs: 300 });
       await made.save('s1', sampleState());
       own.process?.kill('SIGSTOP');
       const started = Date.now();
-      const error = (await rejection(made.load('s1'))) as Error;
+      const error = (await rejection(made.load('s1'))) as StoreUnavailableError;
       expect(Date.now() - started).toBeGreaterThanOrEqual(290);
       expect(Date.now() - started).toBeLessThan(2000);
-      expect(error.name).toBe('TimeoutError');
-      expect(error.message).toContain('RedisSessionStore.load: Redis did not answer within 300 ms');
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error.message).toContain('RedisSessionStore.load: Redis did not answer in time');
+      expect(error.mayHaveWritten).toBe(false);
+      const cause = error.cause as Error;
+      expect([cause.name, cause.constructor.name]).toContain('TimeoutError');
+      // A save whose reply never came may have been applied.
+      const saving = (await rejection(made.save('s1', sampleState()))) as StoreUnavailableError;
+      expect(saving).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: true });
+      expect(saving.message).toContain('read it back before deciding again');
       own.process?.kill('SIGCONT');
-      expect((await made.load('s1'))?.revision).toBe(1);
+      expect((await made.load('s1'))?.revision).toBeGreaterThanOrEqual(1);
       await made.close();
     } finally {
       await own.stop();
@@ -540,12 +597,16 @@ describe('RedisSessionStore: connections', () => {
     await made.save('s1', sampleState());
     await own.stop();
     const started = Date.now();
-    const error = (await rejection(made.load('s1'))) as Error;
+    const error = (await rejection(made.load('s1'))) as StoreUnavailableError;
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(`${error.name} ${error.constructor.name}`).toMatch(
-      /TimeoutError|SocketClosedUnexpectedlyError/,
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(String((error.cause as Error).constructor.name)).toMatch(
+      /TimeoutError|DOMException|SocketClosedUnexpectedlyError/,
     );
-    expect((await rejection(made.exists('s1'))) as Error).toMatchObject({ name: 'TimeoutError' });
+    expect(await rejection(made.exists('s1'))).toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      message: expect.stringContaining('Redis did not answer in time'),
+    });
     await made.close();
     given.destroy();
   });

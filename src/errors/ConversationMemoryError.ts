@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'SESSION_CORRUPT'
   | 'SESSION_ID'
   | 'EVENT_CONFLICT'
-  | 'EVENT_CORRUPT';
+  | 'EVENT_CORRUPT'
+  | 'STORE_UNAVAILABLE';
 
 /** Every message starts with this prefix, so our errors are recognisable in any log. */
 export const ERROR_PREFIX = '[conversation-memory]';

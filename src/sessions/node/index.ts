@@ -10,6 +10,8 @@ export {
 } from './jsonFile/JsonFileSessionStore';
 export {
   RedisSessionStore,
+  type RedisClusterClient,
+  type RedisClusterOptions,
   type RedisSessionClient,
   type RedisSessionStoreOptions,
 } from './redis/RedisSessionStore';

@@ -30,11 +30,11 @@ import {
   type ReadOptions,
   readRangeOf,
   reduceMemory,
-  SessionIdError,
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
   sessionAddressOf,
+  sessionKeyOf,
 } from 'conversation-memory';
 import { RedisConnection } from './redisConnection';
 import {
@@ -56,7 +56,6 @@ import { type RedisEventKeyLayout, redisEventKeyLayout } from './redisKeys';
 import { redisStatusReply, redisText } from './redisReply';
 import { scanRedisKeys } from './redisScan';
 import { runScript } from './redisScripts';
-import { isRedisSafeText, redisSessionKeyOf } from './redisSessionKey';
 
 export type { RedisEventClient, RedisEventStoreOptions } from './redisEventStoreOptions';
 export type { StreamListener, SubscribeOptions, Unsubscribe } from './redisEventSubscription';
@@ -78,14 +77,16 @@ interface Head {
 }
 
 /**
- * An {@link EventStore} on Redis Streams (node-redis 5 or 6, an optional peer loaded only when the
- * store makes its own client), shared by any number of processes and machines.
+ * An {@link EventStore} on Redis Streams, one server or a Redis Cluster (node-redis 5 or 6, an
+ * optional peer loaded only when the store makes its own client), shared by any number of
+ * processes and machines.
  *
  * Layout (see `redisEventKeyLayout`; it cannot collide with the session store's keys, even under
- * one prefix): a Redis Stream per conversation at `${prefix}ev:${key}` whose entry `v-0` holds
- * the action of version `v` (field `a`, its JSON); a hash `${prefix}evc:${key}` with the stream's
- * config, creation time and incarnation (a random id per creation, so a reader notices a stream
- * deleted and created again); a hash of snapshots `${prefix}evs:${key}` (field = version).
+ * one prefix, and a stream's three keys share one Cluster slot): a Redis Stream per conversation
+ * at `${prefix}{${key}}ev` whose entry `v-0` holds the action of version `v` (field `a`, its
+ * JSON); a hash `${prefix}{${key}}evc` with the stream's config, creation time and incarnation (a
+ * random id per creation, so a reader notices a stream deleted and created again); a hash of
+ * snapshots `${prefix}{${key}}evs` (field = version).
  *
  * Every append is one Lua script: the version check (the number of entries, and the last id
  * `version-0`), the config written by the creating append, the `XADD`s of the batch with explicit
@@ -93,8 +94,10 @@ interface Head {
  * expected version exactly one wins and the others write nothing. The snapshot states are
  * computed here beforehand (from the state at the expected version) and written by the script
  * only if the stream is still the one they were computed on. `read` and `load` page through
- * `XRANGE` ({@link PAGE} entries at a time); `streams` walks the meta keys with SCAN.
- * `subscribe` follows a stream live with blocking `XREAD`s on a connection of its own.
+ * `XRANGE` ({@link PAGE} entries at a time); `streams` walks the meta keys with SCAN on every
+ * master. `subscribe` follows a stream live with blocking `XREAD`s on a connection of its own.
+ * Failures to reach Redis reject with `StoreUnavailableError`; with `minReplicas`, an append
+ * resolves only once that many replicas hold it.
  *
  * @example
  * ```ts
@@ -122,7 +125,7 @@ export class RedisEventStore implements EventStore {
   constructor(options: RedisEventStoreOptions) {
     const settings = readRedisEventStoreOptions(options, API);
     this.prefix = settings.prefix;
-    this.#connection = new RedisConnection(settings.source, settings.timeoutMs);
+    this.#connection = new RedisConnection(settings.source, settings.connection);
     this.#layout = redisEventKeyLayout(settings.prefix);
     this.#snapshotEvery = settings.snapshotEvery;
   }
@@ -261,7 +264,6 @@ export class RedisEventStore implements EventStore {
   ): Promise<AppendResult> {
     const api = this.#open('append');
     const checked = checkAppend(streamId, actions, options, api);
-    redisSessionKeyOf(streamId, options, api);
     const { key, expectedVersion } = checked;
     const given = checked.config === undefined ? undefined : createMemory(checked.config).config;
     const incarnation = randomUUID();
@@ -287,7 +289,10 @@ export class RedisEventStore implements EventStore {
         api,
       );
       const { status, rest } = redisStatusReply(reply, api);
-      if (status === 'ok') return Object.freeze({ version: Number(redisText(rest[0])) });
+      if (status === 'ok') {
+        await this.#connection.confirmWrite(this.#layout.stream(key), api);
+        return Object.freeze({ version: Number(redisText(rest[0])) });
+      }
       if (status === 'conflict') {
         throw new EventConflictError(api, key, expectedVersion, Number(redisText(rest[0])));
       }
@@ -369,7 +374,7 @@ export class RedisEventStore implements EventStore {
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
     const api = this.#open('read');
-    const { key } = redisSessionKeyOf(streamId, options, api);
+    const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     const head = await this.#head(api, key, 0);
     if (head === null) return;
@@ -378,7 +383,7 @@ export class RedisEventStore implements EventStore {
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
     const api = this.#open('load');
-    const { key } = redisSessionKeyOf(streamId, options, api);
+    const { key } = sessionKeyOf(streamId, options, api);
     const atVersion = atVersionOf(options, api);
     const head = await this.#head(api, key, atVersion);
     if (head === null) return null;
@@ -396,9 +401,6 @@ export class RedisEventStore implements EventStore {
       typeof options === 'object' && options !== null ? options.namespace : undefined,
       api,
     );
-    if (namespace !== undefined && !isRedisSafeText(namespace)) {
-      throw new SessionIdError(api, 'namespace', 'namespace must be well-formed Unicode');
-    }
     const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const found: StreamInfo[] = [];
     for await (const batch of scanRedisKeys(
@@ -430,8 +432,9 @@ export class RedisEventStore implements EventStore {
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
     const api = this.#open('delete');
-    const { key } = redisSessionKeyOf(streamId, options, api);
+    const { key } = sessionKeyOf(streamId, options, api);
     const reply = await runScript(this.#connection, DELETE_EVENTS_SCRIPT, this.#keys(key), [], api);
+    await this.#connection.confirmWrite(this.#layout.stream(key), api);
     return reply === 1 || reply === '1';
   }
 
@@ -465,7 +468,7 @@ export class RedisEventStore implements EventStore {
     options?: SubscribeOptions,
   ): Unsubscribe {
     const api = this.#open('subscribe');
-    const { key } = redisSessionKeyOf(streamId, options, api);
+    const { key } = sessionKeyOf(streamId, options, api);
     if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
       throw new MemoryArgumentError(
         api,

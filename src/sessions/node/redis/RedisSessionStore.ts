@@ -14,8 +14,8 @@ import {
   searchTerms,
   type SearchOptions,
   SessionCorruptError,
-  SessionIdError,
   sessionAddressOf,
+  sessionKeyOf,
   type SessionMetadata,
   type SessionOptions,
   type SessionSearchResult,
@@ -29,11 +29,10 @@ import { decodeRedisMemory, readRedisRecord } from './redisRecord';
 import { saveRedisRecord } from './redisSave';
 import { scanRedisKeys } from './redisScan';
 import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './redisScripts';
-import { isRedisSafeText, redisSessionKeyOf } from './redisSessionKey';
 import { readRedisStoreOptions, type RedisSessionStoreOptions } from './redisStoreOptions';
 import { VerifiedTokens } from './verifiedTokens';
 
-export type { RedisSessionClient } from './redisConnection';
+export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './redisClients';
 export type { RedisSessionStoreOptions } from './redisStoreOptions';
 
 const API = 'RedisSessionStore';
@@ -49,19 +48,24 @@ interface Found {
 }
 
 /**
- * A {@link SessionStore} on Redis (node-redis 5 or 6, an optional peer loaded only when the store
- * makes its own client), shared by any number of processes and machines.
+ * A {@link SessionStore} on Redis, one server or a Redis Cluster (node-redis 5 or 6, an optional
+ * peer loaded only when the store makes its own client), shared by any number of processes and
+ * machines.
  *
- * Layout: one hash per session at `${prefix}s:${key}` (`key` = `ns:id` or the id) with the fields
- * `memory` (the `toDict` JSON), `revision`, `created_at`, `updated_at` (Unix seconds),
- * `session_id` and `namespace`; a damaged record is renamed to `${prefix}corrupt:${key}:…` before
- * a save replaces it. No id can collide with another's key or with an aside key.
+ * Layout (see `redisKeyLayout`): one hash per session at `${prefix}{${key}}s` (`key` = `ns:id` or
+ * the id, `%` and `}` escaped; the braces are a Cluster hash tag) with the fields `memory` (the
+ * `toDict` JSON), `revision`, `created_at`, `updated_at` (Unix seconds), `session_id` and
+ * `namespace`; a damaged record is renamed to `${prefix}{${key}}corrupt:…`, in the same slot,
+ * before a save replaces it. No id can collide with another's key or with an aside key.
  *
  * Every save is one Lua script: the revision check and the write are atomic on the server, so a
  * stale `expectedRevision` fails with `SessionConflictError` and writes nothing. The TTL is the
  * reference's sliding TTL, decided by the store's clock; the key's Redis expiry (the TTL rounded
  * up plus a margin) only collects what is already expired. `list` and `search` walk the keys with
- * SCAN (never KEYS) and decode each record, skipping damaged ones.
+ * SCAN (never KEYS) on every master and decode each record, skipping damaged ones. A server that
+ * cannot be reached, does not answer in time or refuses for a while (a failover) fails the call
+ * with `StoreUnavailableError`; with `minReplicas`, a write resolves only once that many replicas
+ * hold it.
  *
  * @example
  * ```ts
@@ -84,7 +88,7 @@ export class RedisSessionStore implements SessionStore {
   constructor(options: RedisSessionStoreOptions) {
     const settings = readRedisStoreOptions(options, API);
     this.prefix = settings.prefix;
-    this.#connection = new RedisConnection(settings.source, settings.timeoutMs);
+    this.#connection = new RedisConnection(settings.source, settings.connection);
     this.#layout = redisKeyLayout(settings.prefix);
     this.#ttl = settings.ttl;
     this.#clock = settings.now;
@@ -121,7 +125,7 @@ export class RedisSessionStore implements SessionStore {
     state: unknown,
     options: unknown,
   ): Promise<SavedSession> {
-    const where = redisSessionKeyOf(sessionId, options, api);
+    const where = sessionKeyOf(sessionId, options, api);
     const expected = expectedRevisionOf(options, api);
     const memory = JSON.stringify(toDict(state as MemoryState));
     const context = {
@@ -137,7 +141,7 @@ export class RedisSessionStore implements SessionStore {
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     const api = this.#open('load');
-    const where = redisSessionKeyOf(sessionId, options, api);
+    const where = sessionKeyOf(sessionId, options, api);
     const hash = this.#layout.session(where.key);
     const record = await this.#read(where.key, true, api);
     if (record.kind === 'absent' || record.kind === 'expired') return null;
@@ -195,7 +199,7 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const api = this.#open('delete');
-    const where = redisSessionKeyOf(sessionId, options, api);
+    const where = sessionKeyOf(sessionId, options, api);
     const hash = this.#layout.session(where.key);
     this.#verified.delete(hash);
     const reply = await runScript(
@@ -205,20 +209,21 @@ export class RedisSessionStore implements SessionStore {
       [String(this.#now()), this.#ttl === undefined ? '' : String(this.#ttl)],
       api,
     );
+    await this.#connection.confirmWrite(hash, api);
     return reply === 1 || reply === '1';
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const api = this.#open('exists');
-    const where = redisSessionKeyOf(sessionId, options, api);
+    const where = sessionKeyOf(sessionId, options, api);
     const record = await this.#read(where.key, false, api);
     return record.kind === 'live' || record.kind === 'corrupt';
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     const api = this.#open('branch');
-    const source = redisSessionKeyOf(sourceId, options, api);
-    redisSessionKeyOf(newId, options, api);
+    const source = sessionKeyOf(sourceId, options, api);
+    sessionKeyOf(newId, options, api);
     const loaded = await this.load(source.id, { namespace: source.namespace });
     if (loaded === null) {
       throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
@@ -231,9 +236,6 @@ export class RedisSessionStore implements SessionStore {
     const terms = searchTerms(query);
     const limit = searchLimitOf(options?.limit);
     const namespace = namespaceOf(options?.namespace, api);
-    if (namespace !== undefined && !isRedisSafeText(namespace)) {
-      throw new SessionIdError(api, 'namespace', 'namespace must be well-formed Unicode');
-    }
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const results: SessionSearchResult[] = [];
     for await (const found of this.#scan(

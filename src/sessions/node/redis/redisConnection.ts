@@ -1,149 +1,208 @@
-import { MemoryArgumentError } from 'conversation-memory';
+import { MemoryArgumentError, StoreUnavailableError } from 'conversation-memory';
+import {
+  isRedisClusterClient,
+  type RedisClusterClient,
+  type RedisClusterOptions,
+  type RedisSessionClient,
+} from './redisClients';
+import { redisFailure } from './redisFailure';
+import { clusterRedisLine, type RedisLine, singleRedisLine } from './redisLine';
+import { type OwnedRedis, openOwnedRedis, type OwnedRedisSource } from './redisOwned';
+import { withRedisTimeout } from './redisTimeout';
+
+export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './redisClients';
 
 /**
- * The part of a node-redis client (`redis` 5 or 6: `createClient()` from `'redis'` or
- * `'@redis/client'`, RESP2 or RESP3) that the store uses: raw commands. Pass a connected client
- * as `options.client`; the store sends every command with its own type mapping (strings), so a
- * client that maps replies to Buffers works too. A client's `keyPrefix` is not applied to these
- * commands: use the store's `prefix`.
+ * Where a connection's commands go: a client the caller gave (one server's or a cluster's, used
+ * as it is, never closed here), or one the store makes on first use and owns.
  *
  * @example
  * ```ts
- * import { createClient } from 'redis';
- * const client: RedisSessionClient = await createClient({ url: 'redis://localhost:6379' }).connect();
+ * const source: RedisSource = { cluster: { rootNodes: [{ url: 'redis://127.0.0.1:7000' }] } };
  * ```
  */
-export interface RedisSessionClient {
-  sendCommand(args: readonly string[], options?: { typeMapping?: object }): Promise<unknown>;
-}
-
-/** What the store needs from a client it creates itself (node-redis's `createClient`). */
-interface OwnedClient extends RedisSessionClient {
-  readonly isReady: boolean;
-  connect(): Promise<unknown>;
-  close(): Promise<unknown>;
-  destroy(): void;
-  on(event: string, listener: (...args: unknown[]) => void): unknown;
-}
-
-type CreateClient = (options: object) => OwnedClient;
-
-/** Every reply as strings, whatever the client's own `typeMapping`. */
-const COMMAND_OPTIONS = Object.freeze({ typeMapping: Object.freeze({}) });
-
-/** Delay before the n-th reconnection attempt of an owned client, in milliseconds. */
-const reconnectDelay = (retries: number): number => Math.min(100 * 2 ** retries, 2000);
+export type RedisSource =
+  | { readonly url: string }
+  | { readonly client: RedisSessionClient | RedisClusterClient }
+  | { readonly cluster: RedisClusterOptions; readonly dedicated?: boolean }
+  | { readonly duplicateOf: RedisSessionClient | RedisClusterClient };
 
 /**
- * Rejects with a `TimeoutError` (the platform's `DOMException`, as `AbortSignal.timeout` gives)
- * when `promise` has not settled within `ms`: node-redis waits for a reply forever once a command
- * is written, so a server that stops answering would otherwise hang every caller.
- */
-const withTimeout = <T>(promise: Promise<T>, ms: number, api: string): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(
-        new DOMException(
-          `[conversation-memory] ${api}: Redis did not answer within ${ms} ms`,
-          'TimeoutError',
-        ),
-      );
-    }, ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-
-/** Loads node-redis only now, so importing the store's subpath never requires it. */
-const loadCreateClient = async (api: string): Promise<CreateClient> => {
-  try {
-    const redis = (await import('redis')) as unknown as { createClient?: unknown };
-    if (typeof redis.createClient !== 'function') throw new Error('redis has no createClient');
-    return redis.createClient as CreateClient;
-  } catch (cause) {
-    throw new MemoryArgumentError(
-      api,
-      "options.url needs the optional peer package 'redis' (node-redis 5 or 6), which could not be loaded: install it with `npm install redis`, or pass a connected client as options.client",
-      { cause },
-    );
-  }
-};
-
-/**
- * The store's line to Redis: either a client the caller gave (used as it is, never closed here)
- * or one made from a URL on first use and owned (closed by {@link RedisConnection.close}). Every
- * command is bounded by a timeout. An owned client fails fast rather than hanging: its first
- * connection is not retried (the next command tries again with a new client), and while it
- * reconnects after losing the server, commands reject at once (`ClientOfflineError`) instead of
- * queueing.
+ * How a connection behaves: the bound on each command, and how many replicas must confirm a write
+ * (`WAIT`) before it counts as done.
  *
  * @example
  * ```ts
- * const connection = new RedisConnection({ url: 'redis://127.0.0.1:6379' }, 10_000);
+ * const settings: RedisConnectionSettings = { timeoutMs: 10_000, minReplicas: 0 };
+ * ```
+ */
+export interface RedisConnectionSettings {
+  readonly timeoutMs: number;
+  readonly minReplicas: number;
+}
+
+/**
+ * How a command is sent: `key`, the first key it touches (routes it on a cluster; every key of a
+ * script is in that key's slot), and whether it `writes` (a failure after sending it may have
+ * changed the store).
+ *
+ * @example
+ * ```ts
+ * const route: RedisRoute = { key: 'app:{s1}s', writes: true };
+ * ```
+ */
+export interface RedisRoute {
+  readonly key?: string | undefined;
+  readonly writes?: boolean | undefined;
+}
+
+/**
+ * The store's line to Redis, one server or a cluster: either a client the caller gave or one made
+ * on first use and owned (closed by {@link RedisConnection.close}). Every command is bounded by a
+ * timeout (node-redis drops a command still unwritten then, so it cannot run later), and every
+ * failure to reach or hear from Redis becomes a `StoreUnavailableError` (see `redisFailure`). An
+ * owned client fails fast rather than hanging: a failed first connection is forgotten (the next
+ * command tries again with a new client), and while it reconnects commands reject at once.
+ *
+ * @example
+ * ```ts
+ * const connection = new RedisConnection({ url: 'redis://127.0.0.1:6379' }, { timeoutMs: 10_000, minReplicas: 0 });
  * await connection.send(['PING'], 'example'); // 'PONG'
  * await connection.close();
  * ```
  */
 export class RedisConnection {
-  readonly #given: RedisSessionClient | undefined;
-  readonly #url: string | undefined;
-  readonly #duplicateOf: RedisSessionClient | undefined;
-  readonly #timeoutMs: number;
-  #owned: Promise<OwnedClient> | undefined;
+  readonly #source: RedisSource;
+  readonly #settings: RedisConnectionSettings;
+  /** Every reply as strings whatever the client's own `typeMapping`, bounded by the timeout. */
+  readonly #options: object;
+  readonly #given: RedisLine | undefined;
+  /** Where the owned client comes from (`undefined` for a given client). */
+  readonly #ownedSource: OwnedRedisSource | undefined;
+  #owned: Promise<OwnedRedis> | undefined;
   #closed = false;
 
-  constructor(
-    source: { url: string } | { client: RedisSessionClient } | { duplicateOf: RedisSessionClient },
-    timeoutMs: number,
-  ) {
-    this.#given = 'client' in source ? source.client : undefined;
-    this.#url = 'url' in source ? source.url : undefined;
-    this.#duplicateOf = 'duplicateOf' in source ? source.duplicateOf : undefined;
-    this.#timeoutMs = timeoutMs;
+  constructor(source: RedisSource, settings: RedisConnectionSettings) {
+    this.#source = source;
+    this.#settings = settings;
+    this.#options = Object.freeze({ typeMapping: Object.freeze({}), timeout: settings.timeoutMs });
+    if ('client' in source) {
+      this.#given = isRedisClusterClient(source.client)
+        ? clusterRedisLine(source.client)
+        : singleRedisLine(source.client);
+    } else {
+      this.#ownedSource =
+        'cluster' in source
+          ? { cluster: source.cluster, dedicated: source.dedicated === true }
+          : source;
+    }
   }
 
   /** The bound on each command, in milliseconds. */
   get timeoutMs(): number {
-    return this.#timeoutMs;
+    return this.#settings.timeoutMs;
   }
 
   /**
-   * A new connection of its own to the same server, owned (for a blocking command such as
-   * `XREAD BLOCK`, which would hold up every other command on a shared one): a client made from
-   * the URL, or the given client's `duplicate()`.
+   * A new connection of its own to the same server or cluster, owned (for a blocking command such
+   * as `XREAD BLOCK`, which would hold up every other command on a shared one): a client made
+   * from the URL or the cluster options, or the given client's `duplicate()`.
    *
    * @throws MemoryArgumentError when the given client has no `duplicate()`
    */
   dedicated(api: string): RedisConnection {
     if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
-    if (this.#url !== undefined) return new RedisConnection({ url: this.#url }, this.#timeoutMs);
-    const source = this.#given ?? this.#duplicateOf;
-    if (typeof (source as { duplicate?: unknown } | undefined)?.duplicate !== 'function') {
+    const source = this.#source;
+    if ('url' in source) return new RedisConnection(source, this.#settings);
+    if ('cluster' in source) {
+      return new RedisConnection({ cluster: source.cluster, dedicated: true }, this.#settings);
+    }
+    const of = 'client' in source ? source.client : source.duplicateOf;
+    if (typeof (of as { duplicate?: unknown }).duplicate !== 'function') {
       throw new MemoryArgumentError(
         api,
         'options.client has no duplicate() method, and a subscription needs a connection of its own: pass a node-redis client, or options.url',
       );
     }
-    return new RedisConnection({ duplicateOf: source as RedisSessionClient }, this.#timeoutMs);
+    return new RedisConnection({ duplicateOf: of }, this.#settings);
   }
 
   /** Sends one command; resolves to its reply (strings, arrays, integers, `null`). */
-  async send(args: readonly string[], api: string): Promise<unknown> {
-    if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
-    const client = this.#given ?? (await this.#ownedClient(api));
-    return withTimeout(client.sendCommand(args, COMMAND_OPTIONS), this.#timeoutMs, api);
+  async send(args: readonly string[], api: string, route: RedisRoute = {}): Promise<unknown> {
+    const line = await this.#line(api);
+    try {
+      return await withRedisTimeout(line.send(args, route.key, this.#options), this.timeoutMs);
+    } catch (error) {
+      throw redisFailure(error, api, route.writes === true);
+    }
   }
 
-  #ownedClient(api: string): Promise<OwnedClient> {
+  /**
+   * A sender per master (one on a single server), for commands each node answers for its own
+   * keys (`SCAN`), bounded and wrapped like {@link RedisConnection.send}.
+   */
+  async masters(api: string): Promise<readonly ((args: readonly string[]) => Promise<unknown>)[]> {
+    const line = await this.#line(api);
+    let clients: readonly RedisSessionClient[];
+    try {
+      clients = await withRedisTimeout(line.masters(), this.timeoutMs);
+    } catch (error) {
+      throw redisFailure(error, api, false);
+    }
+    return clients.map((client) => async (args) => {
+      try {
+        return await withRedisTimeout(client.sendCommand(args, this.#options), this.timeoutMs);
+      } catch (error) {
+        throw redisFailure(error, api, false);
+      }
+    });
+  }
+
+  /**
+   * After a write to `key`'s slot: with `minReplicas` > 0, waits (`WAIT`, at most half the
+   * command timeout) until that many replicas of its master hold it, so that a failover cannot
+   * lose it; nothing to do otherwise.
+   *
+   * @throws StoreUnavailableError (`mayHaveWritten`) when fewer replicas confirmed it
+   */
+  async confirmWrite(key: string, api: string): Promise<void> {
+    const wanted = this.#settings.minReplicas;
+    if (wanted === 0) return;
+    const waitMs = Math.max(1, Math.floor(this.timeoutMs / 2));
+    const line = await this.#line(api);
+    let reply: unknown;
+    try {
+      reply = await withRedisTimeout(
+        line.sendToKeyNode(key, ['WAIT', String(wanted), String(waitMs)], this.#options),
+        this.timeoutMs,
+      );
+    } catch (error) {
+      throw redisFailure(error, api, true);
+    }
+    const confirmed = Number(reply);
+    if (!(confirmed >= wanted)) {
+      throw new StoreUnavailableError(
+        api,
+        `the write was applied, but ${Number.isFinite(confirmed) ? confirmed : 0} of the ${wanted} replicas asked for (options.minReplicas) confirmed it within ${waitMs} ms, so a failover of its master could still lose it`,
+        true,
+      );
+    }
+  }
+
+  /** The line to send on: the given client's, or the owned client's (made now if need be). */
+  async #line(api: string): Promise<RedisLine> {
+    if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
+    if (this.#given !== undefined) return this.#given;
+    try {
+      return (await this.#ownedClient(this.#ownedSource as OwnedRedisSource, api)).line;
+    } catch (error) {
+      throw redisFailure(error, api, false);
+    }
+  }
+
+  #ownedClient(source: OwnedRedisSource, api: string): Promise<OwnedRedis> {
     if (this.#owned === undefined) {
-      const connecting = this.#connect(api);
+      const connecting = openOwnedRedis(source, this.timeoutMs, api);
       this.#owned = connecting;
       // A failed first connection is forgotten: the next command tries again.
       connecting.catch(() => {
@@ -151,55 +210,6 @@ export class RedisConnection {
       });
     }
     return this.#owned;
-  }
-
-  async #connect(api: string): Promise<OwnedClient> {
-    if (this.#duplicateOf !== undefined) return this.#connectDuplicate(api, this.#duplicateOf);
-    const createClient = await loadCreateClient(api);
-    let ready = false;
-    const client = createClient({
-      url: this.#url,
-      name: 'conversation-memory',
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: this.#timeoutMs,
-        // Before the first connection: give up at once (connect rejects with the cause).
-        reconnectStrategy: (retries: number, cause: Error) =>
-          ready ? reconnectDelay(retries) : cause,
-      },
-    });
-    // node-redis emits socket errors as events (an unheard one would crash the process); the
-    // commands reject with them anyway.
-    client.on('error', () => undefined);
-    client.on('ready', () => {
-      ready = true;
-    });
-    return this.#connectOrDestroy(client, api);
-  }
-
-  /** Connects a client this store made, within the timeout; a client that fails is destroyed. */
-  async #connectOrDestroy(client: OwnedClient, api: string): Promise<OwnedClient> {
-    try {
-      await withTimeout(client.connect(), this.#timeoutMs, api);
-    } catch (error) {
-      client.destroy();
-      throw error;
-    }
-    return client;
-  }
-
-  async #connectDuplicate(api: string, of: RedisSessionClient): Promise<OwnedClient> {
-    const client = (of as unknown as { duplicate: () => unknown }).duplicate() as OwnedClient;
-    for (const method of ['connect', 'sendCommand', 'destroy', 'on'] as const) {
-      if (typeof (client as unknown as Record<string, unknown>)[method] !== 'function') {
-        throw new MemoryArgumentError(
-          api,
-          `options.client.duplicate() did not return a node-redis client (it has no ${method}())`,
-        );
-      }
-    }
-    client.on('error', () => undefined);
-    return this.#connectOrDestroy(client, api);
   }
 
   /**
@@ -211,7 +221,7 @@ export class RedisConnection {
     const owned = this.#owned;
     this.#owned = undefined;
     owned?.then(
-      (client) => client.destroy(),
+      ({ client }) => client.destroy(),
       () => undefined,
     );
   }
@@ -222,9 +232,9 @@ export class RedisConnection {
     const owned = this.#owned;
     this.#owned = undefined;
     if (owned === undefined) return;
-    let client: OwnedClient;
+    let client: OwnedRedis['client'];
     try {
-      client = await owned;
+      ({ client } = await owned);
     } catch {
       return; // it never connected
     }
@@ -233,7 +243,7 @@ export class RedisConnection {
       return;
     }
     try {
-      await withTimeout(client.close(), this.#timeoutMs, 'RedisSessionStore.close');
+      await withRedisTimeout(client.close(), this.timeoutMs);
     } catch {
       client.destroy();
     }

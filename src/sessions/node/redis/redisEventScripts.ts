@@ -76,7 +76,8 @@ end
  * await runScript(connection, APPEND_SCRIPT, [stream, meta, snaps], ['0', '', config, now, id, id, '1', json], api);
  * ```
  */
-export const APPEND_SCRIPT = redisScript(`${COMMON}
+export const APPEND_SCRIPT = redisScript(
+  `${COMMON}
 local stream, meta, snaps = KEYS[1], KEYS[2], KEYS[3]
 local state, version = head(stream, meta)
 if state == 'corrupt' then return {'corrupt', version} end
@@ -98,7 +99,9 @@ if #ARGV > 7 + n and (st == 'none' or st == 'hash') and incarnation(meta) == ARG
   for j = 8 + n, #ARGV - 1, 2 do redis.call('HSET', snaps, ARGV[j], ARGV[j + 1]) end
 end
 return {'ok', string.format('%d', version + n)}
-`);
+`,
+  { writes: true },
+);
 
 /**
  * A consistent view of a stream's head. KEYS: stream, meta, snapshots. ARGV: the version wanted
@@ -111,7 +114,8 @@ return {'ok', string.format('%d', version + n)}
  * await runScript(connection, HEAD_SCRIPT, [stream, meta, snaps], ['', '256'], api);
  * ```
  */
-export const HEAD_SCRIPT = redisScript(`${COMMON}
+export const HEAD_SCRIPT = redisScript(
+  `${COMMON}
 local state, version = head(KEYS[1], KEYS[2])
 if state ~= 'ok' then return {state, version} end
 local f = redis.call('HMGET', KEYS[2], 'config', 'created_at', 'incarnation')
@@ -120,7 +124,9 @@ if ARGV[1] ~= '' and tonumber(ARGV[1]) < below then below = tonumber(ARGV[1]) en
 local every = tonumber(ARGV[2])
 local sv, sj = snapshot(KEYS[3], below, below - (below % every))
 return {'ok', string.format('%d', version), f[1] or false, f[2] or false, f[3] or false, sv, sj}
-`);
+`,
+  { writes: false },
+);
 
 /**
  * The next snapshot down, after one that did not decode. KEYS: meta, snapshots. ARGV: the
@@ -132,11 +138,14 @@ return {'ok', string.format('%d', version), f[1] or false, f[2] or false, f[3] o
  * await runScript(connection, SNAPSHOT_SCRIPT, [meta, snaps], [incarnation, '255'], api);
  * ```
  */
-export const SNAPSHOT_SCRIPT = redisScript(`${COMMON}
+export const SNAPSHOT_SCRIPT = redisScript(
+  `${COMMON}
 if incarnation(KEYS[1]) ~= ARGV[1] then return {'gone'} end
 local sv, sj = snapshot(KEYS[2], tonumber(ARGV[2]), 0)
 return {'ok', sv, sj}
-`);
+`,
+  { writes: false },
+);
 
 /**
  * One page of a stream's actions. KEYS: stream, meta. ARGV: the incarnation, from, to, count.
@@ -148,7 +157,8 @@ return {'ok', sv, sj}
  * await runScript(connection, PAGE_SCRIPT, [stream, meta], [incarnation, '1', '512', '512'], api);
  * ```
  */
-export const PAGE_SCRIPT = redisScript(`${COMMON}
+export const PAGE_SCRIPT = redisScript(
+  `${COMMON}
 if incarnation(KEYS[2]) ~= ARGV[1] then return {'gone'} end
 local out = {'ok'}
 local entries = redis.call('XRANGE', KEYS[1], ARGV[2] .. '-0', ARGV[3] .. '-0', 'COUNT', ARGV[4])
@@ -162,7 +172,9 @@ for _, entry in ipairs(entries) do
   out[#out + 1] = json
 end
 return out
-`);
+`,
+  { writes: false },
+);
 
 /**
  * A stream's entry for `streams()`. KEYS: stream, meta. Replies `{'none'}`, `{'corrupt', why}`
@@ -173,11 +185,14 @@ return out
  * await runScript(connection, INFO_SCRIPT, [stream, meta], [], api);
  * ```
  */
-export const INFO_SCRIPT = redisScript(`${COMMON}
+export const INFO_SCRIPT = redisScript(
+  `${COMMON}
 local state, version = head(KEYS[1], KEYS[2])
 if state ~= 'ok' then return {state, version} end
 return {'ok', string.format('%d', version), redis.call('HGET', KEYS[2], 'created_at') or false}
-`);
+`,
+  { writes: false },
+);
 
 /**
  * Deletes a stream's three keys at once. KEYS: stream, meta, snapshots. Replies 1 when there was
@@ -188,9 +203,12 @@ return {'ok', string.format('%d', version), redis.call('HGET', KEYS[2], 'created
  * await runScript(connection, DELETE_EVENTS_SCRIPT, [stream, meta, snaps], [], api); // 1
  * ```
  */
-export const DELETE_EVENTS_SCRIPT = redisScript(`
+export const DELETE_EVENTS_SCRIPT = redisScript(
+  `
 local found = redis.call('EXISTS', KEYS[1], KEYS[2])
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 if found > 0 then return 1 end
 return 0
-`);
+`,
+  { writes: true },
+);

@@ -1,6 +1,10 @@
 import { MemoryArgumentError, snapshotEveryOf } from 'conversation-memory';
-import type { RedisSessionClient } from './redisConnection';
-import { readRedisStoreOptions, type RedisStoreSettings } from './redisStoreOptions';
+import type { RedisClusterClient, RedisSessionClient } from './redisClients';
+import {
+  type RedisConnectionOptions,
+  type RedisConnectionRead,
+  readRedisConnectionOptions,
+} from './redisConnectionOptions';
 
 /**
  * The default key prefix of `RedisEventStore`. The event store's keys never collide with the
@@ -14,9 +18,9 @@ import { readRedisStoreOptions, type RedisStoreSettings } from './redisStoreOpti
 export const DEFAULT_REDIS_EVENT_PREFIX = 'conversation-memory:events:';
 
 /**
- * A node-redis client for `RedisEventStore` (`options.client`): raw commands, and `duplicate()`
- * for the connection of its own that each `subscribe` opens (a blocking `XREAD` holds up its
- * connection).
+ * A node-redis client or cluster client for `RedisEventStore` (`options.client`): raw commands,
+ * and `duplicate()` for the connection of its own that each `subscribe` opens (a blocking `XREAD`
+ * holds up its connection).
  *
  * @example
  * ```ts
@@ -24,28 +28,23 @@ export const DEFAULT_REDIS_EVENT_PREFIX = 'conversation-memory:events:';
  * const client: RedisEventClient = await createClient({ url: 'redis://localhost:6379' }).connect();
  * ```
  */
-export interface RedisEventClient extends RedisSessionClient {
+export type RedisEventClient = (RedisSessionClient | RedisClusterClient) & {
   readonly duplicate?: (...args: never[]) => unknown;
-}
+};
 
 /**
- * Options of `RedisEventStore`: exactly one of `url` (the store makes and owns its clients) or
- * `client` (a connected node-redis client, left open by `close()`); `prefix` in front of every
- * key (default `'conversation-memory:events:'`); `snapshotEvery` (default 256);
- * `commandTimeoutMs`, the longest wait for any one reply (default 10,000), after which the call
- * rejects with a `TimeoutError`.
+ * Options of `RedisEventStore`: the connection (see `RedisConnectionOptions`: one of `url`,
+ * `cluster` or `client`; `prefix`, default `'conversation-memory:events:'`; `commandTimeoutMs`;
+ * `minReplicas`) and `snapshotEvery` (default 256).
  *
  * @example
  * ```ts
  * const options: RedisEventStoreOptions = { url: 'redis://localhost:6379/0', snapshotEvery: 128 };
  * ```
  */
-export interface RedisEventStoreOptions {
-  readonly url?: string | undefined;
+export interface RedisEventStoreOptions extends RedisConnectionOptions {
   readonly client?: RedisEventClient | undefined;
-  readonly prefix?: string | undefined;
   readonly snapshotEvery?: number | undefined;
-  readonly commandTimeoutMs?: number | undefined;
 }
 
 /**
@@ -61,23 +60,16 @@ export interface RedisEventStoreOptions {
 export const readRedisEventStoreOptions = (
   options: unknown,
   api: string,
-): Pick<RedisStoreSettings, 'source' | 'prefix' | 'timeoutMs'> & { snapshotEvery: number } => {
+): RedisConnectionRead & { snapshotEvery: number } => {
   if (typeof options !== 'object' || options === null) {
     throw new MemoryArgumentError(
       api,
       `options must be an object such as { url: 'redis://localhost:6379' }, received ${options === null ? 'null' : typeof options}`,
     );
   }
-  const { url, client, prefix, snapshotEvery, commandTimeoutMs } =
-    options as RedisEventStoreOptions;
-  const settings = readRedisStoreOptions(
-    { url, client, prefix: prefix ?? DEFAULT_REDIS_EVENT_PREFIX, commandTimeoutMs },
-    api,
-  );
+  const { snapshotEvery } = options as RedisEventStoreOptions;
   return {
-    source: settings.source,
-    prefix: settings.prefix,
-    timeoutMs: settings.timeoutMs,
+    ...readRedisConnectionOptions(options, DEFAULT_REDIS_EVENT_PREFIX, api),
     snapshotEvery: snapshotEveryOf(snapshotEvery, api),
   };
 };

@@ -21,10 +21,12 @@ export type StreamListener = (entry: StoredAction) => void | Promise<void>;
 /**
  * Options of `RedisEventStore.subscribe`: the stream's `namespace`, and `onError`, told of
  * everything that goes wrong while following: a listener that throws (the action is not
- * delivered again; the next one follows), a lost connection (the subscription retries), a stored
- * entry that does not decode or breaks the version sequence (`EventCorruptError`: the
- * subscription stops, since it cannot deliver the rest in order). Without `onError` these are
- * dropped silently.
+ * delivered again; the next one follows), a lost connection (`StoreUnavailableError`: the
+ * subscription reconnects, on a cluster to the slot's new master after a failover, and resumes
+ * after the last action delivered), and, with `EventCorruptError` after which the subscription
+ * stops (it cannot deliver the rest in order), a stored entry that does not decode or breaks the
+ * version sequence, or a last delivered action no longer in the stream once reconnected (a
+ * failover lost it). Without `onError` these are dropped silently.
  *
  * @example
  * ```ts
@@ -125,15 +127,42 @@ export const followRedisStream = (
   const corrupt = (version: number, problem: string) =>
     new EventCorruptError(api, key, version, location, [problem]);
 
+  const route = { key: name };
+  /** Whether the stream still holds `json` at `version` (see the rollback check below). */
+  const holds = async (version: number, json: string): Promise<boolean> => {
+    const reply = await connection.send(
+      ['XRANGE', name, `${version}-0`, `${version}-0`],
+      api,
+      route,
+    );
+    const entry: unknown = Array.isArray(reply) ? reply[0] : undefined;
+    return Array.isArray(entry) && actionJsonOf(entry[1]) === json;
+  };
+
   const loop = async (): Promise<void> => {
     let last = fromVersion;
+    /** The stored JSON of the action delivered as `last` (none delivered yet: `undefined`). */
+    let lastJson: string | undefined;
     let failures = 0;
     while (!stopped) {
       let reply: unknown;
       try {
+        // After a lost connection (a failover, perhaps): the action delivered last must still be
+        // there. A master that died before its replica had it takes it along, and the stream
+        // goes on without it; delivering on would skip what takes its version.
+        if (failures > 0 && lastJson !== undefined && !(await holds(last, lastJson))) {
+          report(
+            corrupt(
+              last,
+              `entry ${last}-0: no longer the action delivered as version ${last} (the stream was deleted, or a failover lost writes that the old master had not replicated); the subscription stopped`,
+            ),
+          );
+          break;
+        }
         reply = await connection.send(
           ['XREAD', 'COUNT', COUNT, 'BLOCK', blockMs, 'STREAMS', name, `${last}-0`],
           api,
+          route,
         );
         failures = 0;
       } catch (error) {
@@ -152,9 +181,10 @@ export const followRedisStream = (
           break;
         }
         const version = last + 1;
+        const json = actionJsonOf((raw as unknown[])[1]);
         let action;
         try {
-          action = decodeActionJson(actionJsonOf((raw as unknown[])[1]), {
+          action = decodeActionJson(json, {
             key,
             version,
             location,
@@ -166,6 +196,7 @@ export const followRedisStream = (
           break;
         }
         last = version;
+        lastJson = typeof json === 'string' ? json : undefined;
         const entry: StoredAction = Object.freeze({ version, action });
         try {
           await listener(entry);

@@ -38,7 +38,8 @@ const replyText = (reply: unknown, index: number): string => {
  * wins, on any number of connections and processes. Before the script acts on a live record, this
  * store must have decoded that very version (a load or save by this store usually has; otherwise
  * the script asks, and the record is read and decoded here): a record that does not decode is
- * moved aside by the same script that writes, never overwritten.
+ * moved aside by the same script that writes, never overwritten. With `minReplicas`, the save
+ * resolves only once that many replicas hold the write.
  *
  * @returns the new revision
  * @throws SessionConflictError when `expected` is stale (nothing is written)
@@ -93,6 +94,7 @@ export const saveRedisRecord = async (
         where.namespace,
       );
       verified.set(hash, token);
+      await connection.confirmWrite(hash, api);
       return Number(revision);
     }
     if (status === 'conflict') {

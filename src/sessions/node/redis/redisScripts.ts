@@ -3,7 +3,9 @@ import type { RedisConnection } from './redisConnection';
 
 /**
  * A Lua script the store runs with `EVALSHA` (falling back to `EVAL` when the server does not
- * have it cached, e.g. after a restart or `SCRIPT FLUSH`). Each runs atomically on the server.
+ * have it cached, e.g. after a restart or `SCRIPT FLUSH`). Each runs atomically on the server,
+ * and touches only the keys it is given (`KEYS`), all in one Redis Cluster slot. `writes`: it
+ * may change them (a failure after sending it leaves the outcome unknown).
  *
  * @example
  * ```ts
@@ -14,20 +16,22 @@ import type { RedisConnection } from './redisConnection';
 export interface RedisScript {
   readonly source: string;
   readonly sha: string;
+  readonly writes: boolean;
 }
 
 /**
- * A script from its Lua source, with its SHA-1 computed once.
+ * A script from its Lua source, with its SHA-1 computed once; `writes` unless it only reads.
  *
  * @example
  * ```ts
- * const PING_SCRIPT = redisScript("return redis.call('PING')");
+ * const PING_SCRIPT = redisScript("return redis.call('PING')", { writes: false });
  * ```
  */
-export const redisScript = (source: string): RedisScript =>
-  Object.freeze({ source, sha: createHash('sha1').update(source).digest('hex') });
+export const redisScript = (source: string, { writes }: { writes: boolean }): RedisScript =>
+  Object.freeze({ source, sha: createHash('sha1').update(source).digest('hex'), writes });
 
-const script = redisScript;
+const writing = (source: string) => redisScript(source, { writes: true });
+const reading = (source: string) => redisScript(source, { writes: false });
 
 /**
  * The structural check shared by the scripts, kept equal to `redisRecord.ts` (which adds what Lua
@@ -89,7 +93,7 @@ end
  * await runScript(connection, SAVE_SCRIPT, [hash, aside], ['0', now, '', '', '', memory, 's1', '', ''], api);
  * ```
  */
-export const SAVE_SCRIPT = script(`${PROBE}
+export const SAVE_SCRIPT = writing(`${PROBE}
 local key = KEYS[1]
 local state, f, len = probe(key)
 local current, created, aside = 0, ARGV[2], false
@@ -128,7 +132,7 @@ return {'ok', revision, created}
  * await runScript(connection, READ_SCRIPT, [hash], ['1'], api); // ['hash', '1', …]
  * ```
  */
-export const READ_SCRIPT = script(`
+export const READ_SCRIPT = reading(`
 local t = redis.call('TYPE', KEYS[1]).ok
 if t ~= 'hash' then return {t} end
 local f = redis.call('HMGET', KEYS[1], 'revision', 'created_at', 'updated_at', 'session_id',
@@ -148,7 +152,7 @@ return {t, f[1], f[2], f[3], f[4], f[5], len, memory}
  * await runScript(connection, DELETE_SCRIPT, [hash], [now, ''], api); // 1
  * ```
  */
-export const DELETE_SCRIPT = script(`${PROBE}
+export const DELETE_SCRIPT = writing(`${PROBE}
 local state, f = probe(KEYS[1])
 if state == 'none' then return 0 end
 local live = 1
@@ -161,7 +165,8 @@ const isNoScript = (error: unknown): boolean =>
   error instanceof Error && error.message.startsWith('NOSCRIPT');
 
 /**
- * Runs a script by its SHA-1, sending the source only when the server does not have it.
+ * Runs a script by its SHA-1, sending the source only when the server does not have it; on a
+ * cluster, on the master of its first key's slot (the slot of all its keys).
  *
  * @example
  * ```ts
@@ -170,16 +175,17 @@ const isNoScript = (error: unknown): boolean =>
  */
 export const runScript = async (
   connection: RedisConnection,
-  { source, sha }: RedisScript,
+  { source, sha, writes }: RedisScript,
   keys: readonly string[],
   args: readonly string[],
   api: string,
 ): Promise<unknown> => {
   const rest = [String(keys.length), ...keys, ...args];
+  const route = { key: keys[0], writes };
   try {
-    return await connection.send(['EVALSHA', sha, ...rest], api);
+    return await connection.send(['EVALSHA', sha, ...rest], api, route);
   } catch (error) {
     if (!isNoScript(error)) throw error;
-    return connection.send(['EVAL', source, ...rest], api);
+    return connection.send(['EVAL', source, ...rest], api, route);
   }
 };

@@ -4,8 +4,11 @@ import {
   sessionTtlOf,
   type SessionStoreOptions,
 } from 'conversation-memory';
-import type { RedisSessionClient } from './redisConnection';
-import { isRedisSafeText } from './redisSessionKey';
+import {
+  type RedisConnectionOptions,
+  type RedisConnectionRead,
+  readRedisConnectionOptions,
+} from './redisConnectionOptions';
 
 /**
  * The default key prefix. Not the reference's `selectools:session:`: its layout (a string per
@@ -19,28 +22,18 @@ import { isRedisSafeText } from './redisSessionKey';
  */
 export const DEFAULT_REDIS_SESSION_PREFIX = 'conversation-memory:session:';
 
-/** The default bound on each Redis command, in milliseconds. */
-const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
-
 /**
- * Options of `RedisSessionStore`: exactly one of `url` (the store makes and owns a client, on first
- * use; `close()` quits it) or `client` (a connected node-redis client; `close()` leaves it open);
- * `prefix` in front of every key (default `'conversation-memory:session:'`; two stores must not
- * use prefixes one of which starts the other); `defaultTtl` in seconds (sliding); `now` (the
- * clock, Unix seconds); `commandTimeoutMs`, the longest wait for any one reply (default 10,000),
- * after which the call rejects with a `TimeoutError`.
+ * Options of `RedisSessionStore`: the connection (see {@link RedisConnectionOptions}: one of
+ * `url`, `cluster` or `client`; `prefix`, default `'conversation-memory:session:'`;
+ * `commandTimeoutMs`; `minReplicas`), `defaultTtl` in seconds (sliding) and `now` (the clock,
+ * Unix seconds).
  *
  * @example
  * ```ts
  * const options: RedisSessionStoreOptions = { url: 'redis://localhost:6379/0', defaultTtl: 86_400 };
  * ```
  */
-export interface RedisSessionStoreOptions extends SessionStoreOptions {
-  readonly url?: string | undefined;
-  readonly client?: RedisSessionClient | undefined;
-  readonly prefix?: string | undefined;
-  readonly commandTimeoutMs?: number | undefined;
-}
+export interface RedisSessionStoreOptions extends SessionStoreOptions, RedisConnectionOptions {}
 
 /**
  * The options read and checked once.
@@ -50,12 +43,9 @@ export interface RedisSessionStoreOptions extends SessionStoreOptions {
  * readRedisStoreOptions({ url: 'redis://localhost:6379' }, 'RedisSessionStore').prefix; // 'conversation-memory:session:'
  * ```
  */
-export interface RedisStoreSettings {
-  readonly source: { readonly url: string } | { readonly client: RedisSessionClient };
-  readonly prefix: string;
+export interface RedisStoreSettings extends RedisConnectionRead {
   readonly ttl: number | undefined;
   readonly now: () => number;
-  readonly timeoutMs: number;
 }
 
 const kind = (value: unknown): string =>
@@ -67,7 +57,7 @@ const kind = (value: unknown): string =>
  * @throws MemoryArgumentError naming the option
  * @example
  * ```ts
- * readRedisStoreOptions({}, 'RedisSessionStore'); // throws: pass options.url … or options.client …
+ * readRedisStoreOptions({}, 'RedisSessionStore'); // throws: pass exactly one of options.url …
  * ```
  */
 export const readRedisStoreOptions = (options: unknown, api: string): RedisStoreSettings => {
@@ -77,45 +67,10 @@ export const readRedisStoreOptions = (options: unknown, api: string): RedisStore
       `options must be an object such as { url: 'redis://localhost:6379' }, received ${kind(options)}`,
     );
   }
-  const { url, client, prefix, commandTimeoutMs, defaultTtl, now } =
-    options as RedisSessionStoreOptions;
-  if ((url === undefined) === (client === undefined)) {
-    throw new MemoryArgumentError(
-      api,
-      'pass exactly one of options.url (the store connects and owns the client) or options.client (a connected node-redis client)',
-    );
-  }
-  if (url !== undefined && (typeof url !== 'string' || url === '')) {
-    throw new MemoryArgumentError(api, `options.url must be a redis:// URL, received ${kind(url)}`);
-  }
-  if (
-    client !== undefined &&
-    (typeof client !== 'object' || client === null || typeof client.sendCommand !== 'function')
-  ) {
-    throw new MemoryArgumentError(
-      api,
-      `options.client must be a node-redis client (with sendCommand), received ${kind(client)}`,
-    );
-  }
-  const chosenPrefix = prefix ?? DEFAULT_REDIS_SESSION_PREFIX;
-  if (typeof chosenPrefix !== 'string' || !isRedisSafeText(chosenPrefix)) {
-    throw new MemoryArgumentError(
-      api,
-      `options.prefix must be a string of well-formed Unicode, received ${kind(chosenPrefix)}`,
-    );
-  }
-  const timeoutMs = commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new MemoryArgumentError(
-      api,
-      `options.commandTimeoutMs must be a positive number of milliseconds, received ${String(timeoutMs)}`,
-    );
-  }
+  const { defaultTtl, now } = options as RedisSessionStoreOptions;
   return {
-    source: url !== undefined ? { url } : { client: client as RedisSessionClient },
-    prefix: chosenPrefix,
+    ...readRedisConnectionOptions(options, DEFAULT_REDIS_SESSION_PREFIX, api),
     ttl: sessionTtlOf(defaultTtl, api),
     now: sessionClockOf(now, api),
-    timeoutMs,
   };
 };
