@@ -161,7 +161,7 @@ const readPending = (
     found.add(`pendingMessages: at most ${MAX_PENDING_MESSAGES} held messages, received ${length}`);
     return [];
   }
-  return readItems(
+  const read = readItems(
     messages as readonly unknown[],
     'pendingMessages',
     found,
@@ -171,6 +171,7 @@ const readPending = (
     }),
     'pendingMessages: ',
   );
+  return read.items;
 };
 
 /** The stored counts: a list as long as the window (even an empty one), before any is read. */
@@ -209,7 +210,11 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
   checkConfigKeys(config, found);
   const list = messages as readonly unknown[];
   const length = list.length;
-  const dictMessages = readItems(list, 'messages', found, messageDict);
+  const read = readItems(list, 'messages', found, messageDict);
+  // A hole or the cap cut the walk short: the window is unknown, so nothing that depends on it
+  // (runs, counts) is checked.
+  if (!read.whole) return failWith(found);
+  const dictMessages = read.items;
   // A missing field was reported as missing: it is not reported again as a wrong one.
   const has = (key: StateKey): boolean => !found.full && Object.hasOwn(fields, key);
   const runs = has('positionRuns') ? readRuns(fields.positionRuns, length, found) : [];

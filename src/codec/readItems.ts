@@ -33,7 +33,8 @@ export class ItemProblem {
  * @param found - the decode call's problems
  * @param readItem - decodes item `index`, or throws
  * @param prefix - put before a thrown error's detail (`pendingMessages: `)
- * @returns the decoded items, in order; complete only when `found` got no new problem
+ * @returns the decoded items, in order (complete only when `found` got no new problem), and
+ *   whether every index was visited (`false` when a hole or the cap cut the walk short)
  * @example
  * ```ts
  * const found = new ProblemList();
@@ -47,15 +48,16 @@ export const readItems = <T>(
   found: ProblemList,
   readItem: (value: unknown, index: number) => T,
   prefix = '',
-): T[] => {
+): { items: T[]; whole: boolean } => {
   const length = list.length;
   const out: T[] = [];
-  for (let i = 0; i < length && !found.full; i++) {
+  let i = 0;
+  for (; i < length && !found.full; i++) {
     let value: unknown;
     try {
       if (!(i in list)) {
         found.add(`${path}: a sparse list (no item at index ${i}); a stored list has every item`);
-        break;
+        return { items: out, whole: false };
       }
       value = list[i];
     } catch (error) {
@@ -70,5 +72,5 @@ export const readItems = <T>(
       else found.add(`${path}[${i}] could not be read: ${errorText(error)}`);
     }
   }
-  return out;
+  return { items: out, whole: i === length };
 };

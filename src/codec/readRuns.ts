@@ -40,7 +40,7 @@ export const readRuns = (runs: unknown, length: number, found: ProblemList): Pos
     return [];
   }
   let previous = -1;
-  return readItems(runs as readonly unknown[], 'positionRuns', found, (run, i) => {
+  const read = readItems(runs as readonly unknown[], 'positionRuns', found, (run, i) => {
     if (!isPlainObject(run)) {
       throw new ItemProblem(
         `positionRuns[${i}]: expected { index, position }, got ${describeValue(run)}`,
@@ -67,4 +67,5 @@ export const readRuns = (runs: unknown, length: number, found: ProblemList): Pos
     previous = index;
     return Object.freeze({ index: index + 0, position: (position as number) + 0 });
   });
+  return read.items;
 };
