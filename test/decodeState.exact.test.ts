@@ -181,6 +181,17 @@ describe('positions: what decodes writes a file that loads back equal', () => {
     ]);
   });
 
+  it('decodeState names a held position by its own list: pendingPositions[i]', () => {
+    const full = addMessage(createMemory({ maxMessages: 1, tokenizer: 'heuristic' }), user('a'));
+    const added = addMessage(full.state, user('b'));
+    const held = holdForSummary(added.state, added.effects[0] as never).state;
+    const json = viaJson(held) as Record<string, unknown>;
+    expect(json['pendingPositions']).toEqual([0]);
+    expect(problemsOf(decodeState({ ...json, pendingPositions: [2 ** 48] }))).toEqual([
+      `pendingPositions[0] must be an integer from 0 to 2^48 − 1, received ${2 ** 48}`,
+    ]);
+  });
+
   /** The positions of a state's file shifted by `offset`; next_position dropped when asked. */
   const shiftedFile = (state: MemoryState, offset: number, dropNext: boolean): unknown => {
     const dict = viaJson(toDict(state)) as Record<string, unknown>;

@@ -6,7 +6,7 @@ import { keySegment } from '../internal/escapeText';
 import { isPlainObject } from '../internal/isPlainObject';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { positionsOf } from '../internal/positions';
-import { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE, type MemoryState } from '../model/state';
+import type { MemoryState } from '../model/state';
 import { messageToDict } from '../serialization/toDict';
 import type { MessageDict } from '../serialization/types';
 import { ProblemList } from './budget';
@@ -14,6 +14,7 @@ import { EXTENSION_KEY } from './persisted';
 import { fromDictWithEffects } from './fromDict';
 import { readItems } from './readItems';
 import { readRuns } from './readRuns';
+import { checkCounts, checkCoverageLength, checkTokenCounts, readPending } from './stateLists';
 
 const API = 'decodeState';
 
@@ -44,27 +45,36 @@ const CONFIG_KEYS: readonly string[] = [
 const RENAMES: readonly (readonly [string, string])[] = [
   ['max_messages', 'config.maxMessages'],
   ['max_tokens', 'config.maxTokens'],
-  [`${EXTENSION_KEY}.tokenizer`, 'config.tokenizer'],
-  [`${EXTENSION_KEY}.tool_pairs`, 'config.toolPairs'],
-  [`${EXTENSION_KEY}.start_on`, 'config.startOn'],
-  [`${EXTENSION_KEY}.pin_system`, 'config.pinSystem'],
-  [`${EXTENSION_KEY}.positions`, 'positionRuns (as positions)'],
-  [`${EXTENSION_KEY}.next_position`, 'nextPosition'],
-  [`${EXTENSION_KEY}.pending`, 'pendingMessages'],
-  [`${EXTENSION_KEY}.summary_coverage`, 'summaryCoverage'],
 ];
 
-/** A held entry's position or message, named by the state's parallel lists. */
-const PENDING_ITEM = new RegExp(`^${EXTENSION_KEY}\\.pending\\[(\\d+)\\]\\.(position|message)`);
+/** The same for the fields under the extension key (plain literals: nothing left in a bundle). */
+const EXTENSION_RENAMES: readonly (readonly [string, string])[] = [
+  ['tokenizer', 'config.tokenizer'],
+  ['tool_pairs', 'config.toolPairs'],
+  ['start_on', 'config.startOn'],
+  ['pin_system', 'config.pinSystem'],
+  ['positions', 'positionRuns (as positions)'],
+  ['next_position', 'nextPosition'],
+  ['pending', 'pendingMessages'],
+  ['summary_coverage', 'summaryCoverage'],
+];
+
+/** A held entry's position or message (after the extension key), named by the state's lists. */
+const PENDING_ITEM = /^pending\[(\d+)\]\.(position|message)/;
 
 const rename = (problem: string): string => {
-  const held = PENDING_ITEM.exec(problem);
-  if (held !== null) {
-    const list = held[2] === 'position' ? 'pendingPositions' : 'pendingMessages';
-    return `${list}[${held[1]}]${problem.slice(held[0].length)}`;
-  }
   for (const [from, to] of RENAMES)
     if (problem.startsWith(from)) return to + problem.slice(from.length);
+  const prefix = `${EXTENSION_KEY}.`;
+  if (!problem.startsWith(prefix)) return problem;
+  const rest = problem.slice(prefix.length);
+  const held = PENDING_ITEM.exec(rest);
+  if (held !== null) {
+    const list = held[2] === 'position' ? 'pendingPositions' : 'pendingMessages';
+    return `${list}[${held[1]}]${rest.slice(held[0].length)}`;
+  }
+  for (const [from, to] of EXTENSION_RENAMES)
+    if (rest.startsWith(from)) return to + rest.slice(from.length);
   return problem;
 };
 
@@ -139,58 +149,6 @@ const checkConfigKeys = (config: Record<string, unknown>, found: ProblemList): v
 const messageDict = (value: unknown, i: number): MessageDict =>
   messageToDict(normalizeMessage(value, API, i));
 
-/**
- * The held messages with their positions, as `fromDict` reads them: two lists of one length, at
- * most {@link MAX_PENDING_MESSAGES} (refused at once when longer, before any item is read).
- */
-const readPending = (
-  messages: unknown,
-  positions: unknown,
-  found: ProblemList,
-): { position: unknown; message: MessageDict }[] => {
-  if (
-    !Array.isArray(messages) ||
-    !Array.isArray(positions) ||
-    (messages as unknown[]).length !== (positions as unknown[]).length
-  ) {
-    found.add('pendingMessages, pendingPositions: expected two lists of the same length');
-    return [];
-  }
-  const length = (messages as unknown[]).length;
-  if (length > MAX_PENDING_MESSAGES) {
-    found.add(`pendingMessages: at most ${MAX_PENDING_MESSAGES} held messages, received ${length}`);
-    return [];
-  }
-  const read = readItems(
-    messages as readonly unknown[],
-    'pendingMessages',
-    found,
-    (message, i) => ({
-      position: (positions as readonly unknown[])[i],
-      message: messageDict(message, i),
-    }),
-    'pendingMessages: ',
-  );
-  return read.items;
-};
-
-/** The stored counts: a list as long as the window (even an empty one), before any is read. */
-const checkTokenCounts = (counts: unknown, length: number, found: ProblemList): void => {
-  if (!Array.isArray(counts)) {
-    found.add(`tokenCounts: expected a list of ${length} counts, got ${describeValue(counts)}`);
-  } else if ((counts as unknown[]).length !== length) {
-    found.add(`tokenCounts: expected ${length} counts, received ${(counts as unknown[]).length}`);
-  }
-};
-
-/** The coverage records: at most {@link MAX_SUMMARY_COVERAGE}, refused before any is read. */
-const checkCoverageLength = (coverage: unknown, found: ProblemList): void => {
-  const length = Array.isArray(coverage) ? (coverage as unknown[]).length : 0;
-  if (length > MAX_SUMMARY_COVERAGE) {
-    found.add(`summaryCoverage: at most ${MAX_SUMMARY_COVERAGE} records, received ${length}`);
-  }
-};
-
 const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
   if (!isPlainObject(input))
     return fail([`(root): expected a state object, got ${describeValue(input)}`]);
@@ -220,7 +178,7 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
   const runs = has('positionRuns') ? readRuns(fields.positionRuns, length, found) : [];
   const pending =
     has('pendingMessages') && has('pendingPositions')
-      ? readPending(fields.pendingMessages, fields.pendingPositions, found)
+      ? readPending(fields.pendingMessages, fields.pendingPositions, found, messageDict)
       : [];
   if (has('tokenCounts')) checkTokenCounts(fields.tokenCounts, length, found);
   if (has('summaryCoverage')) checkCoverageLength(fields.summaryCoverage, found);
@@ -258,25 +216,4 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
   }
   checkCounts(state, fields.tokenCounts as readonly unknown[], fields.totalTokens, found);
   return found.lines.length > 0 ? failWith(found) : E.right(state);
-};
-
-/** Checks the stored counts and total against the fresh ones (the list's length is checked). */
-const checkCounts = (
-  state: MemoryState,
-  counts: readonly unknown[],
-  totalTokens: unknown,
-  found: ProblemList,
-): void => {
-  const expected = state.tokenCounts;
-  for (let i = 0; i < expected.length && !found.full; i++) {
-    const count = counts[i];
-    if (count !== expected[i]) {
-      found.add(
-        `tokenCounts[${i}]: expected ${expected[i]} (counted with ${state.config.tokenizer}), received ${describeValue(count)}`,
-      );
-    }
-  }
-  if (totalTokens !== state.totalTokens) {
-    found.add(`totalTokens: expected ${state.totalTokens}, received ${describeValue(totalTokens)}`);
-  }
 };
