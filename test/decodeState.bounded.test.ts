@@ -118,7 +118,7 @@ describe('decodeState stops after 1,000 problems', () => {
     );
     const script = `
       import { createMemory, decodeState } from ${JSON.stringify(entry)};
-      const item = '{"role":"USER"}';
+      const item = '0';
       const text = JSON.stringify(createMemory({ tokenizer: 'heuristic' })).replace(
         '"messages":[]',
         '"messages":[' + (item + ',').repeat(2e6 - 1) + item + ']',
