@@ -147,8 +147,8 @@ describe('decodeAction', () => {
       problems({ type: 'memory/messagesAdded', payload: [{ role: 'user', content: 'ok' }, 7] })[0],
     ).toMatch(/^payload\[1\]: /);
     expect(
-      problems({ type: 'memory/summaryCommitted', payload: { text: 'S', through: -1 } }),
-    ).toEqual(['payload.through must be an integer ≥ 0, received -1']);
+      problems({ type: 'memory/summaryCommitted', payload: { text: 'S', through: 1.5 } }),
+    ).toEqual(['payload.through must be an integer, received 1.5']);
     expect(problems({ type: 'memory/summaryApplied' })).toEqual([
       'payload: expected string, got undefined',
     ]);
@@ -226,7 +226,7 @@ describe('review fixes: actions read from anywhere', () => {
     expect(Object.isFrozen(action.payload.positions)).toBe(true);
     expect(() =>
       memoryActions.trimHeld({ ...trim, removed: [user('a')], positions: [-5] } as TrimmedEffect),
-    ).toThrow(/one position \(an integer ≥ 0\) per removed message/);
+    ).toThrow('memoryActions.trimHeld: trimmed.positions[0] must be an integer ≥ 0, received -5');
   });
 
   it('memoryReducer throws our error, never a TypeError, for a malformed or hostile action', () => {

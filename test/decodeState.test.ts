@@ -67,9 +67,9 @@ describe('decodeState: a stored state is checked, not trusted', () => {
     expect(problems({ ...json, totalTokens: 99 })).toEqual([
       'totalTokens: expected 2, received 99',
     ]);
-    expect(problems({ ...json, positionRuns: [{ index: 1, position: 0 }] })[0]).toMatch(
-      /^positionRuns\[0\]: /,
-    );
+    expect(problems({ ...json, positionRuns: [{ index: 1, position: 0 }] })).toEqual([
+      'positionRuns[0].index must be 0 (the first run starts the window), received 1',
+    ]);
     expect(problems(JSON.parse(JSON.stringify({ max_messages: 3 })))).toEqual([
       '(root): this is a toDict file (snake_case keys), not a state: load it with fromDict',
     ]);

@@ -406,7 +406,7 @@ describe('fromDict cross-checks, each problem named by its path', () => {
     [
       'a fractional position',
       { positions: [0.5] },
-      `${P}.positions[0] must be an integer from 0 to 2^48, received 0.5`,
+      `${P}.positions[0] must be an integer from 0 to 2^48 − 1, received 0.5`,
     ],
     [
       'a negative next_position',

@@ -1,10 +1,10 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
-import { describeValue } from '../internal/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
+import { summaryText, summaryTextOrNull, summaryThrough } from '../internal/summaryArguments';
 import type { MemoryAction, MemoryActionType } from '../model/actions';
 import type { TrimmedEffect } from '../model/effects';
 import type { MessageInput } from '../model/messageInput';
+import { heldPayload } from './heldPayload';
 
 /** The action of `type`. */
 type ActionOf<T extends MemoryActionType> = Extract<MemoryAction, { readonly type: T }>;
@@ -26,6 +26,17 @@ export type ActionCreator<T extends MemoryActionType, A extends unknown[]> = ((
   match(action: unknown): action is ActionOf<T>;
 };
 
+/** Whether `action` is an object whose `type` is `type`; false (never a throw) if it cannot be read. */
+const hasType = (action: unknown, type: string): boolean => {
+  if (typeof action !== 'object' || action === null) return false;
+  try {
+    return (action as { type?: unknown }).type === type;
+  } catch {
+    // A revoked Proxy, a throwing getter: not an action of ours.
+    return false;
+  }
+};
+
 const creator = <T extends MemoryActionType, A extends unknown[]>(
   type: T,
   build: (...args: A) => ActionOf<T>,
@@ -33,10 +44,7 @@ const creator = <T extends MemoryActionType, A extends unknown[]>(
   Object.freeze(
     Object.assign(build, {
       type,
-      match: (action: unknown): action is ActionOf<T> =>
-        typeof action === 'object' &&
-        action !== null &&
-        (action as { type?: unknown }).type === type,
+      match: (action: unknown): action is ActionOf<T> => hasType(action, type),
     }),
   );
 
@@ -47,27 +55,14 @@ const messagesOf = (messages: readonly MessageInput[], api: string) => {
   return Object.freeze(out);
 };
 
-/** The payload of `trimHeld`: copies of the effect's messages and positions, checked and frozen. */
-const heldPayload = (trimmed: TrimmedEffect) => {
-  const api = 'memoryActions.trimHeld';
-  const removed = messagesOf(trimmed.removed, api);
-  const positions = Object.freeze(Array.from(trimmed.positions));
-  if (
-    positions.length !== removed.length ||
-    !positions.every((p) => Number.isSafeInteger(p) && p >= 0)
-  ) {
-    throw new MemoryArgumentError(
-      api,
-      `trimmed must be a memory/trimmed effect with one position (an integer ≥ 0) per removed message, received ${describeValue(trimmed.positions)}`,
-    );
-  }
-  return Object.freeze({ removed, positions });
-};
-
 /**
- * The action creators of every reducer (see {@link MemoryAction}). Messages are validated and
- * stored as canonical frozen copies when the action is created, so an invalid message fails where
- * it is made (`InvalidMessageError`), and the reducer later admits the copy without work.
+ * The action creators of every reducer (see {@link MemoryAction}). Arguments are checked when the
+ * action is created, with the rules its reducer applies later, so a bad one fails where it is made:
+ * messages are validated and stored as canonical frozen copies (`InvalidMessageError`; the reducer
+ * later admits the copy without work), summary texts and `through` are checked as the summary
+ * reducers check them, and `trimHeld` reads its effect once and safely (`MemoryArgumentError`
+ * naming the field). `match` returns `false` for anything that is not the action, a revoked Proxy
+ * included; it never throws.
  *
  * @example
  * ```ts
@@ -96,11 +91,11 @@ export const memoryActions = /* @__PURE__ */ Object.freeze({
   })),
   summaryApplied: /* @__PURE__ */ creator('memory/summaryApplied', (text: string) => ({
     type: 'memory/summaryApplied',
-    payload: text,
+    payload: summaryText('memoryActions.summaryApplied', text),
   })),
   summarySet: /* @__PURE__ */ creator('memory/summarySet', (text: string | null) => ({
     type: 'memory/summarySet',
-    payload: text,
+    payload: summaryTextOrNull('memoryActions.summarySet', text),
   })),
   cleared: /* @__PURE__ */ creator('memory/cleared', () => ({ type: 'memory/cleared' })),
   trimHeld: /* @__PURE__ */ creator('memory/trimHeld', (trimmed: TrimmedEffect) => ({
@@ -111,7 +106,10 @@ export const memoryActions = /* @__PURE__ */ Object.freeze({
     'memory/summaryCommitted',
     (text: string, through: number) => ({
       type: 'memory/summaryCommitted',
-      payload: Object.freeze({ text, through }),
+      payload: Object.freeze({
+        text: summaryText('memoryActions.summaryCommitted', text),
+        through: summaryThrough('memoryActions.summaryCommitted', through),
+      }),
     }),
   ),
 });

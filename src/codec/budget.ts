@@ -67,3 +67,33 @@ export class BudgetSlot implements Budget {
     }
   }
 }
+
+/**
+ * The problems one decode call found, with its {@link ProblemBudget}: once
+ * {@link MAX_INSPECTED_PROBLEMS} were added, further ones are dropped and {@link ProblemList.full}
+ * tells the decoder to stop looking (so `countComplete` is then `false`).
+ *
+ * @example
+ * ```ts
+ * const found = new ProblemList();
+ * found.add('messages[0].role must be one of …');
+ * found.lines; // ['messages[0].role must be one of …']
+ * ```
+ * @internal
+ */
+export class ProblemList {
+  readonly lines: string[] = [];
+  readonly budget = new ProblemBudget();
+
+  /** Records one problem, unless the list is full. */
+  add(line: string): void {
+    if (this.budget.exhausted) return;
+    this.lines.push(line);
+    this.budget.spend();
+  }
+
+  /** True once {@link MAX_INSPECTED_PROBLEMS} problems were added: stop looking. */
+  get full(): boolean {
+    return this.budget.exhausted;
+  }
+}

@@ -2,14 +2,15 @@ import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
 import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { MemoryDecodeError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import type { MemoryAction } from '../model/actions';
 import type { Message } from '../model/message';
 import { boundedArray } from './boundedArray';
 import { BudgetSlot, ProblemBudget, type Budget } from './budget';
-import { checkedCodec } from './checkedCodec';
 import { ownStruct } from './ownStruct';
+import { positionCodec } from './position';
 import { reportErrors } from './report';
 import { taggedCodec, type TaggedMember } from './taggedCodec';
 
@@ -33,10 +34,20 @@ const MessageCodec = /* @__PURE__ */ new t.Type<Message, Message, unknown>(
   t.identity,
 );
 
-const Position = /* @__PURE__ */ checkedCodec<number>('position', (value) =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+/** A position in an action: a safe integer ≥ 0 (`-0` decodes to `0`). */
+const Position = /* @__PURE__ */ positionCodec('position', (value) =>
+  Number.isSafeInteger(value) && (value as number) >= 0
     ? undefined
-    : `must be an integer ≥ 0, received ${JSON.stringify(value) ?? String(value)}`,
+    : `must be an integer ≥ 0, received ${describeValue(value)}`,
+);
+
+/**
+ * `through` of a summary commit: what `commitSummary` and `memoryActions.summaryCommitted` take, a
+ * safe integer (one below every held position commits nothing), so every recorded action reads
+ * back.
+ */
+const Through = /* @__PURE__ */ positionCodec('position', (value) =>
+  Number.isSafeInteger(value) ? undefined : `must be an integer, received ${describeValue(value)}`,
 );
 
 const NullableString = /* @__PURE__ */ t.union([t.string, t.null], 'string or null');
@@ -75,7 +86,7 @@ const actionCodec = (budget: Budget): t.Type<MemoryAction, unknown, unknown> => 
     ),
     'memory/summaryCommitted': withPayload(
       'memory/summaryCommitted',
-      ownStruct('summary commit object', { text: t.string, through: Position }, {}),
+      ownStruct('summary commit object', { text: t.string, through: Through }, {}),
     ),
   });
 };

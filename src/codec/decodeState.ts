@@ -1,15 +1,20 @@
 import { either as E } from 'fp-ts';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
-import { MemoryDecodeError } from '../errors/errorClasses';
+import { type DecodeErrorOptions, MemoryDecodeError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
+import { keySegment } from '../internal/escapeText';
 import { isPlainObject } from '../internal/isPlainObject';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { positionsOf } from '../internal/positions';
-import type { PositionRun, MemoryState } from '../model/state';
+import type { MemoryState } from '../model/state';
 import { messageToDict } from '../serialization/toDict';
+import type { MessageDict } from '../serialization/types';
+import { ProblemList } from './budget';
 import { EXTENSION_KEY } from './persisted';
 import { fromDictWithEffects } from './fromDict';
+import { readItems } from './readItems';
+import { readRuns } from './readRuns';
+import { checkCounts, checkCoverageLength, checkTokenCounts, readPending } from './stateLists';
 
 const API = 'decodeState';
 
@@ -26,6 +31,7 @@ const STATE_KEYS = [
   'pendingPositions',
   'summaryCoverage',
 ] as const;
+type StateKey = (typeof STATE_KEYS)[number];
 const CONFIG_KEYS: readonly string[] = [
   'maxMessages',
   'maxTokens',
@@ -39,55 +45,47 @@ const CONFIG_KEYS: readonly string[] = [
 const RENAMES: readonly (readonly [string, string])[] = [
   ['max_messages', 'config.maxMessages'],
   ['max_tokens', 'config.maxTokens'],
-  [`${EXTENSION_KEY}.tokenizer`, 'config.tokenizer'],
-  [`${EXTENSION_KEY}.tool_pairs`, 'config.toolPairs'],
-  [`${EXTENSION_KEY}.start_on`, 'config.startOn'],
-  [`${EXTENSION_KEY}.pin_system`, 'config.pinSystem'],
-  [`${EXTENSION_KEY}.positions`, 'positionRuns (as positions)'],
-  [`${EXTENSION_KEY}.next_position`, 'nextPosition'],
-  [`${EXTENSION_KEY}.pending`, 'pendingMessages'],
-  [`${EXTENSION_KEY}.summary_coverage`, 'summaryCoverage'],
 ];
+
+/** The same for the fields under the extension key (plain literals: nothing left in a bundle). */
+const EXTENSION_RENAMES: readonly (readonly [string, string])[] = [
+  ['tokenizer', 'config.tokenizer'],
+  ['tool_pairs', 'config.toolPairs'],
+  ['start_on', 'config.startOn'],
+  ['pin_system', 'config.pinSystem'],
+  ['positions', 'positionRuns (as positions)'],
+  ['next_position', 'nextPosition'],
+  ['pending', 'pendingMessages'],
+  ['summary_coverage', 'summaryCoverage'],
+];
+
+/** A held entry's position or message (after the extension key), named by the state's lists. */
+const PENDING_ITEM = /^pending\[(\d+)\]\.(position|message)/;
 
 const rename = (problem: string): string => {
   for (const [from, to] of RENAMES)
     if (problem.startsWith(from)) return to + problem.slice(from.length);
+  const prefix = `${EXTENSION_KEY}.`;
+  if (!problem.startsWith(prefix)) return problem;
+  const rest = problem.slice(prefix.length);
+  const held = PENDING_ITEM.exec(rest);
+  if (held !== null) {
+    const list = held[2] === 'position' ? 'pendingPositions' : 'pendingMessages';
+    return `${list}[${held[1]}]${rest.slice(held[0].length)}`;
+  }
+  for (const [from, to] of EXTENSION_RENAMES)
+    if (rest.startsWith(from)) return to + rest.slice(from.length);
   return problem;
 };
 
-const fail = (problems: readonly string[], kind: 'data' | 'tokenizer' = 'data') =>
-  E.left(new MemoryDecodeError(API, problems, { kind }));
+const fail = (
+  problems: readonly string[],
+  options: DecodeErrorOptions = {},
+): E.Either<MemoryDecodeError, never> => E.left(new MemoryDecodeError(API, problems, options));
 
-/** The runs of a state, checked: objects `{ index, position }`, the first at index 0, rising. */
-const readRuns = (runs: unknown, length: number, problems: string[]): readonly PositionRun[] => {
-  if (!Array.isArray(runs)) {
-    problems.push(
-      `positionRuns: expected a list of { index, position }, got ${describeValue(runs)}`,
-    );
-    return [];
-  }
-  const out: PositionRun[] = [];
-  runs.forEach((run: unknown, i) => {
-    const ok =
-      isPlainObject(run) &&
-      Number.isSafeInteger(run['index']) &&
-      Number.isSafeInteger(run['position']) &&
-      (run['position'] as number) >= 0 &&
-      (run['index'] as number) === (i === 0 ? 0 : run['index']) &&
-      (run['index'] as number) < length &&
-      (i === 0 || (run['index'] as number) > (out[i - 1]?.index ?? Infinity));
-    if (!ok) {
-      problems.push(
-        `positionRuns[${i}]: expected { index, position } with rising indices from 0 below ${length}, got ${describeValue(run)}`,
-      );
-    } else {
-      out.push({ index: run['index'] as number, position: run['position'] as number });
-    }
-  });
-  if (length > 0 && runs.length === 0)
-    problems.push('positionRuns: expected at least one run for a non-empty window');
-  return out;
-};
+/** The problems found so far, as a failure that says whether the count is complete. */
+const failWith = (found: ProblemList): E.Either<MemoryDecodeError, never> =>
+  fail(found.lines, { countComplete: !found.full });
 
 /**
  * Checks a whole `MemoryState` that comes back from storage (what `JSON.parse` gives after
@@ -97,6 +95,15 @@ const readRuns = (runs: unknown, length: number, problems: string[]): readonly P
  * tool-pair rules. Problems name the state's own fields
  * (`messages[3].role …`, `tokenCounts[2]: expected 5 …`, `config.maxMessages …`). Never throws on
  * bad input.
+ *
+ * Rejection is bounded as in `fromDict`: each field is read once; a list that cannot be right is
+ * refused before it is read (more runs than messages, more than 1,000 held messages or 100
+ * coverage records, a `tokenCounts` of another length than the window, an empty window's
+ * included), a sparse list (which `structuredClone` keeps) at its first hole, and the decoder
+ * stops looking after 1,000 problems (`countComplete: false`). Positions decode `-0` as `0`
+ * (JSON has no `-0`) and lie below 2^48 (`nextPosition` at most 2^48), so a state that decodes
+ * writes, with `toDict`, a file that `fromDict` loads back equal. Bad data is reported as
+ * `kind: 'data'` even when the tokenizer is unknown too.
  *
  * @param input - parsed JSON of a state
  * @returns `Right(state)` (a fresh, frozen state equal to a valid input) or
@@ -114,6 +121,34 @@ export const decodeState = (input: unknown): E.Either<MemoryDecodeError, MemoryS
   }
 };
 
+/** Reads each field of the state once (own properties only); a missing one is a problem. */
+const readFields = (
+  input: Record<string, unknown>,
+  found: ProblemList,
+): Record<StateKey, unknown> => {
+  const fields = {} as Record<StateKey, unknown>;
+  for (const key of STATE_KEYS) {
+    if (Object.hasOwn(input, key)) fields[key] = input[key];
+    else found.add(`${key}: missing`);
+  }
+  return fields;
+};
+
+/** Checks the config's keys: each one present, no other (at most a budget's worth reported). */
+const checkConfigKeys = (config: Record<string, unknown>, found: ProblemList): void => {
+  for (const key of CONFIG_KEYS) {
+    if (!Object.hasOwn(config, key)) found.add(`config.${key}: missing`);
+  }
+  for (const key of Object.keys(config)) {
+    if (found.full) return;
+    if (!CONFIG_KEYS.includes(key)) found.add(`config${keySegment(key)}: not a config field`);
+  }
+};
+
+/** A message of the state, checked as on entry, in the dict form `fromDict` reads. */
+const messageDict = (value: unknown, i: number): MessageDict =>
+  messageToDict(normalizeMessage(value, API, i));
+
 const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
   if (!isPlainObject(input))
     return fail([`(root): expected a state object, got ${describeValue(input)}`]);
@@ -122,75 +157,56 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
       '(root): this is a toDict file (snake_case keys), not a state: load it with fromDict',
     ]);
   }
-  const { config, messages, tokenCounts, totalTokens, summary } = input as Record<string, unknown>;
+  const found = new ProblemList();
+  // A stored state has every field: a missing one is a problem, not a default.
+  const fields = readFields(input, found);
+  const { config, messages } = fields;
   if (!isPlainObject(config))
     return fail([`config: expected an object, got ${describeValue(config)}`]);
   if (!Array.isArray(messages))
     return fail([`messages: expected a list, got ${describeValue(messages)}`]);
-  const problems: string[] = [];
-  // A stored state has every field: a missing one is a problem, not a default.
-  for (const key of STATE_KEYS) {
-    if (!Object.hasOwn(input, key)) problems.push(`${key}: missing`);
-  }
-  for (const key of CONFIG_KEYS) {
-    if (!Object.hasOwn(config, key)) problems.push(`config.${key}: missing`);
-  }
-  for (const key of Object.keys(config)) {
-    if (!CONFIG_KEYS.includes(key)) problems.push(`config.${key}: not a config field`);
-  }
-  const dictMessages = messages.map((message: unknown, i) => {
-    try {
-      return messageToDict(normalizeMessage(message, API, i));
-    } catch (error) {
-      problems.push(isConversationMemoryError(error) ? error.detail : errorText(error));
-      return null;
-    }
-  });
-  const runs = readRuns(input['positionRuns'], messages.length, problems);
-  const pendingMessages = input['pendingMessages'];
-  const pendingPositions = input['pendingPositions'];
-  if (
-    !Array.isArray(pendingMessages) ||
-    !Array.isArray(pendingPositions) ||
-    pendingMessages.length !== pendingPositions.length
-  ) {
-    problems.push('pendingMessages, pendingPositions: expected two lists of the same length');
-  }
-  const pending = (Array.isArray(pendingMessages) ? pendingMessages : []).map(
-    (message: unknown, i) => {
-      try {
-        return {
-          position: (pendingPositions as unknown[])[i],
-          message: messageToDict(normalizeMessage(message, API, i)),
-        };
-      } catch (error) {
-        const detail = isConversationMemoryError(error) ? error.detail : errorText(error);
-        problems.push(`pendingMessages: ${detail}`);
-        return null;
-      }
-    },
-  );
-  if (problems.length > 0) return fail(problems);
+  checkConfigKeys(config, found);
+  const list = messages as readonly unknown[];
+  const length = list.length;
+  const read = readItems(list, 'messages', found, messageDict);
+  // A hole or the cap cut the walk short: the window is unknown, so nothing that depends on it
+  // (runs, counts) is checked.
+  if (!read.whole) return failWith(found);
+  const dictMessages = read.items;
+  // A missing field was reported as missing: it is not reported again as a wrong one.
+  const has = (key: StateKey): boolean => !found.full && Object.hasOwn(fields, key);
+  const runs = has('positionRuns') ? readRuns(fields.positionRuns, length, found) : [];
+  const pending =
+    has('pendingMessages') && has('pendingPositions')
+      ? readPending(fields.pendingMessages, fields.pendingPositions, found, messageDict)
+      : [];
+  if (has('tokenCounts')) checkTokenCounts(fields.tokenCounts, length, found);
+  if (has('summaryCoverage')) checkCoverageLength(fields.summaryCoverage, found);
+  if (found.lines.length > 0) return failWith(found);
   const dict = {
     max_messages: config['maxMessages'],
     max_tokens: config['maxTokens'],
     messages: dictMessages,
-    summary,
+    summary: fields.summary,
     [EXTENSION_KEY]: {
       tokenizer: config['tokenizer'],
       tool_pairs: config['toolPairs'],
       start_on: config['startOn'],
       pin_system: config['pinSystem'],
-      positions: positionsOf(runs, messages.length),
-      next_position: input['nextPosition'],
+      positions: positionsOf(runs, length),
+      next_position: fields.nextPosition,
       pending,
-      summary_coverage: input['summaryCoverage'],
+      summary_coverage: fields.summaryCoverage,
     },
   };
   const decoded = fromDictWithEffects(dict);
   if (E.isLeft(decoded)) {
-    const { kind } = decoded.left;
-    return fail(decoded.left.problems.map(rename), kind === 'tokenizer' ? 'tokenizer' : 'data');
+    const { kind, problemCount, countComplete } = decoded.left;
+    return fail(decoded.left.problems.map(rename), {
+      kind: kind === 'tokenizer' ? 'tokenizer' : 'data',
+      problemCount,
+      countComplete,
+    });
   }
   const { state, effects } = decoded.right;
   if (effects.length > 0) {
@@ -198,23 +214,6 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
       'messages: the window breaks its tool-pair rules (a load would drop messages from it)',
     ]);
   }
-  const counts = Array.isArray(tokenCounts) ? tokenCounts : [];
-  state.tokenCounts.forEach((count, i) => {
-    if (counts[i] !== count) {
-      problems.push(
-        `tokenCounts[${i}]: expected ${count} (counted with ${state.config.tokenizer}), received ${describeValue(counts[i])}`,
-      );
-    }
-  });
-  if (counts.length !== state.tokenCounts.length) {
-    problems.push(
-      `tokenCounts: expected ${state.tokenCounts.length} counts, received ${counts.length}`,
-    );
-  }
-  if (totalTokens !== state.totalTokens) {
-    problems.push(
-      `totalTokens: expected ${state.totalTokens}, received ${describeValue(totalTokens)}`,
-    );
-  }
-  return problems.length > 0 ? fail(problems) : E.right(state);
+  checkCounts(state, fields.tokenCounts as readonly unknown[], fields.totalTokens, found);
+  return found.lines.length > 0 ? failWith(found) : E.right(state);
 };

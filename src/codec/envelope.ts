@@ -244,7 +244,11 @@ const migrate = (
         max_messages: config['maxMessages'] as number,
         max_tokens: (config['maxTokens'] ?? null) as number | null,
         message_count: messages.length,
-        messages: messages.map((message, i) => messageToDict(normalizeMessage(message, API, i))),
+        // Index by index, stopping at the first bad item (a hole too): `map` would walk every
+        // index of a sparse list of length 2^32 − 1 before anything failed.
+        messages: Array.from({ length: messages.length }, (_, i) =>
+          messageToDict(normalizeMessage(messages[i], API, i)),
+        ),
         summary: (own('summary') ?? null) as string | null,
         ...(typeof config['tokenizer'] === 'string'
           ? { conversation_memory: { tokenizer: config['tokenizer'] } }

@@ -31,7 +31,7 @@ import {
   type PersistedToolCall,
 } from './persisted';
 import { runsOf } from '../internal/positions';
-import { readExtensionState } from './extensionState';
+import { type ExtensionState, readExtensionState } from './extensionState';
 import { reportErrors } from './report';
 
 /**
@@ -190,19 +190,24 @@ const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError,
     return fail(problems, { countComplete: !budget.exhausted });
   }
   const data = decoded.right;
+  // Every problem of the data comes before the tokenizer's: a corrupt file is reported as bad
+  // data (kind 'data'), whatever tokenizer it is read with.
+  const messages = (data.messages ?? []).map(toMessage);
+  const extension = readExtensionState(data, messages.length, toMessage);
+  if (!extension.ok) return fail(extension.problems);
   const { name, label } = chooseTokenizer(tokenizer, data);
   const problem = tokenizerProblem(name);
   if (problem !== undefined) return fail([`${label} ${problem}`], { kind: 'tokenizer' });
-  const extension = data[EXTENSION_KEY];
+  const policy = data[EXTENSION_KEY];
   const config: MemoryConfig = Object.freeze({
     maxMessages: data.max_messages,
     maxTokens: data.max_tokens ?? null,
     tokenizer: name as string,
-    toolPairs: extension?.tool_pairs ?? DEFAULT_CONFIG.toolPairs,
-    startOn: extension?.start_on ?? DEFAULT_CONFIG.startOn,
-    pinSystem: extension?.pin_system ?? DEFAULT_CONFIG.pinSystem,
+    toolPairs: policy?.tool_pairs ?? DEFAULT_CONFIG.toolPairs,
+    startOn: policy?.start_on ?? DEFAULT_CONFIG.startOn,
+    pinSystem: policy?.pin_system ?? DEFAULT_CONFIG.pinSystem,
   });
-  return restore(config, data);
+  return restore(config, data.summary ?? null, messages, extension.value);
 };
 
 /**
@@ -235,13 +240,13 @@ export const fromDict = (
 ): E.Either<MemoryDecodeError, MemoryState> =>
   E.map((loaded: Transition) => loaded.state)(fromDictWithEffects(input, options));
 
+/** Counts the checked messages with the config's tokenizer and builds the state. */
 const restore = (
   config: MemoryConfig,
-  data: PersistedMemory,
+  summary: string | null,
+  messages: readonly Message[],
+  extension: ExtensionState,
 ): E.Either<MemoryDecodeError, Transition> => {
-  const messages = (data.messages ?? []).map(toMessage);
-  const extension = readExtensionState(data, messages.length, toMessage);
-  if (!extension.ok) return fail(extension.problems);
   const counts = new Array<number>(messages.length);
   let total = 0;
   for (let i = 0; i < messages.length; i++) {
@@ -260,13 +265,13 @@ const restore = (
     config,
     messages,
     tokenCounts: counts,
-    positionRuns: runsOf(extension.value.positions),
-    nextPosition: extension.value.nextPosition,
+    positionRuns: runsOf(extension.positions),
+    nextPosition: extension.nextPosition,
     totalTokens: total,
-    summary: data.summary ?? null,
-    pendingMessages: extension.value.pendingMessages,
-    pendingPositions: extension.value.pendingPositions,
-    summaryCoverage: extension.value.summaryCoverage,
+    summary,
+    pendingMessages: extension.pendingMessages,
+    pendingPositions: extension.pendingPositions,
+    summaryCoverage: extension.summaryCoverage,
   });
   return E.right(fixToolPairBoundary(state));
 };

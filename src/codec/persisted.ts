@@ -7,6 +7,7 @@ import { describeValue } from '../internal/describeValue';
 import { checkedCodec } from './checkedCodec';
 import { Limit, NullableLimit } from './limits';
 import { ownStruct } from './ownStruct';
+import { NextPosition, Position } from './position';
 
 const nullableString = /* @__PURE__ */ t.union([t.string, t.null]);
 
@@ -89,20 +90,6 @@ export const PersistedContentPart = /* @__PURE__ */ ownStruct(
  */
 export const EXTENSION_KEY = 'conversation_memory';
 
-/**
- * The largest position a file may name: far beyond any conversation (a message a microsecond for
- * eight years), and far enough below `Number.MAX_SAFE_INTEGER` that positions never stop being
- * exact integers as messages are added.
- */
-const MAX_POSITION = 2 ** 48;
-
-/** A position: an integer from 0 to {@link MAX_POSITION}. */
-const Position = /* @__PURE__ */ checkedCodec<number>('position', (value) =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_POSITION
-    ? undefined
-    : `must be an integer from 0 to 2^48, received ${describeValue(value)}`,
-);
-
 const CoverageRecord = /* @__PURE__ */ ownStruct(
   'summary coverage object',
   { from: Position, to: Position, count: Limit },
@@ -128,7 +115,7 @@ export const persistedMemoryCodec = (budget: ProblemBudget) => {
       start_on: /* @__PURE__ */ t.union([/* @__PURE__ */ t.literal('user'), t.null]),
       pin_system: t.boolean,
       positions: boundedArray('list of positions', Position, budget),
-      next_position: Position,
+      next_position: NextPosition,
       pending: boundedArray(
         'list of held messages',
         /* @__PURE__ */ ownStruct('held message object', { position: Position, message }, {}),

@@ -1,6 +1,5 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
 import { lastCodePoints } from '../internal/codePoints';
-import { describeValue } from '../internal/describeValue';
+import { summaryText } from '../internal/summaryArguments';
 import { NO_EFFECTS } from '../internal/window';
 import type { Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
@@ -37,12 +36,7 @@ export const MAX_SUMMARY_CHARS = 4000;
  */
 export const applySummary = (state: MemoryState, text: string): Transition => {
   state = readState(state, 'applySummary');
-  if (typeof text !== 'string') {
-    throw new MemoryArgumentError(
-      'applySummary',
-      `text must be a string, received ${describeValue(text)}`,
-    );
-  }
+  summaryText('applySummary', text);
   if (text === '') return { state, effects: NO_EFFECTS };
   return withSummary(state, joinSummary(state.summary, text), false);
 };

@@ -1,5 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
-import { describeValue } from '../internal/describeValue';
+import { summaryText, summaryThrough } from '../internal/summaryArguments';
 import { readState } from '../internal/readState';
 import { NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
@@ -34,15 +33,8 @@ const API = 'commitSummary';
  */
 export const commitSummary = (state: MemoryState, text: string, through: number): Transition => {
   state = readState(state, API);
-  if (typeof text !== 'string') {
-    throw new MemoryArgumentError(API, `text must be a string, received ${describeValue(text)}`);
-  }
-  if (!Number.isSafeInteger(through)) {
-    throw new MemoryArgumentError(
-      API,
-      `through must be an integer position, received ${describeValue(through)}`,
-    );
-  }
+  summaryText(API, text);
+  summaryThrough(API, through);
   const positions = state.pendingPositions;
   let covered = 0;
   while (covered < positions.length && (positions[covered] as number) <= through) covered++;

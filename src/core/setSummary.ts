@@ -1,5 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
-import { describeValue } from '../internal/describeValue';
+import { summaryTextOrNull } from '../internal/summaryArguments';
 import { EMPTY, NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
@@ -45,11 +44,6 @@ export const withSummary = (
  */
 export const setSummary = (state: MemoryState, text: string | null): Transition => {
   state = readState(state, 'setSummary');
-  if (text !== null && typeof text !== 'string') {
-    throw new MemoryArgumentError(
-      'setSummary',
-      `text must be a string or null, received ${describeValue(text)}`,
-    );
-  }
+  summaryTextOrNull('setSummary', text);
   return withSummary(state, text, true);
 };

@@ -1,9 +1,12 @@
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { received } from '../internal/describeValue';
+import { unreadable } from '../internal/unreadable';
 import type { Message } from '../model/message';
 import { checkToolPairing } from './checkToolPairing';
 import { checkTurns } from './checkTurns';
 import type { TranscriptProvider, TranscriptViolation } from './transcriptRule';
+
+const API = 'validateTranscript';
 
 /**
  * Checks a transcript against a provider's message rules before it is sent, and says which
@@ -20,7 +23,8 @@ import type { TranscriptProvider, TranscriptViolation } from './transcriptRule';
  * @param messages - the transcript, oldest first, in our `Message` shape
  * @param provider - `'openai'` (Chat Completions) or `'anthropic'` (Messages)
  * @returns one violation per broken rule, each with the `index` in `messages` it points at
- * @throws {MemoryArgumentError} when `messages` is not an array or `provider` is not one of the two
+ * @throws {MemoryArgumentError} when `messages` is not an array of objects (or cannot be read: a
+ *   revoked Proxy, a throwing getter) or `provider` is not one of the two
  * @example
  * ```ts
  * validateTranscript(
@@ -34,19 +38,53 @@ export const validateTranscript = (
   messages: readonly Message[],
   provider: TranscriptProvider,
 ): TranscriptViolation[] => {
-  if (!Array.isArray(messages)) {
-    throw new MemoryArgumentError(
-      'validateTranscript',
-      `messages must be an array of messages, ${received(messages)}`,
-    );
-  }
+  const list = readTranscript(messages);
   if (provider !== 'openai' && provider !== 'anthropic') {
     throw new MemoryArgumentError(
-      'validateTranscript',
+      API,
       `provider must be "openai" or "anthropic", ${received(provider)}`,
     );
   }
-  const violations = [...checkToolPairing(messages, provider), ...checkTurns(messages, provider)];
+  let violations: TranscriptViolation[];
+  try {
+    violations = [...checkToolPairing(list, provider), ...checkTurns(list, provider)];
+  } catch (error) {
+    // A message whose getter throws, or a field that is not what a Message holds.
+    throw unreadable(error, MemoryArgumentError, API, 'messages');
+  }
   // Array.prototype.sort is stable: violations of one message keep the order they were found in.
   return violations.sort((a, b) => a.index - b.index);
+};
+
+/**
+ * The caller's messages, read once each into a dense copy: an array of objects. A revoked Proxy,
+ * a throwing getter, a hole (a sparse list is refused at its first hole, not walked to its length)
+ * or an item that is not an object is a `MemoryArgumentError` naming where.
+ */
+const readTranscript = (messages: unknown): Message[] => {
+  const list: Message[] = [];
+  let where = 'messages';
+  try {
+    if (!Array.isArray(messages)) {
+      throw new MemoryArgumentError(
+        API,
+        `messages must be an array of messages, ${received(messages)}`,
+      );
+    }
+    const length = (messages as readonly unknown[]).length;
+    for (let i = 0; i < length; i++) {
+      where = `messages[${i}]`;
+      const message: unknown = i in messages ? (messages as readonly unknown[])[i] : undefined;
+      if (typeof message !== 'object' || message === null) {
+        throw new MemoryArgumentError(
+          API,
+          `messages[${i}] must be a message object, ${received(message)}`,
+        );
+      }
+      list.push(message as Message);
+    }
+  } catch (error) {
+    throw unreadable(error, MemoryArgumentError, API, where);
+  }
+  return list;
 };
