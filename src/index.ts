@@ -165,6 +165,7 @@ export type { MemoryAction, MemoryActionType } from './model/actions';
 export type { HeldTrim } from './core/holdForSummary';
 export type { ActionCreator } from './actions/memoryActions';
 export type { EventLog, EventLogOptions, TimelineStep } from './log/eventLog';
+export type { LogVector } from './log/logVector';
 export type { Envelope, DecodedEnvelope } from './codec/envelope';
 export type { SummaryCoverage } from './model/summaryCoverage';
 export type { TrimPlan } from './core/planTrim';

@@ -1,7 +1,6 @@
 import { escapeText, quoteText } from '../internal/escapeText';
 import { brandError, formatMessage } from './ConversationMemoryError';
 
-
 /** The longest id, location or problem shown in a message (the error's fields keep them whole). */
 const MAX_SHOWN = 600;
 
@@ -26,7 +25,7 @@ export class EventConflictError extends Error {
   declare readonly code: 'EVENT_CONFLICT';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
-  /** The stream's full key (`ns:id` when namespaced). */
+  /** The stream's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
   readonly streamId: string;
   /** The version the append expected (`0`: an absent or empty stream). */
   readonly expectedVersion: number;
@@ -60,7 +59,8 @@ export class EventConflictError extends Error {
 
 /**
  * A stored record of a stream could not be read back: an action or the stream's config whose JSON
- * does not parse or decode, or an action the reducers cannot apply. `load` never returns a partly
+ * does not parse or decode, an action the reducers cannot apply, or a stream whose versions do not
+ * run 1, 2, 3, … (a gap, a row past the stream's end, a duplicate). `load` never returns a partly
  * applied state: it rejects with this error instead. Nothing is deleted.
  *
  * @example
@@ -74,9 +74,12 @@ export class EventCorruptError extends Error {
   declare readonly code: 'EVENT_CORRUPT';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
-  /** The stream's full key (`ns:id` when namespaced). */
+  /** The stream's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
   readonly streamId: string;
-  /** The version of the bad record: the action's version, or `0` for the stream's config. */
+  /**
+   * The version of the bad record: the action's version, where the versions break for a gap, or
+   * `0` for the stream's config or its head (its recorded version).
+   */
   readonly version: number;
   /** Where the record lives (`memory`, `sqlite:<file>`). */
   readonly location: string;

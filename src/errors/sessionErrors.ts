@@ -1,7 +1,6 @@
 import { escapeText, quoteText } from '../internal/escapeText';
 import { brandError, formatMessage } from './ConversationMemoryError';
 
-
 /** The longest id, location or problem shown in a message (the error's fields keep them whole). */
 const MAX_SHOWN = 600;
 
@@ -25,7 +24,7 @@ export class SessionConflictError extends Error {
   declare readonly code: 'SESSION_CONFLICT';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
-  /** The session's full key (`ns:id` when namespaced). */
+  /** The session's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
   readonly sessionId: string;
   /** The revision the save expected (`0`: that the session did not exist). */
   readonly expectedRevision: number;
@@ -76,7 +75,7 @@ export class SessionCorruptError extends Error {
   declare readonly code: 'SESSION_CORRUPT';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
-  /** The session's full key (`ns:id` when namespaced). */
+  /** The session's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
   readonly sessionId: string;
   /** Where the record lives: a file path, `sqlite:sessions/ns:id`, a Redis key. */
   readonly location: string;
