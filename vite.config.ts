@@ -44,5 +44,6 @@ export default defineConfig({
     },
     testTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: 2,
   },
 });
