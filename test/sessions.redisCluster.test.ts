@@ -133,7 +133,7 @@ describe('RedisSessionStore on a Redis Cluster: slots and SCAN', () => {
   });
 
   it('minReplicas beyond the replicas there are: the write is applied, and says it may be lost', async () => {
-    const made = store({ minReplicas: 2, commandTimeoutMs: 400 });
+    const made = store({ minReplicas: 2, commandTimeoutMs: 2_000 }); // WAIT gets half
     const error = (await rejection(made.save('s1', sampleState()))) as StoreUnavailableError;
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(error.mayHaveWritten).toBe(true);

@@ -563,7 +563,7 @@ describe('SqliteSessionStore: locks', () => {
     });
     clearInterval(timer);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(ticks).toBeGreaterThan(10);
+    expect(ticks).toBeGreaterThan(3); // a blocked loop ticks once at most; a loaded CI machine, fewer than 60
   });
 
   it('a save that cannot get the lock in time fails with SessionConflictError, never SQLITE_BUSY', async () => {
