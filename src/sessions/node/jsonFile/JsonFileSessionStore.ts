@@ -50,6 +50,7 @@ import { findReferenceCopy, findSessionFile, type Found, type Occupant } from '.
 import { moveWithoutOverwriting } from './moveWithoutOverwriting';
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from './readRegularFile';
 import { readSessionRecord, type SessionRecord, writeSessionRecord } from './sessionRecord';
+import { errorCode } from './errorCode';
 
 /**
  * Options of {@link JsonFileSessionStore}.
@@ -80,8 +81,6 @@ interface Live {
 }
 
 const API = 'JsonFileSessionStore';
-
-const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 /** `memory.messages[0].role: …` from fromDict's `messages[0].role: …`. */
 const inMemory = (problem: string): string =>
@@ -265,7 +264,7 @@ export class JsonFileSessionStore implements SessionStore {
     try {
       await unlink(found.path);
     } catch (error) {
-      if (codeOf(error) !== 'ENOENT') throw error;
+      if (errorCode(error) !== 'ENOENT') throw error;
     }
   }
 

@@ -1,7 +1,6 @@
 import { open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-
-const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
+import { errorCode } from './errorCode';
 
 /** File systems and platforms that cannot fsync a directory say so with one of these. */
 const NO_DIRECTORY_SYNC = new Set(['EISDIR', 'EINVAL', 'EPERM', 'ENOTSUP', 'EBADF']);
@@ -22,7 +21,7 @@ export const syncDirectory = async (directory: string): Promise<void> => {
     handle = await open(directory, 'r');
     await handle.sync();
   } catch (error) {
-    if (!NO_DIRECTORY_SYNC.has(codeOf(error) as string)) throw error;
+    if (!NO_DIRECTORY_SYNC.has(errorCode(error) as string)) throw error;
   } finally {
     await handle?.close();
   }
@@ -67,7 +66,7 @@ export const writeFileAtomic = async (
     } catch {
       // Already gone (renamed, or removed by a lock breaker): nothing to clean.
     }
-    if (codeOf(error) === 'ENOENT') return false;
+    if (errorCode(error) === 'ENOENT') return false;
     throw error;
   }
   await syncDirectory(directory);

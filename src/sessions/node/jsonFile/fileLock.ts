@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { asideFileName, isOwnTempFileName } from './fileNames';
 import { type EntryRead, readRegularFile } from './readRegularFile';
+import { errorCode } from './errorCode';
 
 /**
  * A cross-process lock on one session file: the file `<session file>.lock`, created with
@@ -62,8 +63,6 @@ const UNWRITTEN_MS = 1000;
 const MAX_LOCK_BYTES = 4096;
 const HOST = hostname();
 
-const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether a process with this pid exists on this host (EPERM: it exists, it is not ours). */
@@ -72,7 +71,7 @@ const isAlive = (pid: number): boolean => {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return codeOf(error) === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 };
 
@@ -110,14 +109,14 @@ const moveForeignAside = async (path: string): Promise<void> => {
   try {
     await rename(path, aside);
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return;
+    if (errorCode(error) === 'ENOENT') return;
     throw error;
   }
   if ((await readLock(aside)).kind !== 'text') return;
   try {
     await link(aside, path);
   } catch (error) {
-    if (codeOf(error) !== 'EEXIST') throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
   }
   await unlinkIfThere(aside);
 };
@@ -126,7 +125,7 @@ const unlinkIfThere = async (path: string): Promise<void> => {
   try {
     await unlink(path);
   } catch (error) {
-    if (codeOf(error) !== 'ENOENT') throw error;
+    if (errorCode(error) !== 'ENOENT') throw error;
   }
 };
 
@@ -139,7 +138,7 @@ const removeIfSame = async (path: string, text: string): Promise<void> => {
   try {
     await rename(path, grave);
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return;
+    if (errorCode(error) === 'ENOENT') return;
     throw error;
   }
   const moved = await lockText(grave);
@@ -149,7 +148,7 @@ const removeIfSame = async (path: string, text: string): Promise<void> => {
     try {
       await link(grave, path);
     } catch (error) {
-      if (codeOf(error) !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
     }
   }
   await unlinkIfThere(grave);
@@ -216,7 +215,7 @@ export const acquireFileLock = async (
         },
       };
     } catch (error) {
-      if (codeOf(error) !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
     }
     if (await breakIfStale(path, options.staleMs)) continue;
     const left = options.deadline - Date.now();

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
  *   when namespaced): lower-case ASCII letters, digits, `_`, `-`, `.`, `:`, not starting with a
  *   dot, not a Windows device name (`con`, `nul.json`, `com1`, …), at most 195 characters.
  * - Any other key is percent-encoded behind a `%` (which no plain name has): every UTF-8 byte
- *   other than `a-z 0-9 _ -` becomes `%xx` (lower-case hex), a lone surrogate `%uXXXX`. Upper-case
+ *   other than `a-z 0-9 _ -` becomes `%xx` (lower-case hex). Upper-case
  *   letters are encoded too, so names never differ only in case: ids `Ab` and `aB` stay two files
  *   on case-insensitive file systems (macOS, Windows), and every name is ASCII, so no file system
  *   normalizes it (HFS+ rewrites `é` as `e` + accent). The encoding is injective and reversible.
@@ -60,8 +60,8 @@ const hex2 = (byte: number): string => `${HEX[byte >> 4] ?? '0'}${HEX[byte & 15]
 
 /**
  * The percent-encoding of a key (without the `%` prefix): `a-z 0-9 _ -` kept, every other UTF-8
- * byte `%xx`, a lone surrogate `%uXXXX` (UTF-8 cannot carry it, and replacing it would make two
- * keys share a name).
+ * byte `%xx`. Keys are well-formed Unicode (`sessionKeyOf` refuses a lone surrogate), so UTF-8
+ * carries every one of them and the encoding is injective.
  *
  * @example
  * ```ts
@@ -73,11 +73,6 @@ export const encodeSessionKey = (key: string): string => {
   for (const char of key) {
     if (KEPT.test(char)) {
       out += char;
-      continue;
-    }
-    const code = char.codePointAt(0) ?? 0;
-    if (code >= 0xd800 && code <= 0xdfff) {
-      out += `%u${code.toString(16).padStart(4, '0')}`;
       continue;
     }
     for (const byte of Buffer.from(char, 'utf8')) out += `%${hex2(byte)}`;
@@ -109,7 +104,8 @@ export const sessionFileName = (key: string, windows = process.platform === 'win
   }
   const encoded = `%${encodeSessionKey(key)}${SESSION_FILE_SUFFIX}`;
   if (encoded.length <= MAX_SESSION_FILE_NAME_BYTES) return encoded;
-  // Hashed over UTF-16 code units, so that lone surrogates are hashed as they are.
+  // Hashed over UTF-16 code units, as since the first release: another encoding would rename
+  // every hashed file.
   const digest = createHash('sha256').update(key, 'utf16le').digest('hex');
   const body = encodeSessionKey(key)
     .slice(0, READABLE_BYTES)
@@ -152,7 +148,6 @@ const decodeBody = (body: string): string | undefined => {
     return Buffer.from(text, 'utf8').equals(buffer);
   };
   for (let i = 0; i < body.length;) {
-    const unit = /^%u([0-9a-f]{4})/u.exec(body.slice(i, i + 6));
     const byte = /^%([0-9a-f]{2})/u.exec(body.slice(i, i + 3));
     if (byte !== null) {
       bytes.push(parseInt(byte[1] as string, 16));
@@ -160,10 +155,7 @@ const decodeBody = (body: string): string | undefined => {
       continue;
     }
     if (!flush()) return undefined;
-    if (unit !== null) {
-      out += String.fromCharCode(parseInt(unit[1] as string, 16));
-      i += 6;
-    } else if (KEPT.test(body[i] as string)) {
+    if (KEPT.test(body[i] as string)) {
       out += body[i] as string;
       i += 1;
     } else {

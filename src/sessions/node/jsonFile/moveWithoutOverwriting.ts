@@ -1,6 +1,5 @@
 import { link, lstat, rename, unlink } from 'node:fs/promises';
-
-const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
+import { errorCode } from './errorCode';
 
 /** How file systems without hard links (FAT, some network and FUSE mounts) refuse `link`. */
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
@@ -10,7 +9,7 @@ const isAbsent = async (path: string): Promise<boolean> => {
     await lstat(path);
     return false;
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return true;
+    if (errorCode(error) === 'ENOENT') return true;
     throw error;
   }
 };
@@ -30,7 +29,7 @@ export const moveWithoutOverwriting = async (from: string, to: string): Promise<
   try {
     await link(from, to);
   } catch (error) {
-    const code = codeOf(error);
+    const code = errorCode(error);
     if (code === 'EEXIST') return false;
     if (!NO_HARD_LINKS.has(code as string)) throw error;
     if (!(await isAbsent(to))) return false;
@@ -41,7 +40,7 @@ export const moveWithoutOverwriting = async (from: string, to: string): Promise<
     await unlink(from);
   } catch (error) {
     // Removed meanwhile: the move is done all the same.
-    if (codeOf(error) !== 'ENOENT') throw error;
+    if (errorCode(error) !== 'ENOENT') throw error;
   }
   return true;
 };

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { errorCode } from './errorCode';
 
 /**
  * The default largest session file a {@link JsonFileSessionStore} reads or writes: 128 MiB.
@@ -27,8 +28,6 @@ export type EntryRead =
   | { readonly kind: 'absent' }
   | { readonly kind: 'text'; readonly text: string; readonly mtimeMs: number }
   | { readonly kind: 'foreign'; readonly what: string; readonly tooLarge: boolean };
-
-const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 /**
  * Non-blocking (a FIFO opens at once instead of waiting for a writer, holding a thread of libuv's
@@ -106,7 +105,7 @@ export const readRegularFile = async (path: string, maxBytes: number): Promise<E
   try {
     handle = await open(path, OPEN_FLAGS);
   } catch (error) {
-    const code = codeOf(error);
+    const code = errorCode(error);
     if (code === 'ENOENT') return { kind: 'absent' };
     const what = typeof code === 'string' ? OPEN_REFUSALS[code] : undefined;
     if (what !== undefined) return { kind: 'foreign', what, tooLarge: false };
@@ -121,7 +120,7 @@ export const readRegularFile = async (path: string, maxBytes: number): Promise<E
     return { kind: 'text', text: bytes.toString('utf8'), mtimeMs: stats.mtimeMs };
   } catch (error) {
     // EISDIR from a read: a directory the stat did not call one (some file systems).
-    if (codeOf(error) === 'EISDIR')
+    if (errorCode(error) === 'EISDIR')
       return { kind: 'foreign', what: 'a directory', tooLarge: false };
     throw error;
   } finally {
