@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appendAction,
   createEventLog,
@@ -17,6 +14,7 @@ import {
 import { SqliteEventStore } from 'conversation-memory/sessions/node';
 import { CONFIG, collect } from './support/eventStoreConformance';
 import { rejection, user } from './helpers';
+import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
 
 /**
  * A SQLite event stream damaged by hand: every shape of damage is reported with
@@ -25,19 +23,7 @@ import { rejection, user } from './helpers';
  * stream.
  */
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-events-damage-'));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-let files = 0;
-const freshPath = () => path.join(root, `events-${files++}.db`);
-
-const withFile = <T>(file: string, step: (db: Database.Database) => T): T => {
-  const db = new Database(file);
-  try {
-    return step(db);
-  } finally {
-    db.close();
-  }
-};
+const freshPath = tempDatabasePaths('cm-events-damage-');
 
 const added = (text: string): MemoryAction => memoryActions.messageAdded(user(text));
 const logOf = (actions: readonly MemoryAction[]) =>
@@ -50,7 +36,7 @@ const STREAM_ID = (db: Database.Database, key: string): number =>
     .get(key) as number;
 
 const versionsOf = (file: string, key: string): unknown[] =>
-  withFile(file, (db) =>
+  withDatabaseFile(file, (db) =>
     db
       .prepare('SELECT version FROM event_actions WHERE stream = ? ORDER BY version')
       .pluck()
@@ -90,7 +76,7 @@ describe('SqliteEventStore: damaged streams', () => {
             await store.append(key, actions, { expectedVersion: 0, config: CONFIG });
             // Added rows: at 0 or below, or past the end.
             const inserted = offsets.map((o) => (o <= 0 ? o : n + o));
-            withFile(file, (db) => {
+            withDatabaseFile(file, (db) => {
               const id = STREAM_ID(db, key);
               for (const v of deleted) {
                 db.prepare('DELETE FROM event_actions WHERE stream = ? AND version = ?').run(id, v);
@@ -156,7 +142,7 @@ describe('SqliteEventStore: damaged streams', () => {
     for (const key of ['gap', 'half', 'text', 'column', 'zero', 'end']) {
       await store.append(key, five, { expectedVersion: 0, config: CONFIG });
     }
-    withFile(file, (db) => {
+    withDatabaseFile(file, (db) => {
       const run = (sql: string, key: string) => db.prepare(sql).run(STREAM_ID(db, key));
       run('DELETE FROM event_actions WHERE stream = ? AND version = 3', 'gap');
       run(`INSERT INTO event_actions VALUES (?, 2.5, '{}')`, 'half');
@@ -207,7 +193,7 @@ describe('SqliteEventStore: damaged streams', () => {
     const store = new SqliteEventStore({ path: file, snapshotEvery: 4 });
     const actions = [1, 2, 3, 4, 5].map((i) => added(`m${i}`));
     await store.append('s1', actions.slice(0, 3), { expectedVersion: 0, config: CONFIG });
-    withFile(file, (db) =>
+    withDatabaseFile(file, (db) =>
       db
         .prepare('DELETE FROM event_actions WHERE stream = ? AND version = 2')
         .run(STREAM_ID(db, 's1')),
@@ -217,7 +203,9 @@ describe('SqliteEventStore: damaged streams', () => {
       version: 5,
     });
     expect(
-      withFile(file, (db) => db.prepare('SELECT count(*) FROM event_snapshots').pluck().get()),
+      withDatabaseFile(file, (db) =>
+        db.prepare('SELECT count(*) FROM event_snapshots').pluck().get(),
+      ),
     ).toBe(0);
     expect(await rejection(store.load('s1'))).toMatchObject({ code: 'EVENT_CORRUPT', version: 2 });
     await store.close();
@@ -231,7 +219,7 @@ describe('SqliteEventStore: damaged streams', () => {
     await store.append('s', mine, { expectedVersion: 0, config: CONFIG });
     // An old-format snapshot holding another state: trusting it would return that state.
     const foreign = JSON.stringify(encodeEnvelope(seek(logOf(theirs), 4)));
-    withFile(file, (db) =>
+    withDatabaseFile(file, (db) =>
       db
         .prepare('UPDATE event_snapshots SET state = ? WHERE stream = ? AND version = 4')
         .run(foreign, STREAM_ID(db, 's')),
@@ -248,10 +236,10 @@ describe('SqliteEventStore: damaged streams', () => {
     await first.append('s1', actions, { expectedVersion: 0, config: CONFIG });
     await first.append('empty', [], { expectedVersion: 0, config: CONFIG });
     await first.close();
-    withFile(file, (db) => db.exec('ALTER TABLE event_streams DROP COLUMN version'));
+    withDatabaseFile(file, (db) => db.exec('ALTER TABLE event_streams DROP COLUMN version'));
     const store = new SqliteEventStore({ path: file });
     expect(
-      withFile(file, (db) =>
+      withDatabaseFile(file, (db) =>
         db.prepare('SELECT stream, version FROM event_streams ORDER BY stream').all(),
       ),
     ).toEqual([
@@ -260,7 +248,7 @@ describe('SqliteEventStore: damaged streams', () => {
     ]);
     expect(await store.load('s1')).toEqual({ state: replay(logOf(actions)), version: 5 });
     // Now a deleted last action is noticed.
-    withFile(file, (db) =>
+    withDatabaseFile(file, (db) =>
       db
         .prepare('DELETE FROM event_actions WHERE stream = ? AND version = 5')
         .run(STREAM_ID(db, 's1')),
@@ -268,14 +256,16 @@ describe('SqliteEventStore: damaged streams', () => {
     expect(await rejection(store.load('s1'))).toMatchObject({ code: 'EVENT_CORRUPT', version: 5 });
     // A stream whose version is NULL (created by an earlier version of the store) is at its
     // highest action, and its next append records its version.
-    withFile(file, (db) => db.exec("UPDATE event_streams SET version = NULL WHERE stream = 's1'"));
+    withDatabaseFile(file, (db) =>
+      db.exec("UPDATE event_streams SET version = NULL WHERE stream = 's1'"),
+    );
     expect((await store.streams()).map((s) => [s.streamId, s.version])).toEqual([
       ['empty', 0],
       ['s1', 4],
     ]);
     expect(await store.append('s1', [added('m5')], { expectedVersion: 4 })).toEqual({ version: 5 });
     expect(
-      withFile(file, (db) =>
+      withDatabaseFile(file, (db) =>
         db.prepare("SELECT version FROM event_streams WHERE stream = 's1'").pluck().get(),
       ),
     ).toBe(5);

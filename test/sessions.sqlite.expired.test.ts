@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionCorruptError } from 'conversation-memory';
 import { SqliteSessionStore } from 'conversation-memory/sessions/node';
 import { sampleState } from './support/sessionConformance';
+import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
 
 /**
  * Issue #15 item 8: a damaged row is never deleted without a copy in `sessions_corrupt`, also
@@ -15,24 +12,12 @@ import { sampleState } from './support/sessionConformance';
  * exists).
  */
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-sqlite-expired-'));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-let files = 0;
-const freshPath = (): string => path.join(root, `s${++files}.db`);
-
-const withFile = <T>(file: string, work: (db: Database.Database) => T): T => {
-  const db = new Database(file);
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
-};
+const freshPath = tempDatabasePaths('cm-sqlite-expired-');
 
 const COLUMNS = 'session_id, memory_json, message_count, created_at, updated_at, revision';
 type Row = Record<string, unknown>;
 const rowsOf = (file: string, table: 'sessions' | 'sessions_corrupt'): Row[] =>
-  withFile(file, (db) => db.prepare(`SELECT ${COLUMNS} FROM ${table}`).all() as Row[]);
+  withDatabaseFile(file, (db) => db.prepare(`SELECT ${COLUMNS} FROM ${table}`).all() as Row[]);
 
 /** Ways to damage a row: its memory (not JSON, JSON that does not decode, a blob), its columns. */
 const DAMAGE: Record<string, [string, unknown]> = {
@@ -99,7 +84,7 @@ describe('SqliteSessionStore: a damaged row is never deleted without a copy', ()
               now += TTL;
             }
             now -= TTL / 2;
-            withFile(file, (db) => {
+            withDatabaseFile(file, (db) => {
               for (const row of rows) {
                 if (row.damage === undefined) continue;
                 const [column, value] = DAMAGE[row.damage] as [string, unknown];
@@ -198,12 +183,14 @@ describe('SqliteSessionStore: a damaged row is never deleted without a copy', ()
     const store = new SqliteSessionStore({ path: file, defaultTtl: TTL, now: () => now });
     const ids = ['by-load', 'by-list', 'by-search', 'by-save', 'by-delete'];
     for (const id of ids) await store.save(id, sampleState(['lisbon']));
-    withFile(file, (db) => db.exec(`UPDATE sessions SET memory_json = '{"messages": 1}'`));
+    withDatabaseFile(file, (db) => db.exec(`UPDATE sessions SET memory_json = '{"messages": 1}'`));
     const original = rowsOf(file, 'sessions');
     now += TTL + 1;
     const aside = () => rowsOf(file, 'sessions_corrupt').map((row) => row['session_id']);
     const problems = () =>
-      withFile(file, (db) => db.prepare('SELECT problems FROM sessions_corrupt').pluck().all());
+      withDatabaseFile(file, (db) =>
+        db.prepare('SELECT problems FROM sessions_corrupt').pluck().all(),
+      );
 
     expect(await store.search('lisbon')).toEqual([]);
     expect(await store.exists('by-search')).toBe(false);
@@ -227,7 +214,9 @@ describe('SqliteSessionStore: a damaged row is never deleted without a copy', ()
     expect(rowsOf(file, 'sessions').map((row) => row['session_id'])).toEqual(['by-save']);
     // A live damaged row deleted on purpose is copied too.
     await store.save('live', sampleState());
-    withFile(file, (db) => db.exec(`UPDATE sessions SET revision = 0 WHERE session_id = 'live'`));
+    withDatabaseFile(file, (db) =>
+      db.exec(`UPDATE sessions SET revision = 0 WHERE session_id = 'live'`),
+    );
     expect(await store.delete('live')).toBe(true);
     expect(aside()).toContain('live');
     await store.close();
@@ -243,7 +232,9 @@ describe('SqliteSessionStore: a damaged row is never deleted without a copy', ()
     expect(rowsOf(file, 'sessions')).toEqual([]);
     expect(rowsOf(file, 'sessions_corrupt')).toEqual([]);
     expect(
-      withFile(file, (db) => db.prepare('SELECT count(*) FROM session_messages_fts').pluck().get()),
+      withDatabaseFile(file, (db) =>
+        db.prepare('SELECT count(*) FROM session_messages_fts').pluck().get(),
+      ),
     ).toBe(0);
     await store.close();
   });

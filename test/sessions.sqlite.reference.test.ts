@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isStorageKey, type MemoryState, sessionKeyOf, toDict } from 'conversation-memory';
 import { SqliteSessionStore } from 'conversation-memory/sessions/node';
 import { sampleState } from './support/sessionConformance';
+import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
 
 /**
  * A database written the reference's way (selectools' `SQLiteSessionStore`: the row of a session
@@ -14,19 +11,7 @@ import { sampleState } from './support/sessionConformance';
  * such a row is its pair's session until the pair is saved, when it moves to the storage key.
  */
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-sqlite-reference-'));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-let files = 0;
-const freshPath = (): string => path.join(root, `s${++files}.db`);
-
-const withFile = <T>(file: string, work: (db: Database.Database) => T): T => {
-  const db = new Database(file);
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
-};
+const freshPath = tempDatabasePaths('cm-sqlite-reference-');
 
 /** The reference's DDL, exactly, with its FTS5 index. */
 const REFERENCE_DDL = `
@@ -42,7 +27,7 @@ const REFERENCE_DDL = `
 
 /** Writes rows as the reference's `save` does: the row, then its FTS rows and index entry. */
 const referenceDatabase = (file: string, rows: Record<string, MemoryState>): void =>
-  withFile(file, (db) => {
+  withDatabaseFile(file, (db) => {
     db.pragma('journal_mode = WAL');
     db.exec(REFERENCE_DDL);
     const insert = db.prepare(
@@ -76,7 +61,7 @@ const referenceDatabase = (file: string, rows: Record<string, MemoryState>): voi
 
 const texts = (state: MemoryState | undefined) => state?.messages.map((m) => m.content);
 const ftsRows = (file: string, key: string) =>
-  withFile(file, (db) =>
+  withDatabaseFile(file, (db) =>
     db
       .prepare(
         'SELECT rowid AS id, content FROM session_messages_fts WHERE session_key = ? ORDER BY rowid',
@@ -84,7 +69,7 @@ const ftsRows = (file: string, key: string) =>
       .all(key),
   );
 const keys = (file: string) =>
-  withFile(file, (db) =>
+  withDatabaseFile(file, (db) =>
     db.prepare('SELECT session_id FROM sessions ORDER BY session_id').pluck().all(),
   );
 
@@ -163,7 +148,7 @@ describe('SqliteSessionStore: reference rows under keys our scheme never makes',
       'porto',
     ]);
     expect(
-      withFile(file, (db) =>
+      withDatabaseFile(file, (db) =>
         db.prepare('SELECT session_key FROM session_search_index').pluck().all(),
       ),
     ).toEqual(['50%25']);

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { either as E } from 'fp-ts';
@@ -21,11 +20,9 @@ import {
 import { SqliteSessionStore } from 'conversation-memory/sessions/node';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
 import { rejection } from './helpers';
+import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-sqlite-'));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-let files = 0;
-const freshPath = (): string => path.join(root, `s${++files}.db`);
+const freshPath = tempDatabasePaths('cm-sqlite-');
 const pathOf = new WeakMap<SessionStore, string>();
 
 const open: SqliteSessionStore[] = [];
@@ -42,17 +39,8 @@ const makeStore = (
   return store;
 };
 
-/** A second connection on a database file, as another program would open it. */
-const withFile = <T>(file: string, work: (db: Database.Database) => T): T => {
-  const db = new Database(file);
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
-};
 const withStoreFile = <T>(store: SessionStore, work: (db: Database.Database) => T): T =>
-  withFile(pathOf.get(store) as string, work);
+  withDatabaseFile(pathOf.get(store) as string, work);
 
 const stateOf = (messages: readonly Message[]): MemoryState =>
   addMessages(createMemory({ maxMessages: 100, tokenizer: 'heuristic' }), messages).state;
@@ -280,7 +268,7 @@ const fixture = (name: string): Record<string, unknown> =>
 describe('SqliteSessionStore: a database written by the reference', () => {
   /** The reference's DDL, exactly, and its rows as it writes them. */
   const referenceDatabase = (file: string, withFts: boolean): void =>
-    withFile(file, (db) => {
+    withDatabaseFile(file, (db) => {
       db.pragma('journal_mode = WAL');
       db.exec(`
         CREATE TABLE IF NOT EXISTS sessions (
@@ -339,7 +327,7 @@ describe('SqliteSessionStore: a database written by the reference', () => {
   it('loads, lists and searches it, reusing its index; saves continue at revision 2', async () => {
     const file = freshPath();
     referenceDatabase(file, true);
-    const before = withFile(file, (db) =>
+    const before = withDatabaseFile(file, (db) =>
       db.prepare("SELECT rowid FROM session_messages_fts WHERE session_key = 'trip'").pluck().all(),
     );
     const store = makeStore({ path: file });
@@ -386,7 +374,7 @@ describe('SqliteSessionStore: a database written by the reference', () => {
     expect((await store.search('image', { namespace: 'u1' })).map((r) => r.sessionId)).toEqual([
       'pics',
     ]);
-    const after = withFile(file, (db) =>
+    const after = withDatabaseFile(file, (db) =>
       db.prepare("SELECT rowid FROM session_messages_fts WHERE session_key = 'trip'").pluck().all(),
     );
     expect(after).toEqual(before);
@@ -397,7 +385,7 @@ describe('SqliteSessionStore: a database written by the reference', () => {
       revision: 2,
     });
     // The reference can still read the row: the memory is its to_dict() JSON.
-    const row = withFile(file, (db) =>
+    const row = withDatabaseFile(file, (db) =>
       db.prepare("SELECT memory_json, message_count FROM sessions WHERE session_id = 'trip'").get(),
     ) as { memory_json: string; message_count: number };
     expect(JSON.parse(row.memory_json)).toEqual(fixture('memory-tools-summary.json'));
@@ -411,7 +399,7 @@ describe('SqliteSessionStore: a database written by the reference', () => {
     const found = await store.search('weather porto');
     expect(found.map((r) => r.sessionId).sort()).toEqual(['stale', 'trip']);
     expect(found.map((r) => Math.floor(r.score))).toEqual([1, 1]);
-    const columns = withFile(file, (db) =>
+    const columns = withDatabaseFile(file, (db) =>
       db.prepare("SELECT name FROM pragma_table_info('sessions')").pluck().all(),
     );
     expect(columns).toEqual([
@@ -660,11 +648,11 @@ describe('SqliteSessionStore: lifecycle and options', () => {
     expect(() => new SqliteSessionStore({ path: freshPath(), lockTimeoutMs: -1 })).toThrow(
       'options.lockTimeoutMs',
     );
-    const missing = path.join(root, 'no', 'such', 'dir', 'x.db');
+    const missing = path.join(path.dirname(freshPath()), 'no', 'such', 'dir', 'x.db');
     expect(() => new SqliteSessionStore({ path: missing })).toThrow(
       `could not open the session database ${JSON.stringify(missing)}`,
     );
-    const notDb = path.join(root, 'not-a-db.db');
+    const notDb = freshPath();
     fs.writeFileSync(
       notDb,
       'this is not a database, just some text that is long enough'.repeat(20),
