@@ -26,6 +26,7 @@ import { redisEventKeyLayout } from '../src/sessions/node/redis/redisKeys';
 import { startRedisServer, type RedisTestServer } from './support/redisServer';
 import { CONFIG, collect, eventStoreConformance } from './support/eventStoreConformance';
 import { rejection, user } from './helpers';
+import { REWRITE_STREAM_ENTRY } from './support/redisStreamRewrite';
 
 /**
  * SIGKILL rounds per run: the 50 issue #10 asks for in the main run; the rerun against the built
@@ -93,18 +94,6 @@ afterAll(async () => {
   fs.rmSync(bundleDir, { recursive: true, force: true });
 });
 
-/** Rewrites the stream with the entry of `version` holding `json` (entries are immutable). */
-const REWRITE = `
-local entries = redis.call('XRANGE', KEYS[1], '-', '+')
-redis.call('DEL', KEYS[1])
-for _, e in ipairs(entries) do
-  local json = e[2][2]
-  if e[1] == ARGV[1] then json = ARGV[2] end
-  redis.call('XADD', KEYS[1], e[1], 'a', json)
-end
-return #entries
-`;
-
 eventStoreConformance('RedisEventStore', {
   make: async (options) => make(options),
   dropSnapshots: async (store) => {
@@ -113,7 +102,7 @@ eventStoreConformance('RedisEventStore', {
     }
   },
   corruptAction: async (store, key, version, json) => {
-    await admin.eval(REWRITE, {
+    await admin.eval(REWRITE_STREAM_ENTRY, {
       keys: [redisEventKeyLayout(prefixOf(store)).stream(key)],
       arguments: [`${version}-0`, json],
     });
@@ -161,7 +150,7 @@ describe('RedisEventStore: storage', () => {
     expect(JSON.parse(meta['config'] as string)).toEqual(createMemory(CONFIG).config);
     expect(meta['incarnation']).toMatch(/^[0-9a-f-]{36}$/);
     // An action below the last snapshot is not read by load (it starts at 9)…
-    await admin.eval(REWRITE, { keys: [`${p}{s1}ev`], arguments: ['2-0', 'garbage'] });
+    await admin.eval(REWRITE_STREAM_ENTRY, { keys: [`${p}{s1}ev`], arguments: ['2-0', 'garbage'] });
     expect(await store.load('s1')).toEqual({ state: replayOf(actions), version: 10 });
     // …but read reports it, and a load below the snapshot does too.
     expect(await rejection(collect(store.read('s1')))).toMatchObject({
@@ -228,7 +217,10 @@ describe('RedisEventStore: storage', () => {
     );
     expect(await store.load('s1')).toEqual({ state: replayOf(actions, big), version: 1_300 });
     // Load reads nothing below the last snapshot: garbage there changes nothing.
-    await admin.eval(REWRITE, { keys: [`${store.prefix}{s1}ev`], arguments: ['1000-0', 'bad'] });
+    await admin.eval(REWRITE_STREAM_ENTRY, {
+      keys: [`${store.prefix}{s1}ev`],
+      arguments: ['1000-0', 'bad'],
+    });
     expect((await store.load('s1'))?.version).toBe(1_300);
   });
 
@@ -521,7 +513,7 @@ describe('RedisEventStore: subscribe', () => {
     // What a failover can do: the new master never had version 3, and another writer's action
     // took its place.
     const stream = redisEventKeyLayout(writer.prefix).stream('s1');
-    await admin.eval(REWRITE, {
+    await admin.eval(REWRITE_STREAM_ENTRY, {
       keys: [stream],
       arguments: ['3-0', JSON.stringify(added('c from another writer'))],
     });

@@ -18,6 +18,7 @@ import { redisEventKeyLayout } from '../src/sessions/node/redis/redisKeys';
 import { startRedisCluster, type RedisTestCluster } from './support/redisCluster';
 import { collect, eventStoreConformance } from './support/eventStoreConformance';
 import { user } from './helpers';
+import { REWRITE_STREAM_ENTRY } from './support/redisStreamRewrite';
 
 type Cluster = ReturnType<typeof createCluster>;
 
@@ -55,18 +56,6 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-/** Rewrites the stream with the entry of `version` holding `json` (entries are immutable). */
-const REWRITE = `
-local entries = redis.call('XRANGE', KEYS[1], '-', '+')
-redis.call('DEL', KEYS[1])
-for _, e in ipairs(entries) do
-  local json = e[2][2]
-  if e[1] == ARGV[1] then json = ARGV[2] end
-  redis.call('XADD', KEYS[1], e[1], 'a', json)
-end
-return #entries
-`;
-
 /** Every key matching `pattern`, from every master. */
 const scanAll = async (pattern: string): Promise<string[]> => {
   const found: string[] = [];
@@ -87,7 +76,7 @@ eventStoreConformance(
       }
     },
     corruptAction: async (store, key, version, json) => {
-      await admin.eval(REWRITE, {
+      await admin.eval(REWRITE_STREAM_ENTRY, {
         keys: [layoutOf(store).stream(key)],
         arguments: [`${version}-0`, json],
       });
