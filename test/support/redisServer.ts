@@ -20,7 +20,7 @@ const INSTALL_HINT =
   'REDIS_URL to a running server (redis://127.0.0.1:6379/15)';
 
 /** A port that was free a moment ago (the OS picks it). */
-const freePort = (): Promise<number> =>
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
