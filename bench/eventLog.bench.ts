@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import type * as Library from '../src/index';
 import type { EventLog, MemoryAction, Message } from '../src/index';
 import { generateConversation } from './fixtures';
+import { medianOf } from './stats';
 
 const DIST: string = new URL('../dist/index.js', import.meta.url).href;
 const lib = (
@@ -31,18 +32,10 @@ const EVERY = [256, 65_536];
 const SIZES = [1_000, 10_000, 100_000];
 const PROBE = 1_000;
 
-const median = (samples: number[]): { median: number; min: number; max: number } => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)] as number,
-    min: sorted[0] as number,
-    max: sorted[sorted.length - 1] as number,
-  };
-};
 const us = (value: number): string =>
   value < 10 ? value.toFixed(2) : value < 1000 ? value.toFixed(1) : Math.round(value).toString();
 const shown = (samples: number[]): string => {
-  const s = median(samples);
+  const s = medianOf(samples);
   return `${us(s.median)} µs [${us(s.min)}–${us(s.max)}]`;
 };
 const time = (run: () => void): number => {
@@ -152,7 +145,7 @@ for (const bytes of [800_000, 1_600_000]) {
       sink += length;
       return { ms, value: (ms * 1000) / actions };
     });
-    const whole = (median(perAction).median * actions) / 1e6;
+    const whole = (medianOf(perAction).median * actions) / 1e6;
     console.log(
       `  ${(input.length / 1e6).toFixed(2)} MB, ${actions.toLocaleString('en-US')} actions, ` +
         `snapshot_every ${String(snapshotEvery).padEnd(6)} ${shown(perAction)} per action ` +

@@ -25,6 +25,7 @@ import type * as Library from '../src/index';
 import type * as NodeStores from '../src/sessions/node/index';
 import type { EventStore, MemoryAction } from '../src/index';
 import { startRedisServer } from '../test/support/redisServer';
+import { medianOf } from './stats';
 
 const useDist = process.env['BENCH_DIST'] === '1';
 const lib = (
@@ -42,10 +43,9 @@ const STREAM_LENGTH = 100_000;
 const NO_SNAPSHOTS = 1_000_000_000;
 
 const summary = (samples: number[]): string => {
-  const sorted = [...samples].sort((a, b) => a - b);
   const ms = (value: number): string => (value < 1 ? value.toFixed(3) : value.toFixed(2));
-  const median = sorted[Math.floor(sorted.length / 2)] as number;
-  return `${ms(median)} ms [${ms(sorted[0] as number)}–${ms(sorted[sorted.length - 1] as number)}]`;
+  const { median, min, max } = medianOf(samples);
+  return `${ms(median)} ms [${ms(min)}–${ms(max)}]`;
 };
 
 const said = (i: number): MemoryAction =>

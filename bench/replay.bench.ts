@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import type * as Library from '../src/index';
 import type { MemoryAction, Message } from '../src/index';
 import { generateConversation } from './fixtures';
+import { medianOf } from './stats';
 
 const DIST: string = new URL('../dist/index.js', import.meta.url).href;
 const lib = (
@@ -34,14 +35,6 @@ const actions: MemoryAction[] = Array.from({ length: ACTIONS }, (_, i) => ({
 }));
 const asJson = JSON.parse(JSON.stringify(actions)) as MemoryAction[];
 
-const median = (samples: number[]): { median: number; min: number; max: number } => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)] as number,
-    min: sorted[0] as number,
-    max: sorted[sorted.length - 1] as number,
-  };
-};
 const us = (value: number): string => (value < 10 ? value.toFixed(2) : value.toFixed(1));
 const time = (run: () => void): number => {
   const t0 = performance.now();
@@ -85,13 +78,13 @@ for (const window of [20, 1_000]) {
         ACTIONS,
     );
   }
-  const plain = median(replayPlain);
-  const canon = median(replayDecoded);
-  const copy = median(copies);
+  const plain = medianOf(replayPlain);
+  const canon = medianOf(replayDecoded);
+  const copy = medianOf(copies);
   const target = window === 20 ? 10 : 3;
   // The ratio of each run's replay to the copy timed right after it (both under the same load of
   // this shared machine), then the median of those ratios.
-  const ratio = median(replayPlain.map((t, r) => t / (copies[r] as number))).median;
+  const ratio = medianOf(replayPlain.map((t, r) => t / (copies[r] as number))).median;
   console.log(
     `  window ${String(window).padEnd(5)} replay (JSON actions) ${us(plain.median)} µs/action [${us(plain.min)}–${us(plain.max)}] ` +
       `= ${Math.round(1e6 / plain.median).toLocaleString('en-US')} actions/s · replay (decoded) ${us(canon.median)} µs/action · ` +
@@ -107,7 +100,7 @@ for (const window of [20, 1_000]) {
     const n = Math.floor((((k * 7919) % 1000) / 1000) * ACTIONS);
     seeks.push(time(() => (sink += lib.seek(log, n).totalTokens)) * 1000);
   }
-  const seekStats = median(seeks);
+  const seekStats = medianOf(seeks);
   console.log(
     `               appendAction ${us((built * 1000) / ACTIONS)} µs/action; seek at 200 steps: median ${us(seekStats.median)} µs [${us(seekStats.min)}–${us(seekStats.max)}]`,
   );

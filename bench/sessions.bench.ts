@@ -25,6 +25,7 @@ import type * as NodeStores from '../src/sessions/node/index';
 import type { MemoryState, Message, SessionStore } from '../src/index';
 import { startRedisServer } from '../test/support/redisServer';
 import { generateConversation } from './fixtures';
+import { medianOf } from './stats';
 
 const useDist = process.env['BENCH_DIST'] === '1';
 const lib = (
@@ -38,17 +39,9 @@ const stores = (
     : await import('../src/sessions/node/index')
 ) as typeof NodeStores;
 
-const median = (samples: number[]): { median: number; min: number; max: number } => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)] as number,
-    min: sorted[0] as number,
-    max: sorted[sorted.length - 1] as number,
-  };
-};
 const ms = (value: number): string => (value < 1 ? value.toFixed(3) : value.toFixed(2));
 const cell = (samples: number[]): string => {
-  const { median: m, min, max } = median(samples);
+  const { median: m, min, max } = medianOf(samples);
   return `${ms(m)} ms [${ms(min)}–${ms(max)}]`.padEnd(28);
 };
 
