@@ -1,4 +1,5 @@
 import type { JsonObject, Message } from '../model/message';
+import type { ViewTarget } from '../view/viewTypes';
 
 /**
  * A tool as a provider sees it: a name, a description, and its parameters as a JSON Schema
@@ -94,5 +95,43 @@ export interface Provider {
   readonly name: string;
   /** The model used when the agent's config names none. */
   readonly defaultModel?: string;
+  /**
+   * Whose message rules the agent's model view must meet for this provider (see `modelView`):
+   * `'openai'` (also the default when absent: the Chat Completions rules most custom providers
+   * speak), `'anthropic'`, or `'none'`.
+   */
+  readonly target?: ViewTarget;
   complete(request: CompletionRequest): Promise<CompletionResult>;
+  /**
+   * Streams one model call (optional): text deltas as they arrive, each tool call once complete,
+   * and last one `finish` part with the whole reply, exactly what `complete` would have resolved
+   * to. The agent's `stream` uses it when present and falls back to `complete` (one delta) when
+   * not. An aborted `signal` ends the iteration by throwing its reason.
+   */
+  stream?(request: CompletionRequest): AsyncIterable<CompletionStreamPart>;
 }
+
+/**
+ * One part of a streamed model call, named as the Vercel AI SDK names its stream parts. A stream
+ * yields any number of `text-delta` and `tool-call` parts, then exactly one `finish` part, last,
+ * whose `result` is the complete reply (the text deltas joined are its text; the tool calls are
+ * its calls, in order).
+ *
+ * @example
+ * ```ts
+ * const parts: CompletionStreamPart[] = [
+ *   { type: 'text-delta', text: 'Hel' },
+ *   { type: 'text-delta', text: 'lo' },
+ *   { type: 'finish', result: { message: assistantMessage('Hello') } },
+ * ];
+ * ```
+ */
+export type CompletionStreamPart =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | {
+      readonly type: 'tool-call';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: JsonObject;
+    }
+  | { readonly type: 'finish'; readonly result: CompletionResult };

@@ -6,6 +6,13 @@ import type { MemoryEffect } from '../model/effects';
 import type { JsonObject, JsonValue, Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { Provider } from './provider';
+import type {
+  ModelCallInfo,
+  ModelErrorInfo,
+  ModelResultInfo,
+  ToolEndInfo,
+  ToolStartInfo,
+} from './hooks';
 
 /**
  * A tool the agent may run: its name, description and parameters (a JSON Schema object) go to
@@ -129,6 +136,28 @@ export interface AgentObserver {
   onSessionLoad?(runId: string, sessionId: string, messageCount: number): unknown;
   /** At the end of a run, after its session was saved. */
   onSessionSave?(runId: string, sessionId: string, messageCount: number): unknown;
+  /** Before each model call (main and summary), with the request as sent. */
+  onModelCall?(runId: string, call: ModelCallInfo): unknown;
+  /** After a model call resolved, with the reply, its usage and latency. */
+  onModelResult?(runId: string, result: ModelResultInfo): unknown;
+  /** After a model call rejected. */
+  onModelError?(runId: string, failure: ModelErrorInfo): unknown;
+  /** Before a tool runs. */
+  onToolStart?(runId: string, tool: ToolStartInfo): unknown;
+  /** After a tool ran (or failed). */
+  onToolEnd?(runId: string, tool: ToolEndInfo): unknown;
+  /**
+   * A tool call found unanswered when a run (or `resume`) began: the process running it stopped
+   * (a crash, a kill) before its result was recorded. The agent answers it with a tool message
+   * saying it was interrupted (or re-runs it, with `resume({ rerun: true })` and an `idempotent`
+   * tool) and reports it here.
+   */
+  onToolInterrupted?(
+    runId: string,
+    toolCallId: string,
+    toolName: string,
+    input: JsonObject,
+  ): unknown;
 }
 
 /**
