@@ -75,6 +75,10 @@ export { EXTENSION_KEY } from './codec/persisted';
 // Object API
 export { ConversationMemory } from './facade/ConversationMemory';
 
+// The model view: what the next provider call receives
+export { modelView } from './view/modelView';
+export { interruptedToolResult, INTERRUPTED_TOOL_RESULT } from './view/interruptedToolResult';
+
 // Provider formats
 export { validateTranscript } from './formats/validateTranscript';
 export { toAnthropic, ANTHROPIC_SYSTEM_SEPARATOR } from './formats/anthropic';
@@ -227,6 +231,7 @@ export type {
   AgentOptions,
   AgentRunResult,
   AgentTool,
+  ResumeOptions,
   RunOptions,
   ToolContext,
 } from './agent/types';
@@ -234,9 +239,26 @@ export type {
   Provider,
   CompletionRequest,
   CompletionResult,
+  CompletionStreamPart,
   CompletionUsage,
   ToolSpec,
 } from './agent/provider';
+export type {
+  ModelCallInfo,
+  ModelResultInfo,
+  ModelErrorInfo,
+  ToolStartInfo,
+  ToolEndInfo,
+} from './agent/hooks';
+export type { AgentStreamEvent } from './agent/streamEvents';
+export type {
+  ModelView,
+  ModelViewOptions,
+  TranscriptEntry,
+  ViewChange,
+  ViewOmissionReason,
+  ViewTarget,
+} from './view/viewTypes';
 export type { ErrorCode } from './errors/ConversationMemoryError';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';
 
