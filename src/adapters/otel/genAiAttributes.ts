@@ -1,6 +1,6 @@
 /**
  * The attribute names the observer writes: the OpenTelemetry GenAI semantic conventions' names
- * (as of semantic-conventions v1.56, `docs/gen-ai/gen-ai-spans.md`: `gen_ai.provider.name`,
+ * (semantic-conventions v1.41, `docs/gen-ai/gen-ai-spans.md`: `gen_ai.provider.name`,
  * which replaced `gen_ai.system` after v1.36), `error.type`, and this library's own under
  * `conversation_memory.`. Written out here so that the semconv package is not a runtime
  * dependency.

@@ -29,7 +29,7 @@ const guarded =
 
 /**
  * An agent observer that traces model and tool calls with OpenTelemetry, with the GenAI
- * semantic conventions' span names and attributes (semantic-conventions v1.56):
+ * semantic conventions' span names and attributes (semantic-conventions v1.41):
  *
  * - a model call (main or summary) is a span `chat {model}`, kind `CLIENT`, from `onModelCall`
  *   to `onModelResult` or `onModelError`, with `gen_ai.operation.name` `'chat'`,
