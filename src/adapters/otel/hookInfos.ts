@@ -1,8 +1,8 @@
 import type { AgentObserver } from 'conversation-memory';
 
 /**
- * The hook infos of the agent's observer contract (`ModelCallInfo`, `ModelResultInfo`, …), read
- * from `AgentObserver`'s methods, which the root entry exports.
+ * What `onModelCall` receives (the agent's `ModelCallInfo`), read from `AgentObserver`'s method,
+ * which the root entry exports; the same for the four below.
  *
  * @example
  * ```ts
@@ -10,11 +10,43 @@ import type { AgentObserver } from 'conversation-memory';
  * ```
  */
 export type ModelCall = Parameters<NonNullable<AgentObserver['onModelCall']>>[1];
-/** @see {@link ModelCall} @example `const usage = (result: ModelResult) => result.usage;` */
+
+/**
+ * What `onModelResult` receives (`ModelResultInfo`).
+ *
+ * @example
+ * ```ts
+ * const outputTokens = (result: ModelResult) => result.usage?.outputTokens;
+ * ```
+ */
 export type ModelResult = Parameters<NonNullable<AgentObserver['onModelResult']>>[1];
-/** @see {@link ModelCall} @example `const error = (failure: ModelFailure) => failure.error;` */
+
+/**
+ * What `onModelError` receives (`ModelErrorInfo`).
+ *
+ * @example
+ * ```ts
+ * const error = (failure: ModelFailure): unknown => failure.error;
+ * ```
+ */
 export type ModelFailure = Parameters<NonNullable<AgentObserver['onModelError']>>[1];
-/** @see {@link ModelCall} @example `const name = (tool: ToolStart) => tool.toolName;` */
+
+/**
+ * What `onToolStart` receives (`ToolStartInfo`).
+ *
+ * @example
+ * ```ts
+ * const name = (tool: ToolStart): string => tool.toolName;
+ * ```
+ */
 export type ToolStart = Parameters<NonNullable<AgentObserver['onToolStart']>>[1];
-/** @see {@link ModelCall} @example `const output = (tool: ToolEnd) => tool.output;` */
+
+/**
+ * What `onToolEnd` receives (`ToolEndInfo`).
+ *
+ * @example
+ * ```ts
+ * const output = (tool: ToolEnd): string => tool.output;
+ * ```
+ */
 export type ToolEnd = Parameters<NonNullable<AgentObserver['onToolEnd']>>[1];

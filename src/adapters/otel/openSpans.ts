@@ -35,9 +35,4 @@ export class OpenSpans {
     this.#spans.delete(key);
     return span;
   }
-
-  /** How many spans are open. */
-  get size(): number {
-    return this.#spans.size;
-  }
 }
