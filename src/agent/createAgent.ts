@@ -76,7 +76,9 @@ const readRunOptions = (
 };
 
 /** `resume`'s options: `rerun` (default `false`) and a run's `runId` and `signal`. */
-const readResumeOptions = (options: ResumeOptions | undefined): ResumeOptions & { rerun: boolean } => {
+const readResumeOptions = (
+  options: ResumeOptions | undefined,
+): ResumeOptions & { rerun: boolean } => {
   if (options === undefined) return { rerun: false };
   if (typeof options !== 'object' || options === null) {
     throw new InvalidMessageError(
@@ -207,7 +209,12 @@ export const createAgent = (options: AgentOptions): Agent => {
       const messages = readInput(input);
       const options = readRunOptions(runOptions, 'agent.stream');
       return streamRun((emit, signal) =>
-        start(messages, { runId: options.runId, signal: linkSignals(options.signal, signal) }, undefined, emit),
+        start(
+          messages,
+          { runId: options.runId, signal: linkSignals(options.signal, signal) },
+          undefined,
+          emit,
+        ),
       );
     },
     clearMemory: () =>

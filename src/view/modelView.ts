@@ -42,7 +42,11 @@ const transcriptSource = (
     indices = [];
     transcript.forEach((entry, index) => {
       const { position } = entry;
-      if (position !== null && !held.has(position) && isSummarized(state.summaryCoverage, position)) {
+      if (
+        position !== null &&
+        !held.has(position) &&
+        isSummarized(state.summaryCoverage, position)
+      ) {
         draft.changes.push({
           type: 'view/omitted',
           reason: 'summarized',
@@ -75,7 +79,10 @@ const isPlainWindow = (state: MemoryState, target: ModelView['target']): boolean
   const { messages } = state;
   let seenTurn = false;
   for (const message of messages) {
-    if (message.role === 'tool' || (message.toolCalls !== undefined && message.toolCalls.length > 0)) {
+    if (
+      message.role === 'tool' ||
+      (message.toolCalls !== undefined && message.toolCalls.length > 0)
+    ) {
       return false;
     }
     if (target === 'none' || message.role === 'system') continue;
@@ -155,7 +162,8 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
   let overBudget: boolean | undefined;
   if (budget !== undefined) {
     const count = tokenCounter(state, transcript === undefined);
-    const fixed = injected === undefined ? 0 : countMessageTokens(state.config.tokenizer, injected, API);
+    const fixed =
+      injected === undefined ? 0 : countMessageTokens(state.config.tokenizer, injected, API);
     const pinned = (message: Message) => state.config.pinSystem && message.role === 'system';
     const before = view;
     view = dropLeadingAssistantTurns(
