@@ -116,5 +116,8 @@ export const aiSdkProvider = (options: AiSdkProviderOptions): Provider => {
     });
     return toCompletionResult(result);
   };
-  return { name: options.name ?? 'ai-sdk', defaultModel: modelName, complete };
+  // The model view meets the rules of the provider behind the model (`anthropic.messages`, …).
+  const providerId = typeof model === 'string' ? model : model.provider;
+  const target = /^anthropic\b/i.test(providerId) ? ('anthropic' as const) : ('openai' as const);
+  return { name: options.name ?? 'ai-sdk', target, defaultModel: modelName, complete };
 };

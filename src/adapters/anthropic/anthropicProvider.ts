@@ -161,5 +161,8 @@ export const anthropicProvider = (options: AnthropicProviderOptions): Provider =
     return result.right;
   };
 
-  return defaultModel === undefined ? { name, complete } : { name, defaultModel, complete };
+  const target = 'anthropic' as const;
+  return defaultModel === undefined
+    ? { name, target, complete }
+    : { name, target, defaultModel, complete };
 };

@@ -173,5 +173,8 @@ export const openaiProvider = (options: OpenAIProviderOptions): Provider => {
     const { message, usage } = reply.right;
     return usage === undefined ? { message } : { message, usage };
   };
-  return defaultModel === undefined ? { name, complete } : { name, defaultModel, complete };
+  const target = 'openai' as const;
+  return defaultModel === undefined
+    ? { name, target, complete }
+    : { name, target, defaultModel, complete };
 };
