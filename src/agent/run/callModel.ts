@@ -67,6 +67,12 @@ export const callModel = async (
   iteration: number,
   seen: { text: string } = { text: '' },
 ): Promise<CompletionResult> => {
+  // Observers see exactly what is sent, and cannot change it: the lists are frozen copies.
+  request = {
+    ...request,
+    messages: Object.freeze(request.messages.slice()),
+    ...(request.tools === undefined ? {} : { tools: Object.freeze(request.tools.slice()) }),
+  };
   const streaming = kind === 'main' && context.emit !== undefined && provider.stream !== undefined;
   const call: ModelCallInfo = {
     callId: newCallId(context.runId),
