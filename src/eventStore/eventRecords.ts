@@ -10,6 +10,7 @@ import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { escapeText } from '../internal/escapeText';
 import { isPlainObject } from '../internal/isPlainObject';
+import { sameConfig as sameFields } from '../internal/sameConfig';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';
 import type { MemoryState } from '../model/state';
@@ -145,13 +146,7 @@ export const decodeConfigJson = (json: unknown, at: RecordPlace): MemoryConfig =
  * sameConfig(createMemory().config, createMemory({}).config); // true
  * ```
  */
-export const sameConfig = (a: MemoryConfig, b: MemoryConfig): boolean =>
-  a.maxMessages === b.maxMessages &&
-  a.maxTokens === b.maxTokens &&
-  a.tokenizer === b.tokenizer &&
-  a.toolPairs === b.toolPairs &&
-  a.startOn === b.startOn &&
-  a.pinSystem === b.pinSystem;
+export const sameConfig = (a: MemoryConfig, b: MemoryConfig): boolean => sameFields(a, b);
 
 /**
  * Refuses an append whose `config` differs from the one the stream was created with.
