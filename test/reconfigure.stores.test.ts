@@ -26,7 +26,7 @@ import {
 import { contents, user } from './helpers';
 import { mapStorage, type RecordingStorage } from './support/stateStorages';
 import { makeChatStore } from './support/reduxStore';
-import { tempDatabasePaths } from './support/sqliteFiles';
+import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
 
 /**
  * Which config wins when a stored conversation is loaded (issue #16 §5): the stored one, as in the
@@ -231,3 +231,37 @@ describe.each([
     });
   },
 );
+
+describe('SqliteEventStore snapshots after a reconfigure', () => {
+  it('a snapshot whose state has the new config is used, not passed over', async () => {
+    const file = freshPath();
+    const store = new SqliteEventStore({ path: file, snapshotEvery: 4 });
+    const config = { maxMessages: 10, tokenizer: 'heuristic' as const };
+    const actions = [
+      memoryActions.messageAdded(user('one')),
+      memoryActions.reconfigured({ maxMessages: 3 }),
+      ...['two', 'three', 'four', 'five', 'six'].map((text) =>
+        memoryActions.messageAdded(user(text)),
+      ),
+    ];
+    await store.append('t1', actions, { expectedVersion: 0, config });
+    const expected = await store.load('t1');
+    expect(contents(expected?.state.messages ?? [])).toEqual(['four', 'five', 'six']);
+    // With the snapshot at version 4 used, versions 1 to 4 are not read again: damage one.
+    withDatabaseFile(file, (db) =>
+      db.prepare("UPDATE event_actions SET action = 'damaged' WHERE version = 1").run(),
+    );
+    const reopened = new SqliteEventStore({ path: file, snapshotEvery: 4 });
+    expect(await reopened.load('t1')).toEqual(expected);
+    await reopened.append('t1', [memoryActions.messageAdded(user('seven'))], {
+      expectedVersion: 7,
+    });
+    expect(contents((await reopened.load('t1'))?.state.messages ?? [])).toEqual([
+      'five',
+      'six',
+      'seven',
+    ]);
+    await store.close();
+    await reopened.close();
+  });
+});
