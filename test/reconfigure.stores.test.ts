@@ -34,7 +34,7 @@ import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
  */
 
 const freshPath = tempDatabasePaths('cm-reconfigure-');
-const SAFE_DEFAULTS = { ...DEFAULT_CONFIG, ...PROVIDER_SAFE };
+const SAFE_DEFAULTS = { ...DEFAULT_CONFIG, toolPairs: 'strict', startOn: 'user', pinSystem: true };
 const texts = ['one', 'two', 'three', 'four', 'five'];
 
 describe('a memory the agent makes defaults to PROVIDER_SAFE', () => {
