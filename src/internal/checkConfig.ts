@@ -1,8 +1,4 @@
-import {
-  DEFAULT_CONFIG,
-  type MemoryConfig,
-  type MemoryOptions,
-} from '../model/config';
+import { DEFAULT_CONFIG, type MemoryConfig, type MemoryOptions } from '../model/config';
 import { describeValue } from './describeValue';
 import { errorText } from './errorText';
 import { keySegment } from './escapeText';

@@ -38,7 +38,9 @@ export const messageLabel = (message: Message, width = TEXT_WIDTH): string => {
 /** The fields of a `reconfigured` action: `maxMessages=5, tokenizer="heuristic"`. */
 const configLabel = (fields: MemoryOptions): string => {
   const parts = Object.entries(fields).map(([key, value]) =>
-    typeof value === 'string' ? `${escapeText(key, 20)}=${text(value, 30)}` : `${escapeText(key, 20)}=${String(value)}`,
+    typeof value === 'string'
+      ? `${escapeText(key, 20)}=${text(value, 30)}`
+      : `${escapeText(key, 20)}=${String(value)}`,
   );
   return parts.length === 0 ? '(no change)' : parts.join(', ');
 };
