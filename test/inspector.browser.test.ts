@@ -117,7 +117,9 @@ const shownView = (on: Page) =>
 /** The same words from the shared model. */
 const expectedView = (view: StepModelView) =>
   viewRows(view).map((row) => {
-    if (row.kind === 'omitted') return `omitted ${row.change.position} ${row.change.reason}`;
+    if (row.kind === 'omitted') {
+      return `omitted ${row.change.position ?? 'answer'} ${row.change.reason}`;
+    }
     const { entry } = row;
     if (entry.kind === 'summary') return 'summary';
     if (entry.kind === 'answer') return `answer ${entry.answers}`;

@@ -20,7 +20,8 @@ export type ViewRow =
 /**
  * The model view's messages with the messages it left out put back at their place in the window
  * (before the first sent message that comes after them), so a reader sees what was removed where.
- * Every window message appears once: sent, or left out.
+ * Every window message appears once: sent, or left out; an answer the view made for a call it then
+ * left out (Anthropic's first-turn rule) follows its call.
  *
  * @param view - a step's model view
  * @returns the rows, in window order
@@ -30,27 +31,38 @@ export type ViewRow =
  * ```
  */
 export const viewRows = (view: StepModelView): ViewRow[] => {
-  const omitted = view.changes.filter(
-    (change): change is Extract<ViewChange, { type: 'view/omitted' }> =>
-      change.type === 'view/omitted',
-  );
-  omitted.sort((a, b) => a.index - b.index);
+  type Omitted = Extract<ViewChange, { type: 'view/omitted' }>;
+  const omitted: Omitted[] = [];
+  const callPositions = new Map<string, number | null>();
+  for (const change of view.changes) {
+    if (change.type === 'view/omitted') omitted.push(change);
+    else callPositions.set(change.toolCallId, change.position);
+  }
+  // Where each left-out message goes: its window index; an answer the view made and then left
+  // out (index -1, with its call) goes right after its call.
+  const placeOf = (change: Omitted): number => {
+    if (change.index >= 0) return change.index;
+    const id = change.message.toolCallId;
+    const position = id === undefined ? undefined : callPositions.get(id);
+    const call = omitted.find((other) => other.index >= 0 && other.position === position);
+    return call === undefined ? Infinity : call.index + 0.5;
+  };
+  const placed = omitted
+    .map((change) => ({ change, place: placeOf(change) }))
+    .sort((a, b) => a.place - b.place);
   const rows: ViewRow[] = [];
   let next = 0;
   for (const entry of view.entries) {
     if (entry.index !== null) {
-      while (
-        next < omitted.length &&
-        (omitted[next] as (typeof omitted)[number]).index < entry.index
-      ) {
-        rows.push({ kind: 'omitted', change: omitted[next] as (typeof omitted)[number] });
+      while (next < placed.length && (placed[next]?.place as number) < entry.index) {
+        rows.push({ kind: 'omitted', change: (placed[next] as (typeof placed)[number]).change });
         next++;
       }
     }
     rows.push({ kind: 'sent', entry });
   }
-  for (; next < omitted.length; next++) {
-    rows.push({ kind: 'omitted', change: omitted[next] as (typeof omitted)[number] });
+  for (; next < placed.length; next++) {
+    rows.push({ kind: 'omitted', change: (placed[next] as (typeof placed)[number]).change });
   }
   return rows;
 };

@@ -250,6 +250,10 @@ export const renderModelView = (
       'omitted',
     );
     item.setAttribute('data-reason', change.reason);
+    if (change.position === null) {
+      item.setAttribute('data-position', 'answer');
+      (item.querySelector('.position') as HTMLElement).textContent = 'made by the view';
+    }
     item.title = viewChangeText(change);
     return item;
   });
