@@ -23,9 +23,15 @@ import {
   userMessage,
 } from 'conversation-memory';
 import { runInspect } from '../src/inspector/cli/inspect';
-import { timelineRows, windowAt } from '../src/inspector/model';
+import {
+  modelViewAt,
+  type StepModelView,
+  timelineRows,
+  viewRows,
+  windowAt,
+} from '../src/inspector/model';
 import { pageTemplate } from './support/inspectorPage';
-import { recordedLog, summarizedLog } from './support/inspectorLog';
+import { recordedLog, summarizedLog, viewLog } from './support/inspectorLog';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('./.artifacts/', import.meta.url));
@@ -39,6 +45,10 @@ const summarized = summarizedLog();
 const summarizedInput = join(dir, 'summarized.json');
 writeFileSync(summarizedInput, JSON.stringify(encodeEnvelope(summarized), null, 2));
 const summarizedPage = join(dir, 'summarized.html');
+const repaired = viewLog();
+const repairedInput = join(dir, 'repaired.json');
+writeFileSync(repairedInput, JSON.stringify(encodeEnvelope(repaired), null, 2));
+const repairedPage = join(dir, 'repaired.html');
 
 const io = (argv: string[], template = '') => ({
   argv,
@@ -61,6 +71,8 @@ beforeAll(async () => {
   expect(made.code, made.stderr).toBe(0);
   const madeToo = runInspect(io(['inspect', summarizedInput, '--html', summarizedPage], template));
   expect(madeToo.code, madeToo.stderr).toBe(0);
+  const madeThree = runInspect(io(['inspect', repairedInput, '--html', repairedPage], template));
+  expect(madeThree.code, madeThree.stderr).toBe(0);
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   } catch (error) {
@@ -84,6 +96,35 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/**
+ * The model view column as the page shows it, one word per bubble: `summary`, a window position,
+ * `answer <call id>`, or `omitted <position> <reason>`.
+ */
+const shownView = (on: Page) =>
+  on.evaluate(() =>
+    Array.from(document.querySelectorAll('#view .bubble')).map((bubble) => {
+      const position = bubble.getAttribute('data-position');
+      if (bubble.classList.contains('omitted')) {
+        return `omitted ${position} ${bubble.getAttribute('data-reason')}`;
+      }
+      if (bubble.classList.contains('answered'))
+        return `answer ${bubble.getAttribute('data-answers')}`;
+      return String(position);
+    }),
+  );
+
+/** The same words from the shared model. */
+const expectedView = (view: StepModelView) =>
+  viewRows(view).map((row) => {
+    if (row.kind === 'omitted') {
+      return `omitted ${row.change.position ?? 'answer'} ${row.change.reason}`;
+    }
+    const { entry } = row;
+    if (entry.kind === 'summary') return 'summary';
+    if (entry.kind === 'answer') return `answer ${entry.answers}`;
+    return String(entry.position);
+  });
 
 /** What the page shows of the current step, read from the DOM. */
 const shown = () =>
@@ -141,6 +182,8 @@ const check = async (n: number) => {
   // Steps are counted as the CLI counts them: step n is the state after the nth action.
   expect(got.label).toBe(`step ${n} of ${log.length}: ${row.label}`);
   expect(got.about).toContain(`: event log, ${log.length} actions (steps 0–${log.length}); `);
+  // The model view column, for the default target, beside the window.
+  expect(await shownView(page)).toEqual(expectedView(modelViewAt(log, n, 'openai')));
   await page.screenshot({ path: join(artifacts, `inspector-step-${n}.png`) });
   return { got, view };
 };
@@ -165,6 +208,12 @@ describe('the inspector page in Chromium', () => {
     await check(log.length);
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
+    // Step 14 ends with a call (c4) no result answers: the view answers it.
+    await page.keyboard.press('ArrowLeft');
+    const fourteen = await check(14);
+    expect(await shownView(page)).toEqual(['summary', '0', '12', '13', '14', 'answer c4']);
+    expect(fourteen.got.positions).toEqual(['summary', '0', '12', '13', '14']);
+    await page.keyboard.press('ArrowRight');
     const fifteen = await check(15);
     expect(fifteen.got.trimmedRules).toEqual(['toolPairBoundary', 'toolPairBoundary']);
     await page.locator('.step[data-step="16"]').click();
@@ -389,5 +438,126 @@ describe('the inspector page as a user sees it', () => {
     expect((await read()).diff).toBe('summary replaced by: Alice: Lyon, May, museums.');
     await tab.close();
     expect(errors).toEqual([]);
+  });
+});
+
+describe('the model view column: what the model receives, beside the retained window', () => {
+  const STEPS_TO_CHECK = [0, 2, 5, 6, 8] as const;
+
+  it('shows the model view of each step for each target, left-out messages and answers marked', async () => {
+    const tab = await open(repairedPage, 1400);
+    for (const target of ['openai', 'anthropic', 'none'] as const) {
+      await tab.locator('#target').selectOption(target);
+      await tab.waitForSelector(`body[data-target="${target}"]`);
+      for (const n of STEPS_TO_CHECK) {
+        await goTo(tab, n);
+        expect(await shownView(tab), `${target} at step ${n}`).toEqual(
+          expectedView(modelViewAt(repaired, n, target)),
+        );
+      }
+    }
+    await tab.locator('#target').selectOption('openai');
+    await goTo(tab, 5);
+    // The orphan result #4 is in the retained window, and left out of the view.
+    expect(
+      await tab
+        .locator('#window .bubble')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-position'))),
+    ).toEqual(['0', '1', '2', '3', '4']);
+    expect(await shownView(tab)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      'omitted 4 tool-result-without-call',
+    ]);
+    await goTo(tab, 8);
+    expect(await shownView(tab)).toEqual([
+      'summary',
+      '3',
+      'omitted 4 tool-result-without-call',
+      '5',
+      '6',
+      'answer c2\u001b[31m',
+    ]);
+    expect(await tab.locator('#view-figures').innerText()).toBe(
+      'openai: 5 messages sent · 1 left out · 1 answered',
+    );
+    const marks = await tab.evaluate(() =>
+      Array.from(document.querySelectorAll('#view .bubble.omitted, #view .bubble.answered')).map(
+        (bubble) => ({
+          badge: bubble.querySelector('.mark')?.textContent,
+          badgeStruck: getComputedStyle(
+            bubble.querySelector('.mark') as Element,
+          ).textDecorationLine.includes('line-through'),
+          textStruck: getComputedStyle(
+            bubble.querySelector('.text') as Element,
+          ).textDecorationLine.includes('line-through'),
+          title: bubble.getAttribute('title'),
+        }),
+      ),
+    );
+    expect(marks).toEqual([
+      {
+        badge: 'left out: tool-result-without-call',
+        badgeStruck: false,
+        textStruck: true,
+        title: 'left out #4 tool result: tool-result-without-call',
+      },
+      { badge: 'answered c2\u001b[31m', badgeStruck: false, textStruck: false, title: null },
+    ]);
+    // Hostile ids, names and text stay text.
+    const texts = await tab.locator('#view .bubble .text').allTextContents();
+    expect(texts).toContain('\u001b[31mstale 5</script>');
+    expect(texts).toContain('→ calc\n<b>x</b>({"a":3,"b":3})  id c2\u001b[31m');
+    expect(await tab.locator('#view b, #view script').count()).toBe(0);
+    // The target chosen stays while stepping; Anthropic's first-turn rule leaves #3 out.
+    await tab.locator('#target').selectOption('anthropic');
+    await tab.waitForSelector('body[data-target="anthropic"]');
+    await goTo(tab, 7);
+    await goTo(tab, 8);
+    expect(await shownView(tab)).toEqual([
+      'summary',
+      'omitted 3 first-message-not-user',
+      'omitted 4 tool-result-without-call',
+      '5',
+      '6',
+      'answer c2\u001b[31m',
+    ]);
+    await tab.screenshot({ path: join(artifacts, 'inspector-model-view-step-8.png') });
+    await tab.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('the model view sits beside the retained window on a wide screen, under it on a narrow one', async () => {
+    for (const width of [1400, 820]) {
+      const tab = await open(repairedPage, width);
+      await goTo(tab, 8);
+      const parts = await boxes(tab, ['#retained-column', '#view-column', '#window-panel']);
+      const retained = parts['#retained-column'];
+      const view = parts['#view-column'];
+      const panel = parts['#window-panel'];
+      if (width === 1400) {
+        expect(view.y).toBe(retained.y);
+        expect(view.x).toBeGreaterThanOrEqual(retained.x + retained.width);
+        expect(view.width).toBeGreaterThanOrEqual(300);
+      } else {
+        expect(view.x).toBe(retained.x);
+        expect(view.y).toBeGreaterThanOrEqual(retained.y + retained.height);
+        expect(view.width).toBeGreaterThanOrEqual(480);
+      }
+      for (const part of [retained, view]) {
+        expect(part.x).toBeGreaterThanOrEqual(panel.x);
+        expect(part.x + part.width).toBeLessThanOrEqual(panel.x + panel.width + 0.5);
+      }
+      expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      await tab.screenshot({
+        path: join(artifacts, `inspector-model-view-${width}px.png`),
+        fullPage: true,
+      });
+      await tab.close();
+    }
   });
 });

@@ -29,8 +29,8 @@ import {
   userMessage,
 } from 'conversation-memory';
 import { SqliteEventStore } from 'conversation-memory/sessions/node';
-import { timelineRows, windowAt } from '../src/inspector/model';
-import { recordedLog, summarizedLog } from './support/inspectorLog';
+import { modelViewAt, timelineRows, windowAt } from '../src/inspector/model';
+import { recordedLog, summarizedLog, viewLog } from './support/inspectorLog';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'cm-inspect-'));
@@ -102,6 +102,8 @@ const inspect = (args: readonly string[]): Promise<Run> => {
 
 const logFile = file('log.json', encodeEnvelope(log));
 const summarizedFile = file('summarized.json', encodeEnvelope(summarizedLog()));
+const repaired = viewLog();
+const repairedFile = file('repaired.json', encodeEnvelope(repaired));
 const ESC = '\u001b[';
 
 afterAll(() => {
@@ -163,6 +165,14 @@ describe.concurrent('inspect --at N', () => {
       '    #4       0  messageLimit      assistant → get_weather(c1)',
       '    #5       4  messageLimit      tool(c1) "Paris: 18°C, cloudy"',
       '    #6       5  startOn           assistant "It is 18°C in Paris."',
+      'Model view (openai): 5 messages, what the next provider call receives',
+      '   pos  mark              message',
+      '     -  summary           system "[Conversation Summary] The user is Alice."',
+      '    #0                    system "You are a travel assistant."',
+      '    #7                    user "And Kyoto?"',
+      '    #8                    assistant → get_weather(c2)',
+      '    #9                    tool(c2) "Kyoto: 24°C, sunny"',
+      'changes: none (the window is sent as memory holds it)',
     ]);
   });
 
@@ -290,6 +300,94 @@ describe.concurrent(
   },
 );
 
+describe.concurrent('inspect --at N: the model view after the retained window', () => {
+  /** The lines from the "Model view" heading to the end. */
+  const viewSection = (stdout: string) => {
+    const lines = stdout.trimEnd().split('\n');
+    return lines.slice(lines.findIndex((line) => line.startsWith('Model view (')));
+  };
+
+  it('an orphan tool result in the window (reference policy) is left out of the view, and said so', async () => {
+    const { code, stdout } = await inspect(['inspect', repairedFile, '--at', '5']);
+    expect(code).toBe(0);
+    // The retained window holds it…
+    expect(stdout).toContain(
+      '    #4       5                    tool(c9) "\\u001b[31mstale 5</script>"',
+    );
+    // …the model does not receive it.
+    expect(viewSection(stdout)).toEqual([
+      'Model view (openai): 4 messages, what the next provider call receives',
+      '   pos  mark              message',
+      '    #0                    user "2 + 2?"',
+      '    #1                    assistant → calc(c1)',
+      '    #2                    tool(c1) "4"',
+      '    #3                    assistant "4"',
+      'changes: 1',
+      '  left out #4 tool result: tool-result-without-call',
+    ]);
+  });
+
+  it('a log ending in an unanswered call: the summary first, the call answered in the view, hostile ids escaped', async () => {
+    const { code, stdout } = await inspect(['inspect', repairedFile, '--at', '8']);
+    expect(code).toBe(0);
+    expect(viewSection(stdout)).toEqual([
+      'Model view (openai): 5 messages, what the next provider call receives',
+      '   pos  mark              message',
+      '     -  summary           system "[Conversation Summary] The user asks sums."',
+      '    #3                    assistant "4"',
+      '    #5                    user "And 3 + 3?"',
+      '    #6                    assistant → calc\\n<b>x</b>(c2\\u001b[31m)',
+      '     -  answers c2\\u001b[31m  tool(c2\\u001b[31m) "Interrupted: this tool call did not complete (the run stopped before ..."',
+      'changes: 2',
+      '  left out #4 tool result: tool-result-without-call',
+      '  answered call c2\\u001b[31m (calc\\n<b>x</b>): interrupted',
+    ]);
+    expect(stdout).not.toContain('\u001b');
+  });
+
+  it('--target anthropic and none: the rules of that target', async () => {
+    const [anthropic, none] = await Promise.all([
+      inspect(['inspect', repairedFile, '--at', '8', '--target', 'anthropic']),
+      inspect(['inspect', repairedFile, '--at=8', '--target=none']),
+    ]);
+    expect(anthropic.code).toBe(0);
+    expect(viewSection(anthropic.stdout)).toEqual([
+      'Model view (anthropic): 4 messages, what the next provider call receives',
+      '   pos  mark              message',
+      '     -  summary           system "[Conversation Summary] The user asks sums."',
+      '    #5                    user "And 3 + 3?"',
+      '    #6                    assistant → calc\\n<b>x</b>(c2\\u001b[31m)',
+      '     -  answers c2\\u001b[31m  tool(c2\\u001b[31m) "Interrupted: this tool call did not complete (the run stopped before ..."',
+      'changes: 3',
+      '  left out #4 tool result: tool-result-without-call',
+      '  answered call c2\\u001b[31m (calc\\n<b>x</b>): interrupted',
+      '  left out #3 assistant message: first-message-not-user',
+    ]);
+    expect(none.code).toBe(0);
+    expect(viewSection(none.stdout)[0]).toBe(
+      'Model view (none): 5 messages, what the next provider call receives',
+    );
+  });
+
+  it('--json gets a view field: the model view as data, beside the window', async () => {
+    const [openai, anthropic] = await Promise.all([
+      inspect(['inspect', repairedFile, '--at', '8', '--json']),
+      inspect(['inspect', repairedFile, '--json', '--at', '8', '--target', 'anthropic']),
+    ]);
+    const parsed = JSON.parse(openai.stdout);
+    expect(parsed.window).toEqual(JSON.parse(JSON.stringify(windowAt(repaired, 8))));
+    expect(parsed.view).toEqual(JSON.parse(JSON.stringify(modelViewAt(repaired, 8, 'openai'))));
+    expect(parsed.view.changes.map((c: { type: string }) => c.type)).toEqual([
+      'view/omitted',
+      'view/answered',
+    ]);
+    expect(parsed.view.changes[1].toolCallId).toBe('c2\u001b[31m');
+    expect(JSON.parse(anthropic.stdout).view).toEqual(
+      JSON.parse(JSON.stringify(modelViewAt(repaired, 8, 'anthropic'))),
+    );
+  });
+});
+
 describe.concurrent('inspect: usage errors exit 2 with the usage text', () => {
   it.each([
     [['inspect', logFile, '--colour'], 'unknown option "--colour"'],
@@ -300,11 +398,37 @@ describe.concurrent('inspect: usage errors exit 2 with the usage text', () => {
     [['inspect', logFile, '--at', 'x'], '--at expects a step number (0, 1, 2, …), got "x"'],
     [['inspect'], 'missing FILE'],
     [['look', logFile], 'unknown command "look"'],
+    [
+      ['inspect', logFile, '--at', '3', '--target', 'antropic'],
+      '--target expects openai, anthropic, none, got "antropic" (did you mean anthropic?)',
+    ],
+    [
+      ['inspect', logFile, '--at', '3', '--target=OpenAI'],
+      '--target expects openai, anthropic, none, got "OpenAI" (did you mean openai?)',
+    ],
+    [
+      ['inspect', logFile, '--at', '3', '--target', 'gemini'],
+      '--target expects openai, anthropic, none, got "gemini"\n',
+    ],
+    [
+      ['inspect', logFile, '--at', '3', '--target'],
+      '--target expects openai, anthropic, none, got nothing',
+    ],
+    [
+      ['inspect', logFile, '--target', 'none'],
+      '--target chooses the model view of --at N: use it with --at',
+    ],
+    [
+      ['inspect', logFile, '--at', '3', '--taget', 'none'],
+      'unknown option "--taget" (did you mean --target?)',
+    ],
   ])('%j', async (args, problem) => {
     const { code, stdout, stderr } = await inspect(args);
     expect([code, stdout]).toEqual([2, '']);
     expect(stderr).toContain(`conversation-memory: ${problem}`);
-    expect(stderr).toContain('Usage: conversation-memory inspect FILE [--at N] [--json]');
+    expect(stderr).toContain(
+      'Usage: conversation-memory inspect FILE [--at N [--target T]] [--json]',
+    );
   });
 });
 
@@ -342,7 +466,10 @@ describe.concurrent('inspect: the summary column says what each step added to th
   it('--at names the positions a chunk covers, and the one of its range still in the window', async () => {
     const { stdout } = await inspect(['inspect', summarizedFile, '--at', '11']);
     expect(stdout).toContain('    #2       4  pinned            system "Answer in French."');
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+    const lines = stdout.trimEnd().split('\n');
+    // The step's last line before the model view.
+    const view = lines.findIndex((line) => line.startsWith('Model view (openai):'));
+    expect(lines[view - 1]).toBe(
       'summary covers #0–#1, #3 (3 messages; #2 is in the window), added "Alice plans two days in Lyon in May."',
     );
   });

@@ -107,3 +107,37 @@ export const summarizedLog = (): EventLog => {
   record(memoryActions.summarySet('Alice: Lyon, May, museums.'));
   return log;
 };
+
+/** The memory options of {@link viewLog}: the reference policy, which repairs no tool pairs. */
+export const VIEW_CONFIG = { maxMessages: 6, tokenizer: 'heuristic' } as const;
+
+/**
+ * A conversation whose retained window the model may not receive as it is (reference policy):
+ * at step 2 a call not yet answered; at step 5 an orphan tool result (`c9`, answering no call,
+ * with hostile text) in the window; a summary from step 6; at step 8 (the last) a trim has taken
+ * the orphan's neighbours and the log ends with an unanswered call whose id and tool name are
+ * hostile (an ANSI escape, a newline, markup).
+ */
+export const viewLog = (): EventLog => {
+  let log = createEventLog(VIEW_CONFIG, { snapshotEvery: 3 });
+  const actions = [
+    memoryActions.messageAdded(userMessage('2 + 2?')),
+    memoryActions.messageAdded(
+      assistantMessage(null, [{ id: 'c1', name: 'calc', parameters: { a: 2, b: 2 } }]),
+    ),
+    memoryActions.messageAdded(toolMessage('4', { toolCallId: 'c1', toolName: 'calc' })),
+    memoryActions.messageAdded(assistantMessage('4')),
+    memoryActions.messageAdded(
+      toolMessage('\u001b[31mstale 5</script>', { toolCallId: 'c9', toolName: 'calc' }),
+    ),
+    memoryActions.summaryApplied('The user asks sums.'),
+    memoryActions.messageAdded(userMessage('And 3 + 3?')),
+    memoryActions.messageAdded(
+      assistantMessage(null, [
+        { id: 'c2\u001b[31m', name: 'calc\n<b>x</b>', parameters: { a: 3, b: 3 } },
+      ]),
+    ),
+  ];
+  for (const action of actions) log = appendAction(log, action);
+  return log;
+};

@@ -1,4 +1,6 @@
 import { quoteText } from '../../internal/escapeText';
+import type { ViewTarget } from '../../view/viewTypes';
+import { VIEW_TARGETS } from '../model/stepModelView';
 import { closestName } from './closestName';
 
 /**
@@ -7,7 +9,7 @@ import { closestName } from './closestName';
  *
  * @example
  * ```ts
- * const args: InspectArgs = { kind: 'inspect', file: 'log.json', at: 3, json: false, html: null };
+ * const args: InspectArgs = { kind: 'inspect', file: 'log.json', at: 3, json: false, html: null, target: 'openai' };
  * ```
  */
 export type InspectArgs =
@@ -18,6 +20,8 @@ export type InspectArgs =
       readonly json: boolean;
       /** `--html OUT`: the page to write, or `null`. */
       readonly html: string | null;
+      /** `--target`: whose rules the model view of `--at N` meets (default `'openai'`). */
+      readonly target: ViewTarget;
     }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
@@ -31,7 +35,7 @@ export type InspectArgs =
  * USAGE.startsWith('Usage: conversation-memory inspect FILE'); // true
  * ```
  */
-export const USAGE = `Usage: conversation-memory inspect FILE [--at N] [--json]
+export const USAGE = `Usage: conversation-memory inspect FILE [--at N [--target T]] [--json]
        conversation-memory inspect FILE --html OUT
        conversation-memory --version
 
@@ -42,7 +46,11 @@ actions has steps 0 to 16.
   FILE      an event log or a state in the versioned envelope, a raw state,
             a reference toDict memory, or a session file of the JSON file store
             (a SQLite store's file: export a stream with exportEventLog first)
-  --at N    the window at step N (0 is the start) as the model receives it
+  --at N    the retained window at step N (0 is the start), then the
+            model view: what the next provider call receives (the injected
+            summary first), with each message left out or call answered, and why
+  --target T  the provider rules the model view meets: openai (the default),
+            anthropic or none (only the tool-pairing rules)
   --json    the same data as JSON
   --html OUT  writes the inspector page for FILE to OUT: one self-contained
             HTML file (no server, no network) to step through the timeline
@@ -51,7 +59,7 @@ actions has steps 0 to 16.
 `;
 
 /** The options, as a misspelt one is compared with them. */
-const OPTIONS = ['--at', '--json', '--html', '--help', '--version'] as const;
+const OPTIONS = ['--at', '--target', '--json', '--html', '--help', '--version'] as const;
 const COMMANDS = ['inspect'] as const;
 
 const STEP = /^(0|[1-9][0-9]{0,8})$/;
@@ -69,7 +77,8 @@ const didYouMean = (typed: string, names: readonly string[]): string => {
  * @returns what to do; an unknown option or command names the nearest known one
  * @example
  * ```ts
- * parseArgs(['inspect', 'log.json', '--json']); // { kind: 'inspect', file: 'log.json', at: null, json: true, html: null }
+ * parseArgs(['inspect', 'log.json', '--json']); // { kind: 'inspect', file: 'log.json', at: null, json: true, html: null, target: 'openai' }
+ * parseArgs(['inspect', 'log.json', '--at', '3', '--target', 'antropic']); // usage: --target expects openai, anthropic, none, got "antropic" (did you mean anthropic?)
  * parseArgs(['inspect', 'log.json', '--htm', 'out.html']); // usage: unknown option "--htm" (did you mean --html?)
  * ```
  */
@@ -90,6 +99,7 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
   let at: number | null = null;
   let json = false;
   let html: string | null = null;
+  let target: ViewTarget | null = null;
   let literal = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
@@ -104,6 +114,16 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
         };
       }
       at = Number(value);
+    } else if (!literal && (arg === '--target' || arg.startsWith('--target='))) {
+      const value = arg === '--target' ? rest[++i] : arg.slice('--target='.length);
+      const known = VIEW_TARGETS.find((name) => name === value);
+      if (known === undefined) {
+        return {
+          kind: 'usage',
+          problem: `--target expects ${VIEW_TARGETS.join(', ')}, got ${value === undefined ? 'nothing' : `${quoteText(value)}${didYouMean(value, VIEW_TARGETS)}`}`,
+        };
+      }
+      target = known;
     } else if (!literal && (arg === '--html' || arg.startsWith('--html='))) {
       const value = arg === '--html' ? rest[++i] : arg.slice('--html='.length);
       if (value === undefined || value === '') {
@@ -125,5 +145,12 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
       problem: '--html writes the whole timeline: use it without --at and --json',
     };
   }
-  return { kind: 'inspect', file, at, json, html };
+  if (target !== null && at === null) {
+    return {
+      kind: 'usage',
+      problem:
+        '--target chooses the model view of --at N: use it with --at (the page has a selector)',
+    };
+  }
+  return { kind: 'inspect', file, at, json, html, target: target ?? 'openai' };
 };

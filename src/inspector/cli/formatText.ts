@@ -4,8 +4,10 @@ import { messageLabel } from '../model/actionLabel';
 import { coverageText } from '../model/coverageText';
 import { stepOfText, stepsText } from '../model/stepsText';
 import { summaryDiff } from '../model/summaryDiff';
+import { viewChangeText } from '../model/viewChangeText';
 import type {
   Inspected,
+  StepModelView,
   SummaryChange,
   TimelineRow,
   TrimmedCount,
@@ -120,8 +122,55 @@ const entryTag = (entry: WindowEntry, next: WindowEntry | undefined): string => 
 };
 
 /**
- * The window at one step as text: the step's line, then the window as the model receives it
- * (position, tokens, marker, message), then the messages trimmed at that step with their rule.
+ * The model view at a step as lines: a heading naming the target, what the next provider call
+ * receives (position, mark, message: the injected summary first, an answer the view made marked
+ * with the call it answers), then one line per change (a message left out and why, a call
+ * answered).
+ *
+ * @internal
+ */
+export const modelViewLines = (view: StepModelView, style: Style): string[] => {
+  const count = view.entries.length;
+  const lines = [
+    style.bold(
+      `Model view (${view.target}): ${count} message${count === 1 ? '' : 's'}, what the next provider call receives`,
+    ),
+    style.dim(`${'pos'.padStart(6)}  ${'mark'.padEnd(16)}  message`),
+  ];
+  for (const entry of view.entries) {
+    const mark =
+      entry.kind === 'summary'
+        ? 'summary'
+        : entry.kind === 'answer'
+          ? `answers ${escapeText(entry.answers ?? '?', 8)}`
+          : '';
+    const pos = entry.kind === 'message' ? `#${entry.position}` : '-';
+    const line = `${pos.padStart(6)}  ${mark.padEnd(16)}  ${messageLabel(entry.message, 72)}`;
+    lines.push(
+      entry.kind === 'summary'
+        ? style.cyan(line)
+        : entry.kind === 'answer'
+          ? style.yellow(line)
+          : line,
+    );
+  }
+  if (count === 0) lines.push(style.dim('  (nothing to send)'));
+  if (view.changes.length === 0) {
+    lines.push(style.dim('changes: none (the window is sent as memory holds it)'));
+  } else {
+    lines.push(`changes: ${view.changes.length}`);
+    for (const change of view.changes) {
+      const line = `  ${viewChangeText(change)}`;
+      lines.push(change.type === 'view/omitted' ? style.red(line) : style.yellow(line));
+    }
+  }
+  return lines;
+};
+
+/**
+ * The window at one step as text: the step's line, then the retained window with the injected
+ * summary (position, tokens, marker, message), then the messages trimmed at that step with their
+ * rule, the step's summary change, and last the model view ({@link modelViewLines}).
  *
  * @internal
  */
@@ -129,6 +178,7 @@ export const windowText = (
   file: string,
   inspected: Inspected,
   view: WindowView,
+  modelView: StepModelView,
   style: Style,
 ): string => {
   const { row } = view;
@@ -160,5 +210,6 @@ export const windowText = (
   const positions = view.entries.flatMap((entry) => entry.position ?? []);
   const summary = summaryText(row.summary, positions);
   if (summary !== '') lines.push(style.yellow(summary));
+  lines.push(...modelViewLines(modelView, style));
   return `${lines.join('\n')}\n`;
 };

@@ -6,6 +6,7 @@ import { pageDataOf } from '../page/data';
 import { renderPage } from '../page/embed';
 import { timelineRows } from '../model/timelineRows';
 import { windowAt } from '../model/windowAt';
+import { modelViewAt } from '../model/stepModelView';
 import { parseArgs, USAGE } from './args';
 import { timelineText, windowText } from './formatText';
 import { createStyle, wantsColour } from './style';
@@ -146,8 +147,9 @@ const writePage = (
 };
 
 /**
- * Runs `conversation-memory inspect FILE [--at N] [--json | --html OUT]`: reads the file (never
- * writes it), prints its timeline, or the window at step N, as text or JSON, or writes the
+ * Runs `conversation-memory inspect FILE [--at N [--target T]] [--json | --html OUT]`: reads the
+ * file (never writes it), prints its timeline, or the retained window at step N and the model
+ * view beside it (for `--target`, default `openai`), as text or JSON, or writes the
  * inspector page for it to OUT (never over FILE). Colours only when stdout is a terminal and
  * `NO_COLOR` is unset.
  *
@@ -192,12 +194,13 @@ export const runInspect = (io: InspectIo): InspectResult => {
   const style = createStyle(wantsColour(io.isTTY, io.env));
   const about = { file: args.file, kind: inspected.kind, session: inspected.session };
   if (args.at !== null) {
-    const view = windowAt(log, args.at);
+    const retained = windowAt(log, args.at);
+    const view = modelViewAt(log, args.at, args.target);
     return {
       code: 0,
       stdout: args.json
-        ? jsonOut({ ...about, window: view })
-        : windowText(args.file, inspected, view, style),
+        ? jsonOut({ ...about, window: retained, view })
+        : windowText(args.file, inspected, retained, view, style),
       stderr: '',
     };
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `conversation-memory` command (Node only): `conversation-memory inspect FILE [--at N]
- * [--json | --html OUT]`. Everything but reading and writing files is in `runInspect`.
+ * The `conversation-memory` command (Node only): `conversation-memory inspect FILE [--at N
+ * [--target T]] [--json | --html OUT]`. Everything but reading and writing files is in `runInspect`.
  */
 import {
   closeSync,

@@ -14,15 +14,21 @@ export { summaryDiff } from './summaryDiff';
 export type { SummaryDiff } from './summaryDiff';
 export type { Stepper, StepperOptions } from './stepper';
 export { stepView, windowAt } from './windowAt';
+export { modelViewAt, stepModelView, VIEW_TARGETS } from './stepModelView';
+export { viewChangeText } from './viewChangeText';
+export { viewRows } from './viewRows';
+export type { ViewRow } from './viewRows';
 export type {
   InputKind,
   Inspected,
   RemovalRule,
   SessionInfo,
+  StepModelView,
   SummaryChange,
   TimelineRow,
   TrimmedCount,
   TrimmedEntry,
+  ViewEntry,
   WindowEntry,
   WindowView,
 } from './types';

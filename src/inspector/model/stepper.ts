@@ -1,7 +1,9 @@
 import { memoryReducer } from '../../core/memoryReducer';
 import { actionAt, type EventLog, snapshotAt } from '../../log/eventLog';
 import type { MemoryState } from '../../model/state';
-import type { WindowView } from './types';
+import type { ViewTarget } from '../../view/viewTypes';
+import { stepModelView, VIEW_TARGETS } from './stepModelView';
+import type { StepModelView, WindowView } from './types';
 import { stepView } from './windowAt';
 
 /**
@@ -17,6 +19,11 @@ import { stepView } from './windowAt';
 export interface Stepper {
   /** The window at step `n` (`0..log.length`), as {@link windowAt} gives it. */
   readonly viewAt: (n: number) => WindowView;
+  /**
+   * The model view at step `n` for `target`, as {@link modelViewAt} gives it; after `viewAt(n)`
+   * it replays nothing (the state at `n` is cached).
+   */
+  readonly modelViewAt: (n: number, target: ViewTarget) => StepModelView;
   /** How many reducer steps were run so far (for tests: moving by one step costs one). */
   readonly replayed: () => number;
 }
@@ -68,11 +75,13 @@ const lru = <V>(limit: number) => {
  * ```ts
  * const stepper = createStepper(log);
  * stepper.viewAt(3); stepper.viewAt(4); // the second replays one action
+ * stepper.modelViewAt(4, 'openai'); // replays nothing
  * ```
  */
 export const createStepper = (log: EventLog, options: StepperOptions = {}): Stepper => {
   const states = lru<MemoryState>(options.states ?? 1024);
   const views = lru<WindowView>(options.views ?? 64);
+  const modelViews = lru<StepModelView>(options.views ?? 64);
   let replayed = 0;
 
   const stateAt = (n: number): MemoryState => {
@@ -98,10 +107,14 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     return state;
   };
 
-  const viewAt = (n: number): WindowView => {
+  const checkStep = (n: number): void => {
     if (!Number.isInteger(n) || n < 0 || n > log.length) {
       throw new RangeError(`step must be an integer from 0 to ${log.length}, received ${n}`);
     }
+  };
+
+  const viewAt = (n: number): WindowView => {
+    checkStep(n);
     const cached = views.get(n);
     if (cached !== undefined) return cached;
     let view: WindowView;
@@ -116,5 +129,20 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     return view;
   };
 
-  return { viewAt, replayed: () => replayed };
+  const modelViewAt = (n: number, target: ViewTarget): StepModelView => {
+    checkStep(n);
+    const t = VIEW_TARGETS.indexOf(target);
+    if (t < 0)
+      throw new RangeError(
+        `target must be one of ${VIEW_TARGETS.join(', ')}, received ${String(target)}`,
+      );
+    const key = n * VIEW_TARGETS.length + t;
+    const cached = modelViews.get(key);
+    if (cached !== undefined) return cached;
+    const view = stepModelView(stateAt(n), target);
+    modelViews.set(key, view);
+    return view;
+  };
+
+  return { viewAt, modelViewAt, replayed: () => replayed };
 };

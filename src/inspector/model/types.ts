@@ -4,6 +4,7 @@ import type { MemoryConfig } from '../../model/config';
 import type { TrimRule } from '../../model/effects';
 import type { Message } from '../../model/message';
 import type { SummaryCoverage } from '../../model/summaryCoverage';
+import type { ViewChange, ViewTarget } from '../../view/viewTypes';
 
 /**
  * What an inspected file held: an event log in our envelope, a state in our envelope, a raw
@@ -176,4 +177,46 @@ export interface WindowView {
   readonly summaryCoverage: readonly SummaryCoverage[];
   /** Positions of the messages held for summarizing. */
   readonly heldPositions: readonly number[];
+}
+
+/**
+ * One message of the model view at a step, as the provider call receives it:
+ *
+ * - `'summary'`: the injected `[Conversation Summary] …` system message (not stored in memory);
+ * - `'message'`: a message of the window, sent as memory holds it (`position`, and `index`, its
+ *   index in the window);
+ * - `'answer'`: a tool message the view made to answer a call that has no result (memory does
+ *   not hold it; `answers` is the call's id, `position` the position of the call's message).
+ *
+ * @example
+ * ```ts
+ * const entry: ViewEntry = { kind: 'message', message: userMessage('hi'), position: 4, index: 1, answers: null };
+ * ```
+ */
+export interface ViewEntry {
+  readonly kind: 'summary' | 'message' | 'answer';
+  readonly message: Message;
+  /** The message's position; for an answer, the position of the call's message; `null` for the summary. */
+  readonly position: number | null;
+  /** Its index in the window (`null` for the summary and for an answer). */
+  readonly index: number | null;
+  /** For an answer, the id of the call it answers; otherwise `null`. */
+  readonly answers: string | null;
+}
+
+/**
+ * The model view at one step (what `modelView(state, { target })` gives for the state after the
+ * step), as plain JSON data: the messages the next provider call receives, in order, and every
+ * change on the way from the retained window (`view/omitted`, `view/answered`).
+ *
+ * @example
+ * ```ts
+ * const view: StepModelView = modelViewAt(log, 7, 'openai');
+ * view.entries.map((e) => e.message); // modelView(seek(log, 7), { target: 'openai' }).messages
+ * ```
+ */
+export interface StepModelView {
+  readonly target: ViewTarget;
+  readonly entries: readonly ViewEntry[];
+  readonly changes: readonly ViewChange[];
 }

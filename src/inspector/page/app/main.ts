@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The inspector page: reads the data the CLI embedded, steps through the log with the shared
- * model (windows cached per step), and renders everything as text.
+ * model (windows and model views cached per step), and renders everything as text.
  */
 import { createStepper } from '../../model/stepper';
 import { stepOfText, stepsText } from '../../model/stepsText';
@@ -9,7 +9,9 @@ import type { PageData } from '../data';
 import { forkText, pageLogOf } from '../pageLog';
 import { drawChart } from './chart';
 import { byId } from './dom';
-import { renderDiff, renderSummary, renderTrimmed, renderWindow } from './render';
+import type { ViewTarget } from '../../../view/viewTypes';
+import { VIEW_TARGETS } from '../../model/stepModelView';
+import { renderDiff, renderModelView, renderSummary, renderTrimmed, renderWindow } from './render';
 import { createStepList } from './stepList';
 import './style.css';
 
@@ -39,6 +41,14 @@ const start = (): void => {
   const slider = byId<HTMLInputElement>('slider');
   slider.max = String(last);
   let current = -1;
+  const targetSelect = byId<HTMLSelectElement>('target');
+  let target: ViewTarget = VIEW_TARGETS[0] as ViewTarget;
+  targetSelect.value = target;
+
+  const showModelView = (): void => {
+    renderModelView(byId('view'), byId('view-figures'), stepper.modelViewAt(current, target));
+    document.body.dataset['target'] = target;
+  };
 
   const go = (target: number): void => {
     const n = Math.min(last, Math.max(0, Math.round(target)));
@@ -58,6 +68,7 @@ const start = (): void => {
       (view.row.held === 0 ? '' : ` · ${view.row.held} held`);
     renderWindow(byId('window'), view);
     renderTrimmed(byId('trimmed'), view.trimmed);
+    showModelView();
     renderSummary(byId('summary'), view);
     renderDiff(byId('diff'), view, previous);
     chart.mark(n);
@@ -68,6 +79,10 @@ const start = (): void => {
   const chart = drawChart(byId('chart') as unknown as SVGSVGElement, rows, go);
   const list = createStepList(byId('steps'), byId('steps-inner'), rows, go);
   slider.addEventListener('input', () => go(Number(slider.value)));
+  targetSelect.addEventListener('change', () => {
+    target = VIEW_TARGETS.find((name) => name === targetSelect.value) ?? target;
+    showModelView();
+  });
   byId('prev').addEventListener('click', () => go(current - 1));
   byId('next').addEventListener('click', () => go(current + 1));
   document.addEventListener('keydown', (event) => {

@@ -2,7 +2,15 @@
 import type { Message } from '../../../model/message';
 import { coverageText } from '../../model/coverageText';
 import { summaryDiff } from '../../model/summaryDiff';
-import type { TrimmedEntry, WindowEntry, WindowView } from '../../model/types';
+import type {
+  StepModelView,
+  TrimmedEntry,
+  ViewEntry,
+  WindowEntry,
+  WindowView,
+} from '../../model/types';
+import { viewChangeText } from '../../model/viewChangeText';
+import { viewRows } from '../../model/viewRows';
 import { el } from './dom';
 
 /** A message's text as shown: its content, tool calls with their parameters, parts, image. */
@@ -27,24 +35,28 @@ const roleOf = (message: Message): string =>
     ? `tool ${message.toolName ?? ''} ← ${message.toolCallId ?? '?'}`.replace('  ', ' ')
     : message.role;
 
-/** One chat bubble: a header (role, position, tokens, marks) and the text. */
+/**
+ * One chat bubble: a header (role, position, tokens, marks) and the text. A message memory does
+ * not hold has no position (`null`: shown as `injected`); a bubble of the model view has no token
+ * count (`null`).
+ */
 const bubble = (
   message: Message,
   position: number | null,
-  tokens: number,
+  tokens: number | null,
   marks: readonly string[],
   classes: string,
 ): HTMLElement => {
   const item = el('li', {
     class: `bubble role-${message.role} ${classes}`.trim(),
     'data-position': position === null ? 'summary' : String(position),
-    'data-tokens': String(tokens),
+    ...(tokens === null ? {} : { 'data-tokens': String(tokens) }),
   });
   const head = el('div', { class: 'bubble-head' });
   head.append(
     el('span', { class: 'role' }, roleOf(message)),
     el('span', { class: 'position' }, position === null ? 'injected' : `#${position}`),
-    el('span', { class: 'tokens' }, `${tokens} tok`),
+    ...(tokens === null ? [] : [el('span', { class: 'tokens' }, `${tokens} tok`)]),
     ...marks.map((mark) => el('span', { class: `mark mark-${mark.split(' ')[0] ?? ''}` }, mark)),
   );
   item.append(head, el('div', { class: 'text' }, messageText(message)));
@@ -195,4 +207,63 @@ export const renderDiff = (
     el('p', { class: 'diff-summary' }, summaryLine(view.row.summary)),
   ];
   panel.replaceChildren(...lines);
+};
+
+/** A message the model view sends: the injected summary, a window message, or an answer it made. */
+const sentBubble = (entry: ViewEntry): HTMLElement => {
+  if (entry.kind === 'summary') return bubble(entry.message, null, null, ['summary'], 'summary');
+  if (entry.kind === 'message') return bubble(entry.message, entry.position, null, [], '');
+  const item = bubble(entry.message, null, null, [`answered ${entry.answers ?? '?'}`], 'answered');
+  item.setAttribute('data-position', 'answer');
+  item.setAttribute('data-answers', entry.answers ?? '');
+  (item.querySelector('.position') as HTMLElement).textContent = 'made by the view';
+  return item;
+};
+
+/**
+ * The model view at the step: what the next provider call receives, as bubbles (the injected
+ * summary marked, an answer the view made for an unanswered call marked `answered`), with each
+ * window message the view left out at its place, its text struck through and marked with the
+ * reason; and a line of figures above.
+ *
+ * @param list - the `<ol>` to fill
+ * @param figures - the element for the figures line
+ * @param view - the step's model view
+ * @example
+ * ```ts
+ * renderModelView(byId('view'), byId('view-figures'), stepper.modelViewAt(7, 'openai'));
+ * ```
+ */
+export const renderModelView = (
+  list: HTMLElement,
+  figures: HTMLElement,
+  view: StepModelView,
+): void => {
+  const items = viewRows(view).map((row) => {
+    if (row.kind === 'sent') return sentBubble(row.entry);
+    const { change } = row;
+    const item = bubble(
+      change.message,
+      change.position,
+      null,
+      [`left out: ${change.reason}`],
+      'omitted',
+    );
+    item.setAttribute('data-reason', change.reason);
+    if (change.position === null) {
+      item.setAttribute('data-position', 'answer');
+      (item.querySelector('.position') as HTMLElement).textContent = 'made by the view';
+    }
+    item.title = viewChangeText(change);
+    return item;
+  });
+  if (items.length === 0) items.push(el('li', { class: 'empty' }, '(nothing to send)'));
+  list.replaceChildren(...items);
+  const left = view.changes.filter((c) => c.type === 'view/omitted').length;
+  const answered = view.changes.length - left;
+  figures.textContent =
+    `${view.target}: ${view.entries.length} message${view.entries.length === 1 ? '' : 's'} sent` +
+    (view.changes.length === 0
+      ? ' · the window as memory holds it'
+      : ` · ${left} left out · ${answered} answered`);
 };

@@ -1,0 +1,102 @@
+import { getPositions } from '../../core/selectors';
+import { MemoryArgumentError } from '../../errors/errorClasses';
+import { describeValue } from '../../internal/describeValue';
+import { type EventLog, seek } from '../../log/eventLog';
+import type { Message } from '../../model/message';
+import type { MemoryState } from '../../model/state';
+import { modelView } from '../../view/modelView';
+import type { ViewTarget } from '../../view/viewTypes';
+import type { StepModelView, ViewEntry } from './types';
+
+/**
+ * The targets the inspector shows a model view for, its default first (the CLI's `--target` and
+ * the page's selector offer these).
+ *
+ * @example
+ * ```ts
+ * VIEW_TARGETS; // ['openai', 'anthropic', 'none']
+ * ```
+ */
+export const VIEW_TARGETS: readonly ViewTarget[] = ['openai', 'anthropic', 'none'];
+
+/**
+ * The model view of a state as the inspector shows it: `modelView(state, { target })`, each
+ * message tagged with where it comes from (the injected summary, a window message with its
+ * position and index, or an answer the view made for an unanswered call). Memory is not changed.
+ *
+ * @param state - the state after a step
+ * @param target - whose rules the view meets
+ * @returns the view's entries and changes
+ * @example
+ * ```ts
+ * const view = stepModelView(seek(log, 7), 'openai');
+ * view.entries[0]?.kind; // 'summary' when a summary is stored
+ * ```
+ */
+export const stepModelView = (state: MemoryState, target: ViewTarget): StepModelView => {
+  const view = modelView(state, { target });
+  const positions = getPositions(state);
+  // The view keeps the window's message objects: find each one's index by identity (a message
+  // object held twice is matched in window order).
+  const indices = new Map<Message, number[]>();
+  for (let i = state.messages.length - 1; i >= 0; i--) {
+    const message = state.messages[i] as Message;
+    const list = indices.get(message);
+    if (list === undefined) indices.set(message, [i]);
+    else list.push(i);
+  }
+  const answers = new Map<Message, { id: string; position: number | null }>();
+  for (const change of view.changes) {
+    if (change.type === 'view/answered') {
+      answers.set(change.message, { id: change.toolCallId, position: change.position });
+    }
+  }
+  const entries = view.messages.map((message): ViewEntry => {
+    const answer = answers.get(message);
+    if (answer !== undefined) {
+      return {
+        kind: 'answer',
+        message,
+        position: answer.position,
+        index: null,
+        answers: answer.id,
+      };
+    }
+    const index = indices.get(message)?.pop();
+    if (index === undefined) {
+      // Neither an answer nor a window message: the injected summary (the view puts it first).
+      return { kind: 'summary', message, position: null, index: null, answers: null };
+    }
+    return {
+      kind: 'message',
+      message,
+      position: positions[index] as number,
+      index,
+      answers: null,
+    };
+  });
+  return { target: view.target, entries, changes: view.changes };
+};
+
+/**
+ * The model view at step `n` of a log (the state `seek(log, n)` gives), for `target`.
+ *
+ * @param log - the event log
+ * @param n - the step, from 0 (the initial state) to `log.length`
+ * @param target - whose rules the view meets
+ * @returns the view's entries and changes
+ * @throws MemoryArgumentError (a `RangeError`) when `n` is outside `0..log.length`
+ * @example
+ * ```ts
+ * modelViewAt(log, 12, 'anthropic').changes; // [{ type: 'view/omitted', reason: 'tool-result-without-call', … }]
+ * ```
+ */
+export const modelViewAt = (log: EventLog, n: number, target: ViewTarget): StepModelView => {
+  if (!Number.isInteger(n) || n < 0 || n > log.length) {
+    throw new MemoryArgumentError(
+      'modelViewAt',
+      `n must be an integer from 0 to ${log.length} (the log's length), received ${describeValue(n)}`,
+    );
+  }
+  return stepModelView(seek(log, n), target);
+};
