@@ -7,8 +7,10 @@
  *    answers one turn, then starts a tool turn; the tool kills the process with SIGKILL, after
  *    the tool call was appended and before its result exists.
  * 2. The parent, a fresh process with a fresh memory, loads the stream: the last message is the
- *    unanswered tool call. It runs the tool and gives the result to the agent as the next input;
- *    the agent finishes the turn, then answers a question about the first turn.
+ *    unanswered tool call. `agent.resume({ rerun: true })` runs the interrupted call again (the
+ *    tool is declared `idempotent`: a lookup) and finishes the turn; then the agent answers a
+ *    question about the first turn. (`agent.run` alone would answer the call as interrupted,
+ *    never re-running it, and report it to `onToolInterrupted`.)
  * 3. `load` equals a replay of the actions `read` returns (`exportEventLog` + `replay`).
  *
  * Run: `npx tsx examples/eventSourcedAgent.ts`
@@ -24,7 +26,6 @@ import {
   exportEventLog,
   LocalProvider,
   replay,
-  toolMessage,
 } from 'conversation-memory';
 import { SqliteEventStore } from 'conversation-memory/sessions/node';
 
@@ -77,15 +78,12 @@ try {
         description: 'The exchange rate of a currency',
         parameters: { type: 'object', properties: { currency: { type: 'string' } } },
         execute: ({ currency }) => lookup(currency),
+        idempotent: true,
       },
     ],
     eventStore: { store, ...STREAM },
   });
-  const result = toolMessage(lookup(pending.parameters['currency']), {
-    toolCallId: pending.id,
-    toolName: pending.name,
-  });
-  const finished = await agent.run(result);
+  const finished = await agent.resume({ rerun: true });
   const { message } = await agent.run("What's my name?");
   assert.equal(message.content, 'Your name is Dana.');
   assert.ok(finished.message.content?.includes('1.08 USD'));

@@ -26,6 +26,9 @@ const expected: Readonly<Record<string, string>> = {
   'openaiAdapter.ts': 'openai adapter: 2 calls, roles sent: system, user, assistant, tool',
   'eventSourcedAgent.ts':
     'event-sourced agent: child killed with SIGKILL at version 4, resumed from the stream, finished at version 8; load equals replay',
+  'modelView.ts': 'model view: 6 messages sent, 1 changes, 0 violations; memory unchanged',
+  'streamingAgent.ts':
+    'streaming agent: 2 model calls, 1 tool call, the streamed text is the final answer',
   'memoryTour.ts':
     'demo complete: removed 2 by the message limit, 3 by the token limit, 3 at the tool-pair boundary',
   'reducerLoop.ts': 'replayed 8 actions: same final state',
