@@ -1,6 +1,10 @@
 import { SpanKind, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import { CONVERSATION_MEMORY, GEN_AI } from './genAiAttributes';
-import type { ModelCall, ModelFailure, ModelResult } from './hookInfos';
+import type {
+  ModelCallInfo as ModelCall,
+  ModelErrorInfo as ModelFailure,
+  ModelResultInfo as ModelResult,
+} from 'conversation-memory';
 import { recordFailure } from './recordFailure';
 import {
   inputMessagesJson,

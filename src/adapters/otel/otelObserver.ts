@@ -1,6 +1,12 @@
 import { diag, trace, type Tracer } from '@opentelemetry/api';
 import type { AgentObserver } from 'conversation-memory';
-import type { ModelCall, ModelFailure, ModelResult, ToolEnd, ToolStart } from './hookInfos';
+import type {
+  ModelCallInfo as ModelCall,
+  ModelErrorInfo as ModelFailure,
+  ModelResultInfo as ModelResult,
+  ToolEndInfo as ToolEnd,
+  ToolStartInfo as ToolStart,
+} from 'conversation-memory';
 import { endModelCallSpan, failModelCallSpan, startModelCallSpan } from './modelCallSpan';
 import { OpenSpans } from './openSpans';
 import { readOtelOptions, type OtelObserverOptions } from './otelObserverOptions';

@@ -1,6 +1,6 @@
 import { SpanKind, type Span, type Tracer } from '@opentelemetry/api';
 import { CONVERSATION_MEMORY, GEN_AI } from './genAiAttributes';
-import type { ToolEnd, ToolStart } from './hookInfos';
+import type { ToolEndInfo as ToolEnd, ToolStartInfo as ToolStart } from 'conversation-memory';
 import { recordFailure } from './recordFailure';
 import { toolValueJson } from './semconvMessages';
 
