@@ -234,9 +234,11 @@ export type {
   Provider,
   CompletionRequest,
   CompletionResult,
+  CompletionStreamPart,
   CompletionUsage,
   ToolSpec,
 } from './agent/provider';
+export type { AgentStreamEvent } from './agent/streamEvents';
 export type { ErrorCode } from './errors/ConversationMemoryError';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';
 
