@@ -24,6 +24,7 @@ export default defineConfig({
     'ai-sdk': 'src/adapters/ai-sdk/index.ts',
     redux: 'src/adapters/redux/index.ts',
     zustand: 'src/adapters/zustand/index.ts',
+    otel: 'src/adapters/otel/index.ts',
     // Node-only session stores (files, SQLite, Redis); the same rule: the public API by name.
     'sessions-node': 'src/sessions/node/index.ts',
     // The `conversation-memory` command (Node only; bundles the library code it uses).

@@ -19,7 +19,7 @@ export default defineConfig({
         find: /^conversation-memory$/,
         replacement: fileURLToPath(new URL(entry, import.meta.url)),
       },
-      ...['openai', 'anthropic', 'ai-sdk', 'redux', 'zustand'].map((name) => ({
+      ...['openai', 'anthropic', 'ai-sdk', 'redux', 'zustand', 'otel'].map((name) => ({
         find: new RegExp(`^conversation-memory/${name}$`),
         replacement: fileURLToPath(new URL(subpath(name), import.meta.url)),
       })),

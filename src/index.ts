@@ -75,6 +75,10 @@ export { EXTENSION_KEY } from './codec/persisted';
 // Object API
 export { ConversationMemory } from './facade/ConversationMemory';
 
+// The model view: what the next provider call receives
+export { modelView } from './view/modelView';
+export { interruptedToolResult, INTERRUPTED_TOOL_RESULT } from './view/interruptedToolResult';
+
 // Provider formats
 export { validateTranscript } from './formats/validateTranscript';
 export { toAnthropic, ANTHROPIC_SYSTEM_SEPARATOR } from './formats/anthropic';
@@ -232,6 +236,7 @@ export type {
   AgentOptions,
   AgentRunResult,
   AgentTool,
+  ResumeOptions,
   RunOptions,
   ToolContext,
 } from './agent/types';
@@ -243,7 +248,22 @@ export type {
   CompletionUsage,
   ToolSpec,
 } from './agent/provider';
+export type {
+  ModelCallInfo,
+  ModelResultInfo,
+  ModelErrorInfo,
+  ToolStartInfo,
+  ToolEndInfo,
+} from './agent/hooks';
 export type { AgentStreamEvent } from './agent/streamEvents';
+export type {
+  ModelView,
+  ModelViewOptions,
+  TranscriptEntry,
+  ViewChange,
+  ViewOmissionReason,
+  ViewTarget,
+} from './view/viewTypes';
 export type { ReadServerSentEventsOptions } from './agent/sse/readServerSentEvents';
 export type { ErrorCode } from './errors/ConversationMemoryError';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';

@@ -14,7 +14,7 @@ import {
   userMessage,
   type MemoryAction,
 } from 'conversation-memory';
-import { summaryMessage } from '../src/agent/summaryMessage';
+import { summaryMessage } from '../src/view/summaryMessage';
 import { SUMMARY_MESSAGE_PREFIX } from '../src/agent/prompts';
 import { parseInput, readInput, timelineRows, windowAt } from '../src/inspector/model';
 import { memoryActionArb } from './arbitraries/actions';

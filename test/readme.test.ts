@@ -2,16 +2,25 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 /**
- * The README's tour is executed, so it cannot rot. Each ```ts block under "## Tour" becomes a
- * module; every line of the form `expression; // value` whose comment is a JavaScript expression
- * becomes an assertion that the expression deep-equals the value.
+ * The README's tour, and the other sections listed below, are executed, so they cannot rot. Each
+ * ```ts block of those sections becomes a module; every line of the form `expression; // value`
+ * whose comment is a JavaScript expression becomes an assertion that the expression deep-equals
+ * the value.
  */
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const tour = readme.slice(
-  readme.indexOf('## Tour'),
-  readme.indexOf('\n## ', readme.indexOf('## Tour') + 1),
+const CHECKED_SECTIONS = ['## Tour', '### Tracing with OpenTelemetry'];
+/** A section's text: from its heading to the next heading of its level or above. */
+const sectionOf = (heading: string): string => {
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README has no section ${heading}`);
+  const level = heading.indexOf(' ');
+  const next = new RegExp(`\n#{1,${level}} `, 'g');
+  next.lastIndex = start + 1;
+  return readme.slice(start, next.exec(readme)?.index ?? readme.length);
+};
+const blocks = CHECKED_SECTIONS.flatMap((heading) =>
+  [...sectionOf(heading).matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? ''),
 );
-const blocks = [...tour.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
 const dir = new URL('./.readme/', import.meta.url);
 
 const isExpression = (source: string): boolean => {

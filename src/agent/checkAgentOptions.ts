@@ -127,6 +127,15 @@ const checkProvider = (value: unknown, field: string): Provider => {
       `${field} must be an object with a complete(request) method, received ${describeValue(value)}`,
     );
   }
+  const { target, stream } = value;
+  if (target !== undefined && target !== 'openai' && target !== 'anthropic' && target !== 'none') {
+    fail(
+      `${field}.target must be "openai", "anthropic" or "none", received ${describeValue(target)}`,
+    );
+  }
+  if (stream !== undefined && typeof stream !== 'function') {
+    fail(`${field}.stream must be a function, received ${describeValue(stream)}`);
+  }
   return value;
 };
 
@@ -154,7 +163,10 @@ const checkTools = (value: unknown): Map<string, AgentTool> => {
     if (typeof tool !== 'object' || tool === null) {
       fail(`tools[${i}] must be an object, received ${describeValue(tool)}`);
     }
-    const { name, description, parameters, execute } = tool as Partial<AgentTool>;
+    const { name, description, parameters, execute, idempotent } = tool as Partial<AgentTool>;
+    if (idempotent !== undefined && typeof idempotent !== 'boolean') {
+      fail(`tools[${i}].idempotent must be true or false, received ${describeValue(idempotent)}`);
+    }
     if (typeof name !== 'string' || name === '') {
       fail(`tools[${i}].name must be a non-empty string, received ${describeValue(name)}`);
     }

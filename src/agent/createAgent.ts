@@ -15,7 +15,16 @@ import { ConversationMemory } from '../facade/ConversationMemory';
 import { takeTurn } from './run/memoryTurns';
 import { EventJournal } from './run/eventJournal';
 import { RecordedMemory } from '../eventStore/RecordedMemory';
-import type { Agent, AgentInput, AgentOptions, RunOptions } from './types';
+import type {
+  Agent,
+  AgentInput,
+  AgentOptions,
+  AgentRunResult,
+  ResumeOptions,
+  RunOptions,
+} from './types';
+import type { AgentStreamEvent } from './streamEvents';
+import { linkSignals, streamRun } from './run/streamRun';
 
 const API = 'agent.run';
 
@@ -41,22 +50,48 @@ const readInput = (input: AgentInput): Message[] => {
 
 const readRunOptions = (
   options: RunOptions | undefined,
+  api: string,
 ): { runId: string; signal: AbortSignal | undefined } => {
   if (options === undefined) return { runId: newRunId(), signal: undefined };
   if (typeof options !== 'object' || options === null) {
     throw new InvalidMessageError(
-      API,
+      api,
       `options must be an object such as { runId, signal }, received ${describeValue(options)}`,
     );
   }
   const { runId, signal } = options;
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
     throw new InvalidMessageError(
-      API,
+      api,
       `options.runId must be a non-empty string, received ${describeValue(runId)}`,
     );
   }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new InvalidMessageError(
+      api,
+      `options.signal must be an AbortSignal, received ${describeValue(signal)}`,
+    );
+  }
   return { runId: runId ?? newRunId(), signal };
+};
+
+/** `resume`'s options: `rerun` (default `false`) and a run's `runId` and `signal`. */
+const readResumeOptions = (options: ResumeOptions | undefined): ResumeOptions & { rerun: boolean } => {
+  if (options === undefined) return { rerun: false };
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidMessageError(
+      'agent.resume',
+      `options must be an object such as { rerun: true }, received ${describeValue(options)}`,
+    );
+  }
+  const { rerun = false } = options;
+  if (typeof rerun !== 'boolean') {
+    throw new InvalidMessageError(
+      'agent.resume',
+      `options.rerun must be true or false, received ${describeValue(rerun)}`,
+    );
+  }
+  return { ...options, rerun };
 };
 
 /**
@@ -110,49 +145,70 @@ export const createAgent = (options: AgentOptions): Agent => {
       // An onError that throws has nowhere left to report to.
     }
   };
+  const target = checked.provider.target ?? 'openai';
+  const start = (
+    messages: readonly Message[],
+    { runId, signal }: { runId: string; signal: AbortSignal | undefined },
+    resume: { readonly rerun: boolean } | undefined,
+    emit?: (event: AgentStreamEvent) => void,
+  ): Promise<AgentRunResult> => {
+    const context: RunContext = {
+      runId,
+      signal,
+      provider: checked.provider,
+      target,
+      model: checked.model,
+      systemPrompt: checked.systemPrompt,
+      maxIterations: checked.maxIterations,
+      tools: checked.tools,
+      toolSpecs: checked.toolSpecs,
+      memory,
+      observers: checked.observers,
+      summarize: checked.summarize,
+      report,
+      added: [],
+      journal: journal(),
+      emit,
+    };
+    return takeTurn(memory, async () => {
+      if (context.journal !== undefined) {
+        // The stream is the truth: load it, then every change of the run is appended.
+        await context.journal.load();
+        return runAgent(context, messages, resume);
+      }
+      if (session === undefined || memory === undefined) {
+        return runAgent(context, messages, resume);
+      }
+      // Load at the start (the stored state replaces the memory's), save at the end with the
+      // loaded revision; a run that throws saves nothing.
+      const revision = await loadSession(session, memory, context);
+      const result = await runAgent(context, messages, resume);
+      const added = context.added ?? [];
+      const hold = checked.summarize !== undefined;
+      await saveSession(
+        session,
+        memory,
+        revision,
+        (latest) => reapplyRun(latest, added, hold),
+        context,
+      );
+      return result;
+    });
+  };
   return {
     memory,
-    run: async (input: AgentInput, runOptions?: RunOptions) => {
+    run: async (input: AgentInput, runOptions?: RunOptions) =>
+      start(readInput(input), readRunOptions(runOptions, API), undefined),
+    resume: async (resumeOptions?: ResumeOptions) => {
+      const { rerun, ...rest } = readResumeOptions(resumeOptions);
+      return start([], readRunOptions(rest, 'agent.resume'), { rerun });
+    },
+    stream: (input: AgentInput, runOptions?: RunOptions) => {
       const messages = readInput(input);
-      const { runId, signal } = readRunOptions(runOptions);
-      const context: RunContext = {
-        runId,
-        signal,
-        provider: checked.provider,
-        model: checked.model,
-        systemPrompt: checked.systemPrompt,
-        maxIterations: checked.maxIterations,
-        tools: checked.tools,
-        toolSpecs: checked.toolSpecs,
-        memory,
-        observers: checked.observers,
-        summarize: checked.summarize,
-        report,
-        added: [],
-        journal: journal(),
-      };
-      return takeTurn(memory, async () => {
-        if (context.journal !== undefined) {
-          // The stream is the truth: load it, then every change of the run is appended.
-          await context.journal.load();
-          return runAgent(context, messages);
-        }
-        if (session === undefined || memory === undefined) return runAgent(context, messages);
-        // Load at the start (the stored state replaces the memory's), save at the end with the
-        // loaded revision; a run that throws saves nothing.
-        const revision = await loadSession(session, memory, context);
-        const result = await runAgent(context, messages);
-        const added = context.added ?? [];
-        const hold = checked.summarize !== undefined;
-        await saveSession(
-          session,
-          memory,
-          revision,
-          (latest) => reapplyRun(latest, added, hold),
-          context,
-        );
-        return result;
-      });
+      const options = readRunOptions(runOptions, 'agent.stream');
+      return streamRun((emit, signal) =>
+        start(messages, { runId: options.runId, signal: linkSignals(options.signal, signal) }, undefined, emit),
+      );
     },
     clearMemory: () =>
       takeTurn(memory, async () => {

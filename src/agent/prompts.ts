@@ -20,13 +20,4 @@ export const SUMMARIZE_PROMPT =
  */
 export const SUMMARIZER_SYSTEM_PROMPT = 'You are a concise summarizer.';
 
-/**
- * How the stored summary reaches the model: a system message `[Conversation Summary] <summary>`
- * at index 0 of every main model call's messages (never stored in memory).
- *
- * @example
- * ```ts
- * `${SUMMARY_MESSAGE_PREFIX} The user is Alice.`; // '[Conversation Summary] The user is Alice.'
- * ```
- */
-export const SUMMARY_MESSAGE_PREFIX = '[Conversation Summary]';
+export { SUMMARY_MESSAGE_PREFIX } from '../view/summaryMessage';

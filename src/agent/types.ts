@@ -6,6 +6,7 @@ import type { MemoryEffect } from '../model/effects';
 import type { JsonObject, JsonValue, Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { Provider } from './provider';
+import type { AgentStreamEvent } from './streamEvents';
 import type {
   ModelCallInfo,
   ModelErrorInfo,
@@ -39,6 +40,12 @@ export interface AgentTool {
    * copy); `context.signal` is the run's abort signal, when it has one.
    */
   execute(args: { [key: string]: JsonValue }, context: ToolContext): unknown;
+  /**
+   * Whether running the tool twice with the same arguments does no more than running it once
+   * (a read, a lookup). Only such a tool is run again by `agent.resume({ rerun: true })` when its
+   * call was interrupted. Default `false`.
+   */
+  readonly idempotent?: boolean;
 }
 
 /**
@@ -260,6 +267,19 @@ export interface RunOptions {
 }
 
 /**
+ * What `agent.resume` takes: a run's options, and whether to run interrupted calls again.
+ *
+ * @example
+ * ```ts
+ * await agent.resume({ rerun: true, runId: 'recovery-1' });
+ * ```
+ */
+export interface ResumeOptions extends RunOptions {
+  /** Run interrupted calls of tools declared `idempotent: true` again (default `false`). */
+  readonly rerun?: boolean;
+}
+
+/**
  * What a run resolves to.
  *
  * @example
@@ -287,6 +307,25 @@ export interface AgentRunResult {
  */
 export interface Agent {
   run(input: AgentInput, options?: RunOptions): Promise<AgentRunResult>;
+  /**
+   * Runs like `run`, as an async iterable of {@link AgentStreamEvent}s: text deltas as the
+   * provider streams them (its `stream`, else the whole reply as one delta), each tool call and
+   * result, the memory's effects as they happen, and last `finish` with the result `run` would
+   * resolve to. Memory records each complete assistant message once, when it is complete. An
+   * abort (the `signal`, or leaving the loop early) stops the run: text already streamed of an
+   * unfinished reply is kept as an assistant message marked `metadata.interrupted: true` (nothing
+   * when none was streamed), calls not run are answered, and the iteration throws the reason.
+   */
+  stream(input: AgentInput, options?: RunOptions): AsyncIterable<AgentStreamEvent>;
+  /**
+   * Finishes a conversation a stopped run left behind (a crash or a kill inside a tool): the
+   * calls left unanswered at the end of memory are answered (with an interrupted-call result,
+   * or, with `rerun: true`, by running again the tools declared `idempotent`), then the loop goes
+   * on from memory as it stands, with no new input, until a final answer. A conversation that
+   * already ends with a final answer resolves to it, with `iterations: 0`. (`run` answers
+   * interrupted calls the same way, never re-running them, before it adds its input.)
+   */
+  resume(options?: ResumeOptions): Promise<AgentRunResult>;
   /**
    * Clears the memory (`memory.clear()`) once every run already started on it has settled, so a
    * run in flight never writes into the cleared memory: the per-user pattern for one agent that

@@ -85,3 +85,67 @@ export type ViewChange =
       readonly position: number | null;
       readonly message: Message;
     };
+
+/**
+ * A message of a transcript given to `modelView` in place of the window, with its position in the
+ * conversation (`null` for a message memory never held, such as an empty final reply).
+ *
+ * @example
+ * ```ts
+ * const entry: TranscriptEntry = { message: userMessage('hi'), position: 12 };
+ * ```
+ */
+export interface TranscriptEntry {
+  readonly message: Message;
+  readonly position: number | null;
+}
+
+/**
+ * What `modelView` takes besides the state.
+ *
+ * @example
+ * ```ts
+ * const options: ModelViewOptions = { target: 'anthropic', budget: 8000 };
+ * ```
+ */
+export interface ModelViewOptions {
+  /** Whose rules the view meets (default `'none'`: the tool-pairing rules only). */
+  readonly target?: ViewTarget | undefined;
+  /**
+   * A token budget for the view (an integer ≥ 1), counted with the state's tokenizer: the oldest
+   * messages (whole tool-call groups) are left out until the view fits. The summary message,
+   * pinned system messages and the newest group are never left out, so a view may still exceed
+   * a budget they alone exceed (`overBudget`). Default: no budget.
+   */
+  readonly budget?: number | null | undefined;
+  /**
+   * The transcript to send in place of the window, oldest first (default: the window). The agent
+   * passes the run's transcript: the history memory held when the run began and every message of
+   * the run, even those memory has trimmed since (the model must see its own calls). A message
+   * trimmed from the window and covered by a committed summary is left out (`'summarized'`).
+   */
+  readonly transcript?: readonly TranscriptEntry[] | undefined;
+}
+
+/**
+ * What the next provider call receives, and what was changed on the way.
+ *
+ * - `messages`: the injected `[Conversation Summary] …` system message first (when the state
+ *   holds a summary), then the window (or transcript), repaired to meet `target`.
+ * - `changes`: every message left out and every tool call answered in the view, in order.
+ * - `tokens`: the view's token count with the state's tokenizer, when a `budget` was given.
+ * - `overBudget`: `true` when what may not be left out alone exceeds the budget.
+ *
+ * @example
+ * ```ts
+ * const view: ModelView = modelView(state, { target: 'openai' });
+ * validateTranscript(view.messages, 'openai'); // []
+ * ```
+ */
+export interface ModelView {
+  readonly messages: readonly Message[];
+  readonly target: ViewTarget;
+  readonly changes: readonly ViewChange[];
+  readonly tokens?: number;
+  readonly overBudget?: boolean;
+}

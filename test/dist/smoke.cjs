@@ -5,10 +5,13 @@ const cm = require('conversation-memory');
 const openai = require('conversation-memory/openai');
 const anthropic = require('conversation-memory/anthropic');
 const aiSdk = require('conversation-memory/ai-sdk');
+const otel = require('conversation-memory/otel');
 assert.equal(typeof openai.openaiProvider, 'function');
 assert.equal(typeof anthropic.anthropicProvider, 'function');
 assert.equal(typeof aiSdk.aiSdkProvider, 'function');
 assert.throws(() => openai.openaiProvider({ client: {} }), cm.AgentConfigError);
+assert.throws(() => otel.otelObserver({ recordContent: 'yes' }), cm.AgentConfigError);
+assert.equal(typeof otel.otelObserver().onModelCall, 'function');
 
 const { state, effects } = cm.addMessages(cm.createMemory({ maxMessages: 1, tokenizer: 'cl100k_base' }), [
   cm.userMessage('first'),

@@ -2,6 +2,7 @@
 // fp-ts and io-ts have no exports map, so an import that works under vitest can crash here.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
   addMessage,
@@ -44,6 +45,27 @@ const bad = openaiProvider({
 await assert.rejects(
   bad.complete({ model: 'm', systemPrompt: '', messages: [userMessage('hi')] }),
   (error) => error instanceof ProviderResponseError,
+);
+
+// The otel subpath: @opentelemetry/api stays external (an optional peer, one copy per app: a
+// bundled copy would not see the app's tracer provider), and the observer traces through it.
+const otelBuild = readFileSync(new URL('../../dist/otel.js', import.meta.url), 'utf8');
+assert.match(otelBuild, /from ["']@opentelemetry\/api["']/);
+assert.doesNotMatch(otelBuild, /class ProxyTracerProvider|function ProxyTracerProvider/);
+const { otelObserver } = await import('conversation-memory/otel');
+const { AgentConfigError } = await import('conversation-memory');
+assert.throws(() => otelObserver({ tracer: {} }), (error) => error instanceof AgentConfigError);
+const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import(
+  '@opentelemetry/sdk-trace-base'
+);
+const exporter = new InMemorySpanExporter();
+const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('smoke');
+const traced = otelObserver({ tracer });
+traced.onToolStart('run-1', { toolCallId: 't1', toolName: 'calc', input: {} });
+traced.onToolEnd('run-1', { toolCallId: 't1', toolName: 'calc', output: '4', durationMs: 1 });
+assert.deepEqual(
+  exporter.getFinishedSpans().map((span) => [span.name, span.attributes['gen_ai.tool.name']]),
+  [['execute_tool calc', 'calc']],
 );
 
 // An app that loads both builds (an ESM app with a CJS dependency that also uses us) shares one

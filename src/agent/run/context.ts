@@ -4,6 +4,8 @@ import type { AgentObserver, AgentTool } from '../types';
 import type { ReportError } from './notify';
 import type { Message } from '../../model/message';
 import type { EventJournal } from './eventJournal';
+import type { ViewTarget } from '../../view/viewTypes';
+import type { AgentStreamEvent } from '../streamEvents';
 
 /**
  * How summary calls are made, when `summarizeOnTrim` is on.
@@ -25,6 +27,8 @@ export interface RunContext {
   readonly runId: string;
   readonly signal: AbortSignal | undefined;
   readonly provider: Provider;
+  /** Whose rules every main call's model view meets: the provider's `target`, else `'openai'`. */
+  readonly target: ViewTarget;
   readonly model: string;
   readonly systemPrompt: string;
   readonly maxIterations: number;
@@ -38,4 +42,6 @@ export interface RunContext {
   readonly added?: Message[];
   /** With `eventStore`: every memory change goes through it, appended as its actions. */
   readonly journal?: EventJournal | undefined;
+  /** With `agent.stream`: receives each event of the run as it happens. */
+  readonly emit?: ((event: AgentStreamEvent) => void) | undefined;
 }

@@ -27,15 +27,13 @@ export const executeTool = async (
   tools: ReadonlyMap<string, AgentTool>,
   call: ToolCall,
   signal: AbortSignal | undefined,
-): Promise<Message> => {
+): Promise<ToolOutcome> => {
   const origin = { toolCallId: call.id, toolName: call.name };
   const tool = tools.get(call.name);
   if (tool === undefined) {
     const known = [...tools.keys()].map((name) => `"${name}"`).join(', ');
-    return toolMessage(
-      `Error: unknown tool "${call.name}"; available tools: ${known === '' ? 'none' : known}`,
-      origin,
-    );
+    const text = `Error: unknown tool "${call.name}"; available tools: ${known === '' ? 'none' : known}`;
+    return { message: toolMessage(text, origin), error: new Error(text) };
   }
   let content: string;
   try {
@@ -44,6 +42,18 @@ export const executeTool = async (
     content = resultText(call.name, await tool.execute(args, { signal }));
   } catch (error) {
     content = `Error: tool "${call.name}" failed: ${errorText(error)}`;
+    return { message: toolMessage(content, origin), error };
   }
-  return toolMessage(content, origin);
+  return { message: toolMessage(content, origin) };
 };
+
+/**
+ * How a tool call ended: its result message, and the error when the tool threw, rejected or was
+ * unknown (the message then carries the error text).
+ *
+ * @internal
+ */
+export interface ToolOutcome {
+  readonly message: Message;
+  readonly error?: unknown;
+}

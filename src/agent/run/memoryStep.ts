@@ -39,20 +39,31 @@ export const commitChange = async (context: RunContext, change: () => void): Pro
 export const addToMemory = async (
   context: RunContext,
   messages: readonly Message[],
-): Promise<void> => {
+): Promise<number[] | undefined> => {
   const { memory } = context;
-  if (memory === undefined) return;
+  if (memory === undefined) return undefined;
   context.added?.push(...messages);
   let trims: TrimmedEffect[] = [];
+  let all: MemoryEffect[] = [];
   // One step: the add and the holds of what it trimmed (appended together with an event store).
   await commitChange(context, () => {
     trims = [];
+    all = [];
     for (const effect of effectsOf(context, () => memory.addMany(messages))) {
+      all.push(effect);
       if (effect.type !== 'memory/trimmed' || effect.reason !== 'enforce_limits') continue;
-      if (context.summarize !== undefined) effectsOf(context, () => memory.holdForSummary(effect));
+      if (context.summarize !== undefined) {
+        all.push(...effectsOf(context, () => memory.holdForSummary(effect)));
+      }
       trims.push(effect);
     }
   });
+  // The add took the positions just before the next one (one per message, in order).
+  const next = memory.state.nextPosition;
+  const positions = messages.map((_, k) => next - messages.length + k);
+  if (context.emit !== undefined) {
+    for (const effect of all) context.emit({ type: 'memory-effect', effect });
+  }
   for (const effect of trims) {
     await notify(
       context.observers,
@@ -62,6 +73,7 @@ export const addToMemory = async (
       context.report,
     );
   }
+  return positions;
 };
 
 /**

@@ -1,53 +1,45 @@
 import type { ConversationMemory } from '../../facade/ConversationMemory';
+import { createMemory } from '../../core/createMemory';
 import { getPositions } from '../../core/selectors';
 import type { Message } from '../../model/message';
-import { isSummarized } from '../../internal/summarized';
-import { summaryMessage } from '../summaryMessage';
+import type { MemoryState } from '../../model/state';
+import { modelView } from '../../view/modelView';
+import type { ModelView, TranscriptEntry, ViewTarget } from '../../view/viewTypes';
+
+/** The state of an agent without memory: no summary, no window; the run's transcript only. */
+let emptyState: MemoryState | undefined;
 
 /**
- * What the model sees in one run, as the reference builds it: the history memory held when the
- * run began, the run's input, then every message of the run (tool calls, results) in order, even
- * those memory has trimmed meanwhile (the model must see the calls it made and their results).
- *
- * One fix over the reference: a history message that memory has trimmed **and** a committed
- * summary covers is left out, since the summary, injected at index 0 as a system message
- * `[Conversation Summary] …`, stands for it (the reference sent both, 9.3 item 2). Trimmed
- * messages that no summary covers yet (summarizing off, failed, or not done yet) stay, as in the
- * reference.
+ * The run's transcript, as the reference builds what the model sees: the history memory held
+ * when the run began, the run's input, then every message of the run (tool calls, results) in
+ * order, even those memory has trimmed meanwhile (the model must see the calls it made and their
+ * results). Each entry keeps its position, so `modelView` can leave out what a committed summary
+ * covers (the reference sent both, 9.3 item 2) and repair what a provider would refuse.
  *
  * @internal
  */
 export class RunView {
-  readonly #history: readonly Message[];
-  readonly #historyPositions: readonly number[];
-  readonly #run: Message[] = [];
+  readonly #entries: TranscriptEntry[] = [];
 
   constructor(memory: ConversationMemory | undefined) {
-    this.#history = memory === undefined ? [] : memory.state.messages;
-    this.#historyPositions = memory === undefined ? [] : getPositions(memory.state);
-  }
-
-  /** Appends messages of the run. */
-  push(...messages: readonly Message[]): void {
-    this.#run.push(...messages);
-  }
-
-  /** The messages of the next model call. */
-  messages(memory: ConversationMemory | undefined): Message[] {
-    if (memory === undefined) return this.#run.slice();
-    const { summaryCoverage, summary } = memory.state;
-    // Held for summarizing is not summarized yet: those stay, whatever the coverage ranges say.
-    const held = new Set(getPositions(memory.state));
-    for (const position of memory.state.pendingPositions) held.add(position);
-    const summarized = (position: number): boolean =>
-      !held.has(position) && isSummarized(summaryCoverage, position);
-    const view: Message[] = [];
-    const injected = summaryMessage(summary);
-    if (injected !== undefined) view.push(injected);
-    this.#history.forEach((message, i) => {
-      if (!summarized(this.#historyPositions[i] as number)) view.push(message);
+    if (memory === undefined) return;
+    const { messages } = memory.state;
+    const positions = getPositions(memory.state);
+    messages.forEach((message, i) => {
+      this.#entries.push({ message, position: positions[i] as number });
     });
-    view.push(...this.#run);
-    return view;
+  }
+
+  /** Appends messages of the run, with their positions (`null` for one memory did not keep). */
+  push(messages: readonly Message[], positions?: readonly number[]): void {
+    messages.forEach((message, i) => {
+      this.#entries.push({ message, position: positions?.[i] ?? null });
+    });
+  }
+
+  /** The model view of the next call: `modelView` of the memory with the run's transcript. */
+  view(memory: ConversationMemory | undefined, target: ViewTarget): ModelView {
+    const state = memory?.state ?? (emptyState ??= createMemory());
+    return modelView(state, { target, transcript: this.#entries });
   }
 }

@@ -6,6 +6,7 @@ import type { RunContext } from './context';
 import { changeMemory, commitChange } from './memoryStep';
 import type { MemoryEffect } from '../../model/effects';
 import { notify } from './notify';
+import { callModel } from './callModel';
 
 /**
  * The reference's excerpt: one `ROLE: content` line per message (`ASSISTANT: ` alone for a
@@ -26,7 +27,10 @@ export const summaryExcerpt = (messages: readonly Message[]): string =>
  * @returns whether a summary call was made
  * @internal
  */
-export const summarizePending = async (context: RunContext): Promise<boolean> => {
+export const summarizePending = async (
+  context: RunContext,
+  iteration: number,
+): Promise<boolean> => {
   const { memory, summarize } = context;
   if (memory === undefined || summarize === undefined) return false;
   const { messages, positions } = memory.pendingSummary;
@@ -34,13 +38,14 @@ export const summarizePending = async (context: RunContext): Promise<boolean> =>
   if (through === undefined) return false;
   let text: string;
   try {
-    const result = await summarize.provider.complete({
+    const request = {
       model: summarize.model,
       systemPrompt: SUMMARIZER_SYSTEM_PROMPT,
       messages: [userMessage(SUMMARIZE_PROMPT + summaryExcerpt(messages))],
       maxTokens: summarize.maxTokens,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
-    });
+    };
+    const result = await callModel(context, summarize.provider, request, 'summary', iteration);
     const reply = normalizeMessage(
       (result as { message?: unknown } | null)?.message,
       `${summarize.provider.name}: summary reply`,
@@ -54,6 +59,7 @@ export const summarizePending = async (context: RunContext): Promise<boolean> =>
   await commitChange(context, () => {
     effects = changeMemory(context, () => memory.commitSummary(text, through));
   });
+  for (const effect of effects) context.emit?.({ type: 'memory-effect', effect });
   const summary = memory.summary;
   if (effects.some((effect) => effect.type === 'memory/summaryChanged') && summary !== null) {
     await notify(

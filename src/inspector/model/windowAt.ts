@@ -1,4 +1,4 @@
-import { summaryMessage } from '../../agent/summaryMessage';
+import { summaryMessage } from '../../view/summaryMessage';
 import { memoryReducer } from '../../core/memoryReducer';
 import { getPositions } from '../../core/selectors';
 import { MemoryArgumentError } from '../../errors/errorClasses';

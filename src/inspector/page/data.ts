@@ -1,4 +1,4 @@
-import { summaryMessage } from '../../agent/summaryMessage';
+import { summaryMessage } from '../../view/summaryMessage';
 import { normalizeMessage } from '../../internal/normalizeMessage';
 import { type EventLog, logActions, logSnapshots } from '../../log/eventLog';
 import type { Message } from '../../model/message';

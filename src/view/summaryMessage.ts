@@ -1,6 +1,16 @@
 import { systemMessage } from '../model/constructors';
 import type { Message } from '../model/message';
-import { SUMMARY_MESSAGE_PREFIX } from './prompts';
+
+/**
+ * How the stored summary reaches the model: a system message `[Conversation Summary] <summary>`
+ * at index 0 of every main model call's messages (never stored in memory).
+ *
+ * @example
+ * ```ts
+ * `${SUMMARY_MESSAGE_PREFIX} The user is Alice.`; // '[Conversation Summary] The user is Alice.'
+ * ```
+ */
+export const SUMMARY_MESSAGE_PREFIX = '[Conversation Summary]';
 
 /**
  * The message that carries the stored summary to the model: a system message

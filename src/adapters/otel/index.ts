@@ -1,0 +1,9 @@
+/**
+ * The OpenTelemetry subpath (`conversation-memory/otel`): an agent observer that traces model and
+ * tool calls as spans with the GenAI semantic conventions' names, built on `@opentelemetry/api`
+ * (an optional peer dependency).
+ *
+ * @packageDocumentation
+ */
+export { otelObserver, OTEL_TRACER_NAME } from './otelObserver';
+export type { OtelObserverOptions } from './otelObserverOptions';

@@ -1,0 +1,114 @@
+import { ProviderResponseError } from '../../errors/errorClasses';
+import { errorText } from '../../internal/errorText';
+import { normalizeMessage } from '../../internal/normalizeMessage';
+import type { Message } from '../../model/message';
+import type { ModelCallInfo } from '../hooks';
+import type { CompletionRequest, CompletionResult, CompletionStreamPart, Provider } from '../provider';
+import type { RunContext } from './context';
+import { notify } from './notify';
+
+let callCount = 0;
+
+/** A process-wide unique id for one model call. */
+const newCallId = (runId: string): string => {
+  callCount += 1;
+  return `${runId}:model-${callCount}`;
+};
+
+/** Milliseconds, from the platform's monotonic clock where there is one. */
+const now = (): number =>
+  typeof globalThis.performance?.now === 'function' ? globalThis.performance.now() : Date.now();
+
+/** What a streamed call yields, assembled: text deltas are emitted as they come. */
+const consumeStream = async (
+  context: RunContext,
+  parts: AsyncIterable<CompletionStreamPart>,
+  seen: { text: string },
+): Promise<CompletionResult> => {
+  let result: CompletionResult | undefined;
+  for await (const part of parts) {
+    if (part.type === 'text-delta') {
+      if (typeof part.text !== 'string' || part.text === '') continue;
+      seen.text += part.text;
+      context.emit?.({ type: 'text-delta', text: part.text });
+    } else if (part.type === 'finish') {
+      result = part.result;
+    }
+    // Tool calls are emitted once the reply is read (with the ids the agent gives missing ones).
+  }
+  if (result === undefined) {
+    throw new ProviderResponseError(
+      `${context.provider.name}.stream`,
+      'the stream ended without a finish part',
+    );
+  }
+  return result;
+};
+
+/**
+ * One model call with its hooks: `onModelCall` with the request as sent, then the provider's
+ * `complete` (or, when the run streams and the provider can, `stream`, whose text deltas are
+ * emitted as they arrive), then `onModelResult` with the reply, usage and latency, or
+ * `onModelError` when the call rejected. Observers never change what is sent. `seen.text` holds
+ * the text streamed so far (what a user has seen when the call is aborted).
+ *
+ * @internal
+ */
+export const callModel = async (
+  context: RunContext,
+  provider: Provider,
+  request: CompletionRequest,
+  kind: 'main' | 'summary',
+  iteration: number,
+  seen: { text: string } = { text: '' },
+): Promise<CompletionResult> => {
+  const streaming = kind === 'main' && context.emit !== undefined && provider.stream !== undefined;
+  const call: ModelCallInfo = {
+    callId: newCallId(context.runId),
+    kind,
+    provider: provider.name,
+    model: request.model,
+    systemPrompt: request.systemPrompt,
+    messages: request.messages,
+    tools: request.tools ?? [],
+    ...(request.maxTokens === undefined ? {} : { maxTokens: request.maxTokens }),
+    iteration,
+    streaming,
+  };
+  const { runId, observers, report } = context;
+  await notify(observers, 'onModelCall', [runId, call], runId, report);
+  const started = now();
+  const base = { callId: call.callId, kind, provider: provider.name, model: request.model, iteration };
+  let result: CompletionResult;
+  try {
+    result = streaming
+      ? await consumeStream(context, (provider.stream as NonNullable<Provider['stream']>)(request), seen)
+      : await provider.complete(request);
+  } catch (error) {
+    const failure = { ...base, error, latencyMs: now() - started };
+    await notify(observers, 'onModelError', [runId, failure], runId, report);
+    throw error;
+  }
+  const latencyMs = now() - started;
+  let message: Message | undefined;
+  try {
+    message = normalizeMessage(
+      (result as { message?: unknown } | null)?.message,
+      `${provider.name}.complete`,
+    );
+  } catch {
+    // The caller reports an invalid reply; the hook reports what came back.
+  }
+  if (message === undefined) {
+    const error = new ProviderResponseError(
+      `${provider.name}.complete`,
+      `the reply is not a valid message: ${errorText((result as { message?: unknown } | null)?.message)}`,
+    );
+    await notify(observers, 'onModelError', [runId, { ...base, error, latencyMs }], runId, report);
+    return result;
+  }
+  const usage = (result as { usage?: CompletionResult['usage'] }).usage;
+  const info = { ...base, message, latencyMs, ...(usage === undefined ? {} : { usage }) };
+  await notify(observers, 'onModelResult', [runId, info], runId, report);
+  return result;
+};

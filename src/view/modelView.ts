@@ -1,0 +1,194 @@
+import { getPositions } from '../core/selectors';
+import { readState } from '../internal/readState';
+import { isSummarized } from '../internal/summarized';
+import type { Message } from '../model/message';
+import type { MemoryState } from '../model/state';
+import { countMessageTokens } from '../tokens/registry';
+import { fitBudget } from './fitBudget';
+import { dropEmptyMessages, dropLeadingAssistantTurns } from './providerRules';
+import { readViewOptions } from './readViewOptions';
+import { repairToolPairs, type ViewDraft, type ViewSource } from './repairToolPairs';
+import { summaryMessage } from './summaryMessage';
+import type { ModelView, ModelViewOptions, TranscriptEntry } from './viewTypes';
+
+const API = 'modelView';
+
+/** The window as a view source: messages, positions from the runs, token counts from the state. */
+const windowSource = (state: MemoryState): ViewSource => {
+  const positions = getPositions(state);
+  return {
+    length: state.messages.length,
+    index: (i) => i,
+    message: (i) => state.messages[i] as Message,
+    position: (i) => positions[i] as number,
+  };
+};
+
+/**
+ * A transcript as a view source, without the messages a committed summary stands for: a message
+ * trimmed from the window (not in it, not held for summarizing) whose position a summary covers.
+ */
+const transcriptSource = (
+  state: MemoryState,
+  transcript: readonly TranscriptEntry[],
+  draft: ViewDraft,
+): ViewSource => {
+  let entries = transcript;
+  let indices: number[] | undefined;
+  if (state.summaryCoverage.length > 0) {
+    const held = new Set(getPositions(state));
+    for (const position of state.pendingPositions) held.add(position);
+    const kept: TranscriptEntry[] = [];
+    indices = [];
+    transcript.forEach((entry, index) => {
+      const { position } = entry;
+      if (position !== null && !held.has(position) && isSummarized(state.summaryCoverage, position)) {
+        draft.changes.push({
+          type: 'view/omitted',
+          reason: 'summarized',
+          index,
+          position,
+          message: entry.message,
+        });
+      } else {
+        kept.push(entry);
+        indices?.push(index);
+      }
+    });
+    entries = kept;
+  }
+  const at = indices;
+  return {
+    length: entries.length,
+    index: at === undefined ? (i) => i : (i) => at[i] as number,
+    message: (i) => (entries[i] as TranscriptEntry).message,
+    position: (i) => (entries[i] as TranscriptEntry).position,
+  };
+};
+
+/**
+ * Whether the window can be sent as it is: no tool message, no tool call, and (for a provider
+ * target) nothing empty or, for Anthropic, no leading assistant turn. One pass, no allocation:
+ * the common chat window takes this path and the view is the window itself.
+ */
+const isPlainWindow = (state: MemoryState, target: ModelView['target']): boolean => {
+  const { messages } = state;
+  let seenTurn = false;
+  for (const message of messages) {
+    if (message.role === 'tool' || (message.toolCalls !== undefined && message.toolCalls.length > 0)) {
+      return false;
+    }
+    if (target === 'none' || message.role === 'system') continue;
+    if (target === 'anthropic' && !seenTurn && message.role !== 'user') return false;
+    seenTurn = true;
+    if ((message.content ?? '').trim() === '') return false;
+  }
+  return true;
+};
+
+/**
+ * What the next provider call receives: the injected `[Conversation Summary] …` system message
+ * (first, when the state holds a summary), then the window (or `options.transcript`) repaired to
+ * meet the target's rules, within an optional token budget, and a report of every change, as
+ * data. Pure, total for any state the reducers, `fromDict`, `decodeState` and the stores make,
+ * and browser-safe; the state is never changed.
+ *
+ * Rules, in order:
+ * 1. With `transcript`, a message trimmed from the window and covered by a committed summary is
+ *    left out (`'summarized'`): the summary stands for it.
+ * 2. Tool pairs (every target): a tool result that does not follow its call is left out; a
+ *    tool-call message with a call that has no id, or an id an earlier call used, is left out
+ *    with its results; a call no result answers is answered in the view with an
+ *    interrupted-call tool message (`view/answered`; see `interruptedToolResult`).
+ * 3. Empty messages the target refuses are left out (`'empty-content'`).
+ * 4. With `budget`, the oldest groups are left out until the view fits (`'budget'`); the summary,
+ *    pinned system messages and the newest group stay.
+ * 5. `'anthropic'`: leading assistant turns before the first user turn are left out.
+ *
+ * Afterwards `validateTranscript(view.messages, target)` finds nothing (for `'openai'` and
+ * `'anthropic'`), and the last turn is never left unanswered (providers refuse a request whose
+ * last tool calls have no results). The common case, a window with no tool message and nothing
+ * to repair, returns the window itself with no copy.
+ *
+ * @param state - the memory
+ * @param options - `target` (default `'none'`), `budget`, `transcript`
+ * @returns `{ messages, target, changes }`, plus `tokens` and `overBudget` with a budget
+ * @throws MemoryArgumentError for a value that is not a memory state, or a wrong option
+ * @example
+ * ```ts
+ * let state = createMemory({ maxMessages: 3 });
+ * state = addMessages(state, [
+ *   userMessage('2 + 2?'),
+ *   assistantMessage(null, [{ id: 'c1', name: 'calc', parameters: { a: 2, b: 2 } }]),
+ *   toolMessage('4', { toolCallId: 'c1', toolName: 'calc' }),
+ *   assistantMessage('4'),
+ * ]).state;
+ * getHistory(state)[0].role; // 'tool' (the reference policy kept an orphan result)
+ * const view = modelView(state, { target: 'openai' });
+ * view.messages.map((m) => m.role); // ['assistant']
+ * view.changes[0]; // { type: 'view/omitted', reason: 'tool-result-without-call', index: 0, … }
+ * ```
+ */
+export const modelView = (state: MemoryState, options?: ModelViewOptions): ModelView => {
+  state = readState(state, API);
+  const { target, budget, transcript } = readViewOptions(options);
+  const injected = summaryMessage(state.summary);
+  if (transcript === undefined && budget === undefined && isPlainWindow(state, target)) {
+    return {
+      messages: injected === undefined ? state.messages : [injected, ...state.messages],
+      target,
+      changes: [],
+    };
+  }
+  const draft: ViewDraft = {
+    messages: [],
+    positions: [],
+    groupStarts: [],
+    sources: [],
+    changes: [],
+  };
+  const source =
+    transcript === undefined ? windowSource(state) : transcriptSource(state, transcript, draft);
+  repairToolPairs(source, target, draft);
+  let view = dropEmptyMessages(draft, target);
+  let tokens: number | undefined;
+  let overBudget: boolean | undefined;
+  if (budget !== undefined) {
+    const count = tokenCounter(state, transcript === undefined);
+    const fixed = injected === undefined ? 0 : countMessageTokens(state.config.tokenizer, injected, API);
+    const pinned = (message: Message) => state.config.pinSystem && message.role === 'system';
+    const before = view;
+    view = dropLeadingAssistantTurns(
+      fitBudget(before, budget, fixed, (k) => count(before, k), pinned).draft,
+      target,
+    );
+    tokens = fixed;
+    for (let k = 0; k < view.messages.length; k++) tokens += count(view, k);
+    overBudget = tokens > budget;
+  } else {
+    view = dropLeadingAssistantTurns(view, target);
+  }
+  const messages = injected === undefined ? view.messages : [injected, ...view.messages];
+  return {
+    messages,
+    target,
+    changes: draft.changes,
+    ...(tokens === undefined ? {} : { tokens, overBudget: overBudget === true }),
+  };
+};
+
+/** Token counts of a draft's messages: the state's own for window messages, else counted once. */
+const tokenCounter = (state: MemoryState, fromWindow: boolean) => {
+  const cache = new Map<Message, number>();
+  return (draft: ViewDraft, k: number): number => {
+    const source = draft.sources[k] as number;
+    if (fromWindow && source >= 0) return state.tokenCounts[source] as number;
+    const message = draft.messages[k] as Message;
+    let count = cache.get(message);
+    if (count === undefined) {
+      count = countMessageTokens(state.config.tokenizer, message, API);
+      cache.set(message, count);
+    }
+    return count;
+  };
+};

@@ -1,0 +1,103 @@
+import { hasAnthropicContent, isEmptyForOpenAI } from '../formats/messageContent';
+import type { Message } from '../model/message';
+import type { ViewChange, ViewOmissionReason, ViewTarget } from './viewTypes';
+import type { ViewDraft } from './repairToolPairs';
+
+/**
+ * Keeps the draft's messages for which `keepAt(k)` holds, recording each one left out with
+ * `reason`; group starts are renumbered. Linear.
+ *
+ * @internal
+ */
+export const filterDraft = (
+  draft: ViewDraft,
+  keepAt: (k: number) => boolean,
+  reason: ViewOmissionReason,
+): ViewDraft => {
+  const next: ViewDraft = {
+    messages: [],
+    positions: [],
+    groupStarts: [],
+    sources: [],
+    changes: draft.changes,
+  };
+  const renumbered = new Map<number, number>();
+  for (let k = 0; k < draft.messages.length; k++) {
+    const message = draft.messages[k] as Message;
+    const position = draft.positions[k] as number | null;
+    if (!keepAt(k)) {
+      next.changes.push(omitted(reason, draft.sources[k] as number, position, message));
+      continue;
+    }
+    const start = draft.groupStarts[k] as number;
+    let newStart = renumbered.get(start);
+    if (newStart === undefined) {
+      newStart = next.messages.length;
+      renumbered.set(start, newStart);
+    }
+    next.messages.push(message);
+    next.positions.push(position);
+    next.groupStarts.push(newStart);
+    next.sources.push(draft.sources[k] as number);
+  }
+  return next;
+};
+
+const omitted = (
+  reason: ViewOmissionReason,
+  index: number,
+  position: number | null,
+  message: Message,
+): ViewChange => ({ type: 'view/omitted', reason, index, position, message });
+
+/**
+ * The target's rule on empty messages: OpenAI refuses an assistant message with `null` content
+ * and nothing else; Anthropic refuses a user or assistant message with no content block, except
+ * a final assistant message.
+ *
+ * @internal
+ */
+export const dropEmptyMessages = (
+  draft: ViewDraft,
+  target: ViewTarget,
+): ViewDraft => {
+  if (target === 'none') return draft;
+  const { messages } = draft;
+  let lastTurn = messages.length - 1;
+  while (lastTurn >= 0 && messages[lastTurn]?.role === 'system') lastTurn--;
+  const empty = (k: number): boolean => {
+    const message = messages[k] as Message;
+    if (target === 'openai') return isEmptyForOpenAI(message);
+    if (message.role !== 'user' && message.role !== 'assistant') return false;
+    if (k === lastTurn && message.role === 'assistant') return false;
+    return !hasAnthropicContent(message);
+  };
+  if (!messages.some((_, k) => empty(k))) return draft;
+  return filterDraft(draft, (k) => !empty(k), 'empty-content');
+};
+
+/**
+ * Anthropic's first-turn rule: with system messages lifted out, the first message is a user turn.
+ * Leading assistant turns (with their tool results) are left out; system messages stay.
+ *
+ * @internal
+ */
+export const dropLeadingAssistantTurns = (
+  draft: ViewDraft,
+  target: ViewTarget,
+): ViewDraft => {
+  if (target !== 'anthropic') return draft;
+  const { messages, groupStarts } = draft;
+  let firstUser = -1;
+  for (let k = 0; k < messages.length; k++) {
+    const role = messages[k]?.role;
+    if (role === 'user') {
+      firstUser = k;
+      break;
+    }
+  }
+  const end = firstUser === -1 ? messages.length : (groupStarts[firstUser] as number);
+  const leading = (k: number): boolean => k < end && messages[k]?.role !== 'system';
+  if (!messages.some((_, k) => leading(k))) return draft;
+  return filterDraft(draft, (k) => !leading(k), 'first-message-not-user');
+};

@@ -1,0 +1,91 @@
+import { MemoryArgumentError } from '../errors/errorClasses';
+import { describeValue } from '../internal/describeValue';
+import { quoteText } from '../internal/escapeText';
+import { unreadable } from '../internal/unreadable';
+import type { ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes';
+
+const API = 'modelView';
+
+const OPTION_NAMES = ['target', 'budget', 'transcript'] as const;
+
+/** A wrong-case or snake_case key the caller probably meant. */
+const OPTION_HINTS: Readonly<Record<string, string>> = {
+  provider: 'target',
+  maxTokens: 'budget',
+  max_tokens: 'budget',
+  tokenBudget: 'budget',
+  messages: 'transcript',
+};
+
+/** The checked options. */
+export interface ViewOptions {
+  readonly target: ViewTarget;
+  readonly budget: number | undefined;
+  readonly transcript: readonly TranscriptEntry[] | undefined;
+}
+
+const fail = (what: string): never => {
+  throw new MemoryArgumentError(API, what);
+};
+
+const readTranscript = (value: unknown): readonly TranscriptEntry[] => {
+  if (!Array.isArray(value)) {
+    return fail(
+      `options.transcript must be an array of { message, position }, received ${describeValue(value)}`,
+    );
+  }
+  const list = value as readonly unknown[];
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i] as Partial<TranscriptEntry> | null | undefined;
+    if (typeof entry !== 'object' || entry === null) {
+      fail(`options.transcript[${i}] must be { message, position }, received ${describeValue(entry)}`);
+    }
+    const { message, position } = entry as Partial<TranscriptEntry>;
+    if (typeof message !== 'object' || message === null || typeof message.role !== 'string') {
+      fail(`options.transcript[${i}].message must be a message, received ${describeValue(message)}`);
+    }
+    if (position !== null && !(Number.isSafeInteger(position) && (position as number) >= 0)) {
+      fail(
+        `options.transcript[${i}].position must be a position (an integer ≥ 0) or null, received ${describeValue(position)}`,
+      );
+    }
+  }
+  return list as readonly TranscriptEntry[];
+};
+
+/**
+ * Reads `modelView`'s options: every key known, `target` one of the three, `budget` an integer
+ * ≥ 1 (or absent), `transcript` a list of entries. A wrong option is a `MemoryArgumentError`
+ * naming it and its value.
+ *
+ * @internal
+ */
+export const readViewOptions = (options: ModelViewOptions | undefined): ViewOptions => {
+  if (options === undefined) return { target: 'none', budget: undefined, transcript: undefined };
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    return fail(
+      `options must be an object such as { target: 'openai' }, received ${describeValue(options)}`,
+    );
+  }
+  try {
+    for (const key of Object.keys(options)) {
+      if ((OPTION_NAMES as readonly string[]).includes(key)) continue;
+      const hint = Object.hasOwn(OPTION_HINTS, key) ? ` (did you mean ${OPTION_HINTS[key]}?)` : '';
+      fail(`${quoteText(key)} is not an option${hint}; expected ${OPTION_NAMES.join(', ')}`);
+    }
+    const { target = 'none', budget, transcript } = options;
+    if (target !== 'openai' && target !== 'anthropic' && target !== 'none') {
+      fail(`options.target must be "openai", "anthropic" or "none", received ${describeValue(target)}`);
+    }
+    if (budget !== undefined && budget !== null && !(Number.isSafeInteger(budget) && budget >= 1)) {
+      fail(`options.budget must be an integer ≥ 1, received ${describeValue(budget)}`);
+    }
+    return {
+      target,
+      budget: budget ?? undefined,
+      transcript: transcript === undefined ? undefined : readTranscript(transcript),
+    };
+  } catch (error) {
+    throw unreadable(error, MemoryArgumentError, API, 'options');
+  }
+};
