@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
  * the value.
  */
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const CHECKED_SECTIONS = ['## Tour', '### Tracing with OpenTelemetry'];
+const CHECKED_SECTIONS = ['## Tour', '### Tracing with OpenTelemetry', '### Streaming'];
 /** A section's text: from its heading to the next heading of its level or above. */
 const sectionOf = (heading: string): string => {
   const start = readme.indexOf(`\n${heading}\n`);
