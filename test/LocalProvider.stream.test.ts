@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LocalProvider, userMessage } from 'conversation-memory';
+import { isConversationMemoryError, LocalProvider, userMessage } from 'conversation-memory';
 import type { CompletionRequest, CompletionStreamPart } from 'conversation-memory';
 import { requestArb } from './arbitraries/completionRequest';
 
@@ -97,6 +97,28 @@ describe('LocalProvider.stream', () => {
     await expect(collect(stream)).rejects.toThrow('gone');
     const bad = provider.stream({ model: 'local-1', systemPrompt: '', messages: 'x' } as never);
     await expect(collect(bad)).rejects.toThrow(/LocalProvider\.stream: request\.messages/);
+  });
+
+  it('works detached from its instance; a signal whose aborted getter throws later is a MemoryArgumentError', async () => {
+    const { stream } = new LocalProvider();
+    expect(deltasOf(await collect(stream(request('my name is Ada')))).join('')).toBe(
+      'Nice to meet you, Ada.',
+    );
+    let reads = 0;
+    const signal = {
+      get aborted() {
+        reads += 1;
+        if (reads > 2) throw new Error('gone');
+        return false;
+      },
+    } as unknown as AbortSignal;
+    const parts = stream(request('my name is Ada', { signal }));
+    const error = await collect(parts).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isConversationMemoryError(error) && error.code).toBe('CM_ARGUMENT');
+    expect((error as Error).message).toMatch(/LocalProvider\.stream: .*request\.signal\.aborted/);
   });
 
   it('property: deltas joined are complete’s text and finish is complete’s result', async () => {
