@@ -5,7 +5,10 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import {
+  ConversationMemory,
+  createAgent,
   isConversationMemoryError,
+  validateTranscript,
   type CompletionStreamPart,
   type Provider,
 } from 'conversation-memory';
@@ -200,5 +203,37 @@ describe('openaiProvider.stream', () => {
     const error = await rejection(collect(streamOf(provider)(request([user('hi')]))));
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as Error).message).toMatch(/overloaded/);
+  });
+
+  it('drives agent.stream end to end: deltas, the tool turn, finish, a valid memory, no 400', async () => {
+    const { provider, server } = await start({
+      respond: ({ body }) =>
+        body.messages.at(-1)?.role === 'tool'
+          ? { text: 'It is sunny in Paris.' }
+          : { toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: 'Paris' } }] },
+    });
+    const memory = new ConversationMemory({ maxMessages: 20 });
+    const agent = createAgent({
+      provider,
+      memory,
+      tools: [{ ...weatherTool, execute: () => 'sunny' }],
+    });
+    const events = [];
+    for await (const event of agent.stream('Weather in Paris?')) events.push(event);
+    const kinds = events.map((event) => event.type).filter((type) => type !== 'memory-effect');
+    expect(kinds).toEqual([
+      'tool-call',
+      'tool-result',
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'finish',
+    ]);
+    expect(server.requests.every((body) => body.stream === true)).toBe(true);
+    expect(server.rejected).toEqual([]);
+    expect(memory.getHistory().at(-1)?.content).toBe('It is sunny in Paris.');
+    expect(validateTranscript(memory.getHistory(), 'openai')).toEqual([]);
   });
 });

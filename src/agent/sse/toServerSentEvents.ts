@@ -110,7 +110,11 @@ export const toServerSentEvents = (
         text = frame('error', errorData(error));
         done = true;
         // The source may still be open (an event we could not write): let it clean up.
-        void Promise.resolve(iterator?.return?.()).catch(() => undefined);
+        try {
+          void Promise.resolve(iterator?.return?.()).catch(() => undefined);
+        } catch {
+          // Its return() threw: the stream ends with the error frame all the same.
+        }
       }
       if (text !== '') controller.enqueue(encoder.encode(text));
       if (done) controller.close();
