@@ -8,6 +8,7 @@
 // Model
 export { ROLES, isRole } from './model/role';
 export { DEFAULT_CONFIG } from './model/config';
+export { PROVIDER_SAFE } from './model/providerSafe';
 export { userMessage, assistantMessage, systemMessage, toolMessage } from './model/constructors';
 export { imageMessage } from './model/imageMessage';
 
@@ -16,6 +17,7 @@ export { createMemory } from './core/createMemory';
 export { addMessage } from './core/addMessage';
 export { addMessages } from './core/addMessages';
 export { enforceLimits } from './core/enforceLimits';
+export { reconfigure } from './core/reconfigure';
 export { fixToolPairBoundary } from './core/fixToolPairBoundary';
 export { applySummary, MAX_SUMMARY_CHARS } from './core/applySummary';
 export { setSummary } from './core/setSummary';
@@ -185,6 +187,7 @@ export type {
   SummaryChangedEffect,
   PendingDiscardedEffect,
   HeldForSummaryEffect,
+  ReconfiguredEffect,
   TrimBreakdown,
   TrimRule,
 } from './model/effects';

@@ -44,6 +44,7 @@ describe('memoryActions: every reducer as data', () => {
         'limitsEnforced',
         'messageAdded',
         'messagesAdded',
+        'reconfigured',
         'summaryApplied',
         'summaryCommitted',
         'summarySet',

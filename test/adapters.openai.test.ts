@@ -138,6 +138,7 @@ describe('openaiProvider: options', () => {
     const provider = openaiProvider({ client, name: 'azure' });
     expect(provider).toEqual({
       name: 'azure',
+      target: 'openai',
       complete: expect.any(Function),
       stream: expect.any(Function),
     });

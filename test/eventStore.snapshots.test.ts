@@ -7,6 +7,7 @@ import {
   encodeEnvelope,
   encodeSnapshotJson,
   replay,
+  sameConfig,
 } from 'conversation-memory';
 import { memoryActionArb } from './arbitraries/actions';
 import { CONFIG } from './support/eventStoreConformance';
@@ -24,8 +25,13 @@ describe('event store snapshots are bound to their stream and version', () => {
   it('property: a snapshot reads back at its own place, and nowhere else', () => {
     fc.assert(
       fc.property(stateArb, placeArb, placeArb, (state, own, other) => {
-        const json = encodeSnapshotJson(state, own);
+        // Bound to the stream's config: a state after a reconfigure (another config) reads back.
+        const json = encodeSnapshotJson(state, { ...own, config });
         expect(decodeSnapshotJson(json, config, own)).toEqual(state);
+        expect(decodeSnapshotJson(json, { ...config, maxMessages: 99 }, own)).toBeUndefined();
+        // Unbound (as written before configs were bound): its state's config must be the stream's.
+        const unbound = decodeSnapshotJson(encodeSnapshotJson(state, own), config, own);
+        expect(unbound).toEqual(sameConfig(state.config, config) ? state : undefined);
         const elsewhere = decodeSnapshotJson(json, config, other);
         if (other.stream === own.stream && other.version === own.version) {
           expect(elsewhere).toEqual(state);

@@ -50,6 +50,7 @@ describe('public types', () => {
   it('effects narrow on type and reason', () => {
     const describe = (effect: MemoryEffect): number | string | null => {
       if (effect.type === 'memory/summaryChanged') return effect.summary;
+      if (effect.type === 'memory/reconfigured') return effect.to.maxMessages;
       if (effect.type !== 'memory/trimmed') return effect.positions.length;
       if (effect.reason === 'enforce_limits') return effect.breakdown.toolPairBoundary;
       expectTypeOf(effect.remaining).toEqualTypeOf<0>();

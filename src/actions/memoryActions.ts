@@ -1,7 +1,10 @@
+import { MemoryConfigError } from '../errors/errorClasses';
+import { checkOptionFields } from '../internal/checkConfig';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
 import { summaryText, summaryTextOrNull, summaryThrough } from '../internal/summaryArguments';
 import type { MemoryAction, MemoryActionType } from '../model/actions';
+import type { MemoryOptions } from '../model/config';
 import type { TrimmedEffect } from '../model/effects';
 import type { MessageInput } from '../model/messageInput';
 import { heldPayload } from './heldPayload';
@@ -55,11 +58,20 @@ const messagesOf = (messages: readonly MessageInput[], api: string) => {
   return Object.freeze(out);
 };
 
+/** The fields of a `reconfigured` action: checked as `createMemory` checks them, copied, frozen. */
+const configFieldsOf = (config: MemoryOptions): MemoryOptions => {
+  const checked = checkOptionFields(config);
+  if (!checked.ok) throw new MemoryConfigError('memoryActions.reconfigured', checked.problems);
+  return checked.fields;
+};
+
 /**
  * The action creators of every reducer (see {@link MemoryAction}). Arguments are checked when the
  * action is created, with the rules its reducer applies later, so a bad one fails where it is made:
  * messages are validated and stored as canonical frozen copies (`InvalidMessageError`; the reducer
- * later admits the copy without work), summary texts and `through` are checked as the summary
+ * later admits the copy without work), config fields are checked as `createMemory` checks them
+ * (`MemoryConfigError`; the fields given are kept, to merge over the state's config later),
+ * summary texts and `through` are checked as the summary
  * reducers check them, and `trimHeld` reads its effect once and safely (`MemoryArgumentError`
  * naming the field). `match` returns `false` for anything that is not the action, a revoked Proxy
  * included; it never throws.
@@ -112,4 +124,8 @@ export const memoryActions = /* @__PURE__ */ Object.freeze({
       }),
     }),
   ),
+  reconfigured: /* @__PURE__ */ creator('memory/reconfigured', (config: MemoryOptions) => ({
+    type: 'memory/reconfigured',
+    payload: configFieldsOf(config),
+  })),
 });

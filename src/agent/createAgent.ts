@@ -25,6 +25,7 @@ import type {
 } from './types';
 import type { AgentStreamEvent } from './streamEvents';
 import { linkSignals, streamRun } from './run/streamRun';
+import { PROVIDER_SAFE } from '../model/providerSafe';
 
 const API = 'agent.run';
 
@@ -76,7 +77,9 @@ const readRunOptions = (
 };
 
 /** `resume`'s options: `rerun` (default `false`) and a run's `runId` and `signal`. */
-const readResumeOptions = (options: ResumeOptions | undefined): ResumeOptions & { rerun: boolean } => {
+const readResumeOptions = (
+  options: ResumeOptions | undefined,
+): ResumeOptions & { rerun: boolean } => {
   if (options === undefined) return { rerun: false };
   if (typeof options !== 'object' || options === null) {
     throw new InvalidMessageError(
@@ -128,14 +131,15 @@ export const createAgent = (options: AgentOptions): Agent => {
   const checked = checkAgentOptions(options);
   const { session, eventStore } = checked;
   // A session or a stream needs a memory to load into: the agent makes one when none was given
-  // (for a stream, one that records its changes as actions).
+  // (for a stream, one that records its changes as actions), with the provider-safe policy
+  // unless the stream's config says otherwise. A given memory keeps its own policy.
   const memory =
     checked.memory ??
     (eventStore !== undefined
-      ? new RecordedMemory(eventStore.config)
+      ? new RecordedMemory(eventStore.config ?? PROVIDER_SAFE)
       : session === undefined
         ? undefined
-        : new ConversationMemory());
+        : new ConversationMemory(PROVIDER_SAFE));
   const journal = () =>
     eventStore === undefined ? undefined : new EventJournal(eventStore, memory as RecordedMemory);
   const report: ReportError = (error, context) => {
@@ -207,7 +211,12 @@ export const createAgent = (options: AgentOptions): Agent => {
       const messages = readInput(input);
       const options = readRunOptions(runOptions, 'agent.stream');
       return streamRun((emit, signal) =>
-        start(messages, { runId: options.runId, signal: linkSignals(options.signal, signal) }, undefined, emit),
+        start(
+          messages,
+          { runId: options.runId, signal: linkSignals(options.signal, signal) },
+          undefined,
+          emit,
+        ),
       );
     },
     clearMemory: () =>

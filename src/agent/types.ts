@@ -184,9 +184,11 @@ export interface AgentSession {
 
 /**
  * Where an event-sourced agent keeps its conversation: an event store and the stream's id (and
- * namespace), plus the config a new stream is created with (default: the memory's config). The
- * stream is the truth: every run starts from it, and every change the run makes to the memory is
- * appended to it as its action.
+ * namespace), plus the config a new stream is created with (default: the memory's config; for
+ * the memory the agent makes, `PROVIDER_SAFE` over the defaults). The stream is the truth: every
+ * run starts from it, its stored config included (a changed `config` does not apply to a stream
+ * that exists: append `memoryActions.reconfigured(config)` to it), and every change the run makes
+ * to the memory is appended to it as its action.
  *
  * @example
  * ```ts
@@ -223,8 +225,9 @@ export interface AgentOptions {
   readonly memory?: ConversationMemory;
   /**
    * Load the memory from this session at the start of every run (also when `memory` is given: the
-   * stored state replaces its state) and save it at the end with the loaded revision. Without
-   * `memory`, the agent makes one (`new ConversationMemory()`).
+   * stored state replaces its state, its config included) and save it at the end with the loaded
+   * revision. Without `memory`, the agent makes one with the provider-safe policy
+   * (`new ConversationMemory(PROVIDER_SAFE)`).
    */
   readonly session?: AgentSession;
   /**

@@ -3,9 +3,11 @@ import * as t from 'io-ts';
 import { isConversationMemoryError } from '../errors/ConversationMemoryError';
 import { MemoryDecodeError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
+import { checkOptionFields } from '../internal/checkConfig';
 import { errorText } from '../internal/errorText';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import type { MemoryAction } from '../model/actions';
+import type { MemoryOptions } from '../model/config';
 import type { Message } from '../model/message';
 import { boundedArray } from './boundedArray';
 import { BudgetSlot, ProblemBudget, type Budget } from './budget';
@@ -50,6 +52,23 @@ const Through = /* @__PURE__ */ positionCodec('position', (value) =>
   Number.isSafeInteger(value) ? undefined : `must be an integer, received ${describeValue(value)}`,
 );
 
+/**
+ * The config fields of a `memory/reconfigured` action, checked as `createMemory` checks them
+ * (each problem is its sentence: `payload: maxMessages must be at least 1, received 0`), decoded
+ * to a frozen copy of the fields given.
+ */
+const ConfigFields = /* @__PURE__ */ new t.Type<MemoryOptions, MemoryOptions, unknown>(
+  'config fields',
+  (u): u is MemoryOptions => typeof u === 'object' && u !== null,
+  (u, c) => {
+    const checked = checkOptionFields(u);
+    return checked.ok
+      ? t.success(checked.fields)
+      : t.failures(checked.problems.map((message) => ({ value: u, context: c, message })));
+  },
+  t.identity,
+);
+
 const NullableString = /* @__PURE__ */ t.union([t.string, t.null], 'string or null');
 
 /** The codec of the action union; its lists share `budget` (a slot holding the call's budget). */
@@ -88,6 +107,7 @@ const actionCodec = (budget: Budget): t.Type<MemoryAction, unknown, unknown> => 
       'memory/summaryCommitted',
       ownStruct('summary commit object', { text: t.string, through: Through }, {}),
     ),
+    'memory/reconfigured': withPayload('memory/reconfigured', ConfigFields),
   });
 };
 

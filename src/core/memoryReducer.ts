@@ -10,6 +10,7 @@ import { commitSummary } from './commitSummary';
 import { enforceLimits } from './enforceLimits';
 import { fixToolPairBoundary } from './fixToolPairBoundary';
 import { holdForSummary } from './holdForSummary';
+import { reconfigureWith } from './reconfigure';
 import { setSummary } from './setSummary';
 import { readState } from '../internal/readState';
 import { unreadable } from '../internal/unreadable';
@@ -70,6 +71,8 @@ const reduce = (state: MemoryState, action: MemoryAction, withEffects: boolean):
         read(payload, 'through', 'action.payload') as never,
       );
     }
+    case 'memory/reconfigured':
+      return reconfigureWith(state, read(action, 'payload', 'action') as never, withEffects);
     default:
       return unchanged(state);
   }

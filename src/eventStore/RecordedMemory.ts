@@ -6,6 +6,7 @@ import { describeValue } from '../internal/describeValue';
 import { ConversationMemory } from '../facade/ConversationMemory';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryEffect, TrimmedEffect } from '../model/effects';
+import type { MemoryOptions } from '../model/config';
 import type { MessageInput } from '../model/messageInput';
 
 /**
@@ -31,6 +32,7 @@ export type ActionListener = (action: MemoryAction) => void;
  * | `holdForSummary` | `memoryActions.trimHeld(trimmed)`        |
  * | `commitSummary`  | `memoryActions.summaryCommitted(t, n)`   |
  * | `clear`          | `memoryActions.cleared()`                |
+ * | `reconfigure`    | `memoryActions.reconfigured(config)`     |
  *
  * A call that changes nothing (the state is the same object) records nothing; a call that throws
  * records nothing, except when the change was made and only a subscriber threw (`ListenerError`).
@@ -131,6 +133,13 @@ export class RecordedMemory extends ConversationMemory {
     return this.#record(
       () => memoryActions.summaryCommitted(text, through),
       () => super.commitSummary(text, through),
+    );
+  }
+
+  override reconfigure(config: MemoryOptions): readonly MemoryEffect[] {
+    return this.#record(
+      () => memoryActions.reconfigured(config),
+      () => super.reconfigure(config),
     );
   }
 

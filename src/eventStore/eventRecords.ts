@@ -10,6 +10,7 @@ import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { escapeText } from '../internal/escapeText';
 import { isPlainObject } from '../internal/isPlainObject';
+import { sameConfig as sameFields } from '../internal/sameConfig';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';
 import type { MemoryState } from '../model/state';
@@ -145,13 +146,7 @@ export const decodeConfigJson = (json: unknown, at: RecordPlace): MemoryConfig =
  * sameConfig(createMemory().config, createMemory({}).config); // true
  * ```
  */
-export const sameConfig = (a: MemoryConfig, b: MemoryConfig): boolean =>
-  a.maxMessages === b.maxMessages &&
-  a.maxTokens === b.maxTokens &&
-  a.tokenizer === b.tokenizer &&
-  a.toolPairs === b.toolPairs &&
-  a.startOn === b.startOn &&
-  a.pinSystem === b.pinSystem;
+export const sameConfig = (a: MemoryConfig, b: MemoryConfig): boolean => sameFields(a, b);
 
 /**
  * Refuses an append whose `config` differs from the one the stream was created with.
@@ -189,28 +184,45 @@ export const checkSameConfig = (
 export interface SnapshotPlace {
   readonly stream: string;
   readonly version: number;
+  /**
+   * The config the stream was created with, bound into the snapshot when given: a state after a
+   * `memory/reconfigured` action has another config than the stream's, and is recognised by this.
+   */
+  readonly config?: MemoryConfig;
 }
 
 /**
  * The stored form of a snapshot: `{"stream", "version", "envelope"}`, the state's versioned
- * envelope bound to the stream's key and the version it is the state after.
+ * envelope bound to the stream's key and the version it is the state after, and (with
+ * `at.config`) `{"stream", "version", "config", "envelope"}`, bound to the stream's config too.
  *
  * @param state - the state after `at.version` actions of the stream
- * @param at - the stream's storage key and the version
+ * @param at - the stream's storage key, the version, and the stream's config
  * @returns the JSON to store
  * @example
  * ```ts
- * encodeSnapshotJson(state, { stream: 'u1:s1', version: 256 });
+ * encodeSnapshotJson(state, { stream: 'u1:s1', version: 256, config });
  * ```
  */
 export const encodeSnapshotJson = (state: MemoryState, at: SnapshotPlace): string =>
-  JSON.stringify({ stream: at.stream, version: at.version, envelope: encodeEnvelope(state) });
+  JSON.stringify(
+    at.config === undefined
+      ? { stream: at.stream, version: at.version, envelope: encodeEnvelope(state) }
+      : {
+          stream: at.stream,
+          version: at.version,
+          config: at.config,
+          envelope: encodeEnvelope(state),
+        },
+  );
 
 /**
  * Reads a snapshot back; `undefined` when it does not decode, when it is not bound to `at` (another
  * stream's, another version's, or an unbound one written before snapshots were bound), or when its
- * config is not the stream's. Snapshots are only an optimisation: such a snapshot is passed over
- * (the actions are replayed from an earlier one), never trusted.
+ * config is not the stream's: the config bound into it, or, in a snapshot without one, its state's
+ * (so such a snapshot taken after a `memory/reconfigured` action is passed over). Snapshots are
+ * only an optimisation: such a snapshot is passed over (the actions are replayed from an earlier
+ * one), never trusted.
  *
  * @param json - the stored snapshot
  * @param config - the stream's config
@@ -230,8 +242,14 @@ export const decodeSnapshotJson = (
   if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
   const { stream, version, envelope } = parsed.value;
   if (stream !== at.stream || version !== at.version) return undefined;
+  let bound: MemoryConfig | undefined;
+  if (Object.hasOwn(parsed.value, 'config')) {
+    const decodedConfig = decodeConfig(parsed.value['config']);
+    if (E.isLeft(decodedConfig)) return undefined;
+    bound = decodedConfig.right;
+  }
   const decoded = decodeEnvelope(envelope);
   if (E.isLeft(decoded) || decoded.right.kind !== 'state') return undefined;
   const { state } = decoded.right;
-  return sameConfig(state.config, config) ? state : undefined;
+  return sameConfig(bound ?? state.config, config) ? state : undefined;
 };

@@ -8,6 +8,7 @@ import { createMemory } from '../core/createMemory';
 import { getPendingSummary, getPositions, getRecent } from '../core/selectors';
 import { holdForSummary, type HeldTrim } from '../core/holdForSummary';
 import { commitSummary } from '../core/commitSummary';
+import { reconfigure } from '../core/reconfigure';
 import { setSummary } from '../core/setSummary';
 import { ListenerError, MemoryArgumentError } from '../errors/errorClasses';
 import { readState } from '../internal/readState';
@@ -339,6 +340,28 @@ export class ConversationMemory {
   clear(): readonly MemoryEffect[] {
     this.#lastTrimmed = NOTHING_TRIMMED;
     return this.#commit(clearMemory(this.#state));
+  }
+
+  /**
+   * Changes the config (see the `reconfigure` reducer): new limits, a new tokenizer (every
+   * message recounted) or a new trimming policy; fields not given keep their values. What a
+   * tighter limit removes is reported (and becomes `lastTrimmed`, as after an add). This is how a
+   * new config reaches a conversation loaded from a store, whose stored config wins otherwise.
+   *
+   * @param config - the fields to change, or a whole config
+   * @returns the effects: `memory/reconfigured`, then a `memory/trimmed` if anything left; none
+   *   when the config is the same
+   * @throws MemoryConfigError naming each invalid field and its value
+   * @example
+   * ```ts
+   * memory.restore(loaded.state); // stored with maxMessages: 50
+   * memory.reconfigure({ maxMessages: 20 }); // the 30 oldest leave, reported as a trim
+   * ```
+   */
+  reconfigure(config: MemoryOptions): readonly MemoryEffect[] {
+    const transition = reconfigure(this.#state, config);
+    if (transition.state === this.#state) return transition.effects;
+    return this.#commitAdd(transition);
   }
 
   /**

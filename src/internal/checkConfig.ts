@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIG, type MemoryConfig, type ToolPairPolicy } from '../model/config';
+import { DEFAULT_CONFIG, type MemoryConfig, type MemoryOptions } from '../model/config';
 import { describeValue } from './describeValue';
 import { errorText } from './errorText';
 import { keySegment } from './escapeText';
@@ -35,80 +35,143 @@ const keyName = (key: string): string => {
 };
 
 /**
- * Validates memory options and fills the defaults, as a plain function: no io-ts, no fp-ts, so
- * `createMemory` stays small in a chat UI's bundle (`decodeConfig` wraps it in an `Either`).
+ * Validates memory options and fills the missing fields from `base` (the defaults unless given),
+ * as a plain function: no io-ts, no fp-ts, so `createMemory` stays small in a chat UI's bundle
+ * (`decodeConfig` wraps it in an `Either`; `reconfigure` passes the state's config as `base`).
  * Each own enumerable property of the input is read exactly once, inherited ones never; a getter
  * or Proxy trap that throws is reported as a problem, never thrown.
  *
  * @internal
  */
-export const checkConfig = (input: unknown): ConfigCheck => {
+export const checkConfig = (input: unknown, base: MemoryConfig = DEFAULT_CONFIG): ConfigCheck => {
   try {
-    return check(input);
+    // No options means every default, checked like any other (the default tokenizer may not be
+    // loadable in this runtime yet).
+    const read = readOptions(input, true);
+    if (!read.ok) return read;
+    const { given } = read;
+    const pick = (key: keyof MemoryConfig): unknown =>
+      given[key] === undefined ? base[key] : given[key];
+    const config = {
+      maxMessages: pick('maxMessages'),
+      maxTokens: pick('maxTokens'),
+      tokenizer: pick('tokenizer'),
+      toolPairs: pick('toolPairs'),
+      startOn: pick('startOn'),
+      pinSystem: pick('pinSystem'),
+    } as MemoryConfig;
+    const problems = [...read.problems, ...fieldProblems(config as Given)];
+    return problems.length > 0
+      ? { ok: false, problems }
+      : { ok: true, config: Object.freeze(config) };
   } catch (error) {
     return { ok: false, problems: [`options could not be read: ${errorText(error)}`] };
   }
 };
 
-const check = (input: unknown): ConfigCheck => {
-  // No options means every default, checked like any other (the default tokenizer may not be
-  // loadable in this runtime yet).
-  if (input !== undefined && !isPlainObject(input)) {
+/**
+ * The outcome of {@link checkOptionFields}: the fields given (frozen, `undefined` ones left out),
+ * or every problem found.
+ *
+ * @internal
+ */
+export type OptionFieldsCheck =
+  | { readonly ok: true; readonly fields: MemoryOptions }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+/**
+ * Validates the fields an options object gives, with {@link checkConfig}'s rules and messages,
+ * without filling the others: what `memoryActions.reconfigured` carries (fields to merge over a
+ * state's config later). The input must be an object; each own property is read once.
+ *
+ * @internal
+ */
+export const checkOptionFields = (input: unknown): OptionFieldsCheck => {
+  try {
+    const read = readOptions(input, false);
+    if (!read.ok) return read;
+    const problems = [...read.problems, ...fieldProblems(read.given)];
+    if (problems.length > 0) return { ok: false, problems };
+    const fields: Record<string, unknown> = {};
+    for (const key of FIELDS) if (read.given[key] !== undefined) fields[key] = read.given[key];
+    return { ok: true, fields: Object.freeze(fields) as MemoryOptions };
+  } catch (error) {
+    return { ok: false, problems: [`options could not be read: ${errorText(error)}`] };
+  }
+};
+
+/** The option fields, in the order their problems are listed. */
+const FIELDS = [
+  'maxMessages',
+  'maxTokens',
+  'tokenizer',
+  'toolPairs',
+  'startOn',
+  'pinSystem',
+] as const satisfies readonly (keyof MemoryConfig)[];
+
+type Given = { -readonly [K in keyof MemoryConfig]?: unknown };
+
+/** The own fields of an options object, read once each, and a problem per unknown key. */
+const readOptions = (
+  input: unknown,
+  undefinedIsEmpty: boolean,
+):
+  | { readonly ok: true; readonly given: Given; readonly problems: string[] }
+  | { readonly ok: false; readonly problems: readonly string[] } => {
+  if (!(input === undefined && undefinedIsEmpty) && !isPlainObject(input)) {
     return { ok: false, problems: [`options must be an object, received ${describeValue(input)}`] };
   }
-  let maxMessages: unknown;
-  let maxTokens: unknown;
-  let tokenizer: unknown;
-  let toolPairs: unknown;
-  let startOn: unknown;
-  let pinSystem: unknown;
+  const given: Given = {};
   const problems: string[] = [];
   const options: Record<string, unknown> = input ?? {};
   for (const key of Object.keys(options)) {
-    switch (key) {
-      case 'maxMessages':
-        maxMessages = options[key];
-        break;
-      case 'maxTokens':
-        maxTokens = options[key];
-        break;
-      case 'tokenizer':
-        tokenizer = options[key];
-        break;
-      case 'toolPairs':
-        toolPairs = options[key];
-        break;
-      case 'startOn':
-        startOn = options[key];
-        break;
-      case 'pinSystem':
-        pinSystem = options[key];
-        break;
-      default:
-        problems.push(
-          `${keyName(key)} is not an option${keyHint(key, OPTION_HINTS)}; expected ${OPTION_LIST}`,
-        );
+    if ((FIELDS as readonly string[]).includes(key)) {
+      given[key as keyof Given] = options[key];
+    } else {
+      problems.push(
+        `${keyName(key)} is not an option${keyHint(key, OPTION_HINTS)}; expected ${OPTION_LIST}`,
+      );
     }
   }
-  const config: MemoryConfig = {
-    maxMessages: maxMessages === undefined ? DEFAULT_CONFIG.maxMessages : (maxMessages as number),
-    maxTokens: maxTokens === undefined ? DEFAULT_CONFIG.maxTokens : (maxTokens as number | null),
-    tokenizer: tokenizer === undefined ? DEFAULT_CONFIG.tokenizer : (tokenizer as string),
-    toolPairs: toolPairs === undefined ? DEFAULT_CONFIG.toolPairs : (toolPairs as ToolPairPolicy),
-    startOn: startOn === undefined ? DEFAULT_CONFIG.startOn : (startOn as 'user' | null),
-    pinSystem: pinSystem === undefined ? DEFAULT_CONFIG.pinSystem : (pinSystem as boolean),
-  };
-  const messagesProblem = limitProblem(config.maxMessages);
-  if (messagesProblem !== undefined) problems.push(`maxMessages ${messagesProblem}`);
-  const tokensProblem = nullableLimitProblem(config.maxTokens);
-  if (tokensProblem !== undefined) problems.push(`maxTokens ${tokensProblem}`);
-  const nameProblem = tokenizerProblem(config.tokenizer);
-  if (nameProblem !== undefined) problems.push(`tokenizer ${nameProblem}`);
-  problems.push(...policyProblems(config));
-  return problems.length > 0
-    ? { ok: false, problems }
-    : { ok: true, config: Object.freeze(config) };
+  return { ok: true, given, problems };
 };
+
+/** The problems of the fields present (not `undefined`), each naming the field and the value. */
+const fieldProblems = (fields: Given): string[] => {
+  const problems: string[] = [];
+  if (fields.maxMessages !== undefined) {
+    const problem = limitProblem(fields.maxMessages);
+    if (problem !== undefined) problems.push(`maxMessages ${problem}`);
+  }
+  if (fields.maxTokens !== undefined) {
+    const problem = nullableLimitProblem(fields.maxTokens);
+    if (problem !== undefined) problems.push(`maxTokens ${problem}`);
+  }
+  if (fields.tokenizer !== undefined) {
+    const problem = tokenizerProblem(fields.tokenizer);
+    if (problem !== undefined) problems.push(`tokenizer ${problem}`);
+  }
+  if (fields.toolPairs !== undefined) problems.push(...toolPairsProblems(fields.toolPairs));
+  if (fields.startOn !== undefined) problems.push(...startOnProblems(fields.startOn));
+  if (fields.pinSystem !== undefined) problems.push(...pinSystemProblems(fields.pinSystem));
+  return problems;
+};
+
+const toolPairsProblems = (value: unknown): string[] =>
+  value === 'reference' || value === 'strict'
+    ? []
+    : [`toolPairs must be "reference" or "strict", received ${describeValue(value)}`];
+
+const startOnProblems = (value: unknown): string[] =>
+  value === null || value === 'user'
+    ? []
+    : [`startOn must be "user" or null, received ${describeValue(value)}`];
+
+const pinSystemProblems = (value: unknown): string[] =>
+  typeof value === 'boolean'
+    ? []
+    : [`pinSystem must be true or false, received ${describeValue(value)}`];
 
 /**
  * The problems of the trimming-policy options (`toolPairs`, `startOn`, `pinSystem`), each naming
@@ -118,18 +181,8 @@ const check = (input: unknown): ConfigCheck => {
  */
 export const policyProblems = (
   config: Pick<MemoryConfig, 'toolPairs' | 'startOn' | 'pinSystem'>,
-) => {
-  const problems: string[] = [];
-  if (config.toolPairs !== 'reference' && config.toolPairs !== 'strict') {
-    problems.push(
-      `toolPairs must be "reference" or "strict", received ${describeValue(config.toolPairs)}`,
-    );
-  }
-  if (config.startOn !== null && config.startOn !== 'user') {
-    problems.push(`startOn must be "user" or null, received ${describeValue(config.startOn)}`);
-  }
-  if (typeof config.pinSystem !== 'boolean') {
-    problems.push(`pinSystem must be true or false, received ${describeValue(config.pinSystem)}`);
-  }
-  return problems;
-};
+): string[] => [
+  ...toolPairsProblems(config.toolPairs),
+  ...startOnProblems(config.startOn),
+  ...pinSystemProblems(config.pinSystem),
+];

@@ -1,4 +1,5 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError, MemoryConfigError } from '../errors/errorClasses';
+import { checkOptionFields } from '../internal/checkConfig';
 import { describeValue } from '../internal/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { unreadable } from '../internal/unreadable';
@@ -118,6 +119,11 @@ const copyOf = (action: object, type: MemoryAction['type'], api: string): Memory
       if (!isPosition(through)) refuse(api, 'action.payload.through', 'an integer ≥ 0', through);
       return { type, payload: Object.freeze({ text: text as string, through: through as number }) };
     }
+    case 'memory/reconfigured': {
+      const checked = checkOptionFields(field(action, 'payload', 'action', api));
+      if (!checked.ok) throw new MemoryConfigError(api, checked.problems);
+      return { type, payload: checked.fields };
+    }
   }
 };
 
@@ -131,6 +137,7 @@ const TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<MemoryAction['type']
   'memory/cleared',
   'memory/trimHeld',
   'memory/summaryCommitted',
+  'memory/reconfigured',
 ]);
 
 /**
@@ -145,7 +152,8 @@ const TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<MemoryAction['type']
  * @param api - the API named in errors
  * @returns the action to record, or `undefined`
  * @throws MemoryArgumentError for a memory action whose payload is not one (naming the field and
- *   the value), or whose fields cannot be read; InvalidMessageError for an invalid message
+ *   the value), or whose fields cannot be read; InvalidMessageError for an invalid message;
+ *   MemoryConfigError for a `memory/reconfigured` payload that `createMemory` would refuse
  * @internal
  */
 export const recordAction = (action: unknown, api: string): MemoryAction | undefined => {

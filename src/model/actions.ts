@@ -1,3 +1,4 @@
+import type { MemoryOptions } from './config';
 import type { Message } from './message';
 
 /**
@@ -15,6 +16,7 @@ import type { Message } from './message';
  * | `memory/cleared`                | `clearMemory`           | none                       |
  * | `memory/trimHeld`               | `holdForSummary`        | `{ removed, positions }`   |
  * | `memory/summaryCommitted`       | `commitSummary`         | `{ text, through }`        |
+ * | `memory/reconfigured`           | `reconfigure`           | the config fields to change |
  *
  * @example
  * ```ts
@@ -39,7 +41,8 @@ export type MemoryAction =
   | {
       readonly type: 'memory/summaryCommitted';
       readonly payload: { readonly text: string; readonly through: number };
-    };
+    }
+  | { readonly type: 'memory/reconfigured'; readonly payload: MemoryOptions };
 
 /**
  * The `type` of a {@link MemoryAction}.

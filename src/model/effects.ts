@@ -1,3 +1,4 @@
+import type { MemoryConfig } from './config';
 import type { Message } from './message';
 import type { MemoryState } from './state';
 import type { SummaryCoverage } from './summaryCoverage';
@@ -133,6 +134,24 @@ export interface HeldForSummaryEffect {
 }
 
 /**
+ * The memory's config changed (`reconfigure`): `from` is the config before, `to` the config now.
+ * It comes first; a `memory/trimmed` effect follows when the new limits or policy removed
+ * messages. A new tokenizer recounts every message of the window, so `totalTokens` before and
+ * after are then counted in different units.
+ *
+ * @example
+ * ```ts
+ * const { effects } = reconfigure(createMemory({ maxMessages: 20 }), { maxMessages: 5 });
+ * // [{ type: 'memory/reconfigured', from: { maxMessages: 20, … }, to: { maxMessages: 5, … } }]
+ * ```
+ */
+export interface ReconfiguredEffect {
+  readonly type: 'memory/reconfigured';
+  readonly from: MemoryConfig;
+  readonly to: MemoryConfig;
+}
+
+/**
  * Everything a reducer can report: plain tagged data, never functions or promises. A runtime
  * interprets them (notify observers, summarize what was trimmed, persist).
  *
@@ -142,7 +161,11 @@ export interface HeldForSummaryEffect {
  * ```
  */
 export type MemoryEffect =
-  TrimmedEffect | SummaryChangedEffect | PendingDiscardedEffect | HeldForSummaryEffect;
+  | TrimmedEffect
+  | SummaryChangedEffect
+  | PendingDiscardedEffect
+  | HeldForSummaryEffect
+  | ReconfiguredEffect;
 
 /**
  * What every reducer returns: the next state and what happened on the way. When nothing

@@ -42,7 +42,6 @@ export const fitBudget = (
     }
     k = end;
   }
-  const fitted =
-    dropped.size === 0 ? draft : filterDraft(draft, (m) => !dropped.has(m), 'budget');
+  const fitted = dropped.size === 0 ? draft : filterDraft(draft, (m) => !dropped.has(m), 'budget');
   return { draft: fitted, tokens };
 };

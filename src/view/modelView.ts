@@ -5,6 +5,7 @@ import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { countMessageTokens } from '../tokens/registry';
 import { fitBudget } from './fitBudget';
+import { isSendable } from './isSendable';
 import { dropEmptyMessages, dropLeadingAssistantTurns } from './providerRules';
 import { readViewOptions } from './readViewOptions';
 import { repairToolPairs, type ViewDraft, type ViewSource } from './repairToolPairs';
@@ -42,7 +43,11 @@ const transcriptSource = (
     indices = [];
     transcript.forEach((entry, index) => {
       const { position } = entry;
-      if (position !== null && !held.has(position) && isSummarized(state.summaryCoverage, position)) {
+      if (
+        position !== null &&
+        !held.has(position) &&
+        isSummarized(state.summaryCoverage, position)
+      ) {
         draft.changes.push({
           type: 'view/omitted',
           reason: 'summarized',
@@ -67,26 +72,6 @@ const transcriptSource = (
 };
 
 /**
- * Whether the window can be sent as it is: no tool message, no tool call, and (for a provider
- * target) nothing empty or, for Anthropic, no leading assistant turn. One pass, no allocation:
- * the common chat window takes this path and the view is the window itself.
- */
-const isPlainWindow = (state: MemoryState, target: ModelView['target']): boolean => {
-  const { messages } = state;
-  let seenTurn = false;
-  for (const message of messages) {
-    if (message.role === 'tool' || (message.toolCalls !== undefined && message.toolCalls.length > 0)) {
-      return false;
-    }
-    if (target === 'none' || message.role === 'system') continue;
-    if (target === 'anthropic' && !seenTurn && message.role !== 'user') return false;
-    seenTurn = true;
-    if ((message.content ?? '').trim() === '') return false;
-  }
-  return true;
-};
-
-/**
  * What the next provider call receives: the injected `[Conversation Summary] …` system message
  * (first, when the state holds a summary), then the window (or `options.transcript`) repaired to
  * meet the target's rules, within an optional token budget, and a report of every change, as
@@ -108,7 +93,7 @@ const isPlainWindow = (state: MemoryState, target: ModelView['target']): boolean
  * Afterwards `validateTranscript(view.messages, target)` finds nothing (for `'openai'` and
  * `'anthropic'`), and the last turn is never left unanswered (providers refuse a request whose
  * last tool calls have no results). The common case, a window with no tool message and nothing
- * to repair, returns the window itself with no copy.
+ * to repair (`isSendable`), returns the window itself with no copy.
  *
  * @param state - the memory
  * @param options - `target` (default `'none'`), `budget`, `transcript`
@@ -133,7 +118,7 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
   state = readState(state, API);
   const { target, budget, transcript } = readViewOptions(options);
   const injected = summaryMessage(state.summary);
-  if (transcript === undefined && budget === undefined && isPlainWindow(state, target)) {
+  if (transcript === undefined && budget === undefined && isSendable(state.messages, target)) {
     return {
       messages: injected === undefined ? state.messages : [injected, ...state.messages],
       target,
@@ -155,7 +140,8 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
   let overBudget: boolean | undefined;
   if (budget !== undefined) {
     const count = tokenCounter(state, transcript === undefined);
-    const fixed = injected === undefined ? 0 : countMessageTokens(state.config.tokenizer, injected, API);
+    const fixed =
+      injected === undefined ? 0 : countMessageTokens(state.config.tokenizer, injected, API);
     const pinned = (message: Message) => state.config.pinSystem && message.role === 'system';
     const before = view;
     view = dropLeadingAssistantTurns(

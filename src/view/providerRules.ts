@@ -26,7 +26,15 @@ export const filterDraft = (
     const message = draft.messages[k] as Message;
     const position = draft.positions[k] as number | null;
     if (!keepAt(k)) {
-      next.changes.push(omitted(reason, draft.sources[k] as number, position, message));
+      const source = draft.sources[k] as number;
+      if (source >= 0) next.changes.push(omitted(reason, source, position, message));
+      else {
+        // An answer the view made goes with its call: its `view/answered` change goes too.
+        const at = next.changes.findIndex(
+          (c) => c.type === 'view/answered' && c.message === message,
+        );
+        if (at >= 0) next.changes.splice(at, 1);
+      }
       continue;
     }
     const start = draft.groupStarts[k] as number;
@@ -57,10 +65,7 @@ const omitted = (
  *
  * @internal
  */
-export const dropEmptyMessages = (
-  draft: ViewDraft,
-  target: ViewTarget,
-): ViewDraft => {
+export const dropEmptyMessages = (draft: ViewDraft, target: ViewTarget): ViewDraft => {
   if (target === 'none') return draft;
   const { messages } = draft;
   let lastTurn = messages.length - 1;
@@ -82,10 +87,7 @@ export const dropEmptyMessages = (
  *
  * @internal
  */
-export const dropLeadingAssistantTurns = (
-  draft: ViewDraft,
-  target: ViewTarget,
-): ViewDraft => {
+export const dropLeadingAssistantTurns = (draft: ViewDraft, target: ViewTarget): ViewDraft => {
   if (target !== 'anthropic') return draft;
   const { messages, groupStarts } = draft;
   let firstUser = -1;

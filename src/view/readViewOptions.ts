@@ -38,11 +38,15 @@ const readTranscript = (value: unknown): readonly TranscriptEntry[] => {
   for (let i = 0; i < list.length; i++) {
     const entry = list[i] as Partial<TranscriptEntry> | null | undefined;
     if (typeof entry !== 'object' || entry === null) {
-      fail(`options.transcript[${i}] must be { message, position }, received ${describeValue(entry)}`);
+      fail(
+        `options.transcript[${i}] must be { message, position }, received ${describeValue(entry)}`,
+      );
     }
     const { message, position } = entry as Partial<TranscriptEntry>;
     if (typeof message !== 'object' || message === null || typeof message.role !== 'string') {
-      fail(`options.transcript[${i}].message must be a message, received ${describeValue(message)}`);
+      fail(
+        `options.transcript[${i}].message must be a message, received ${describeValue(message)}`,
+      );
     }
     if (position !== null && !(Number.isSafeInteger(position) && (position as number) >= 0)) {
       fail(
@@ -75,7 +79,9 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
     }
     const { target = 'none', budget, transcript } = options;
     if (target !== 'openai' && target !== 'anthropic' && target !== 'none') {
-      fail(`options.target must be "openai", "anthropic" or "none", received ${describeValue(target)}`);
+      fail(
+        `options.target must be "openai", "anthropic" or "none", received ${describeValue(target)}`,
+      );
     }
     if (budget !== undefined && budget !== null && !(Number.isSafeInteger(budget) && budget >= 1)) {
       fail(`options.budget must be an integer ≥ 1, received ${describeValue(budget)}`);

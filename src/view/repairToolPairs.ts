@@ -124,7 +124,13 @@ export const repairToolPairs = (source: ViewSource, target: ViewTarget, draft: V
     for (; j < length; j++) {
       const next = source.message(j);
       if (next.role === 'system' && target === 'anthropic') {
-        keep(draft, source.index(j), next, source.position(j), bad === undefined ? start : draft.messages.length);
+        keep(
+          draft,
+          source.index(j),
+          next,
+          source.position(j),
+          bad === undefined ? start : draft.messages.length,
+        );
         continue;
       }
       if (next.role !== 'tool') break;

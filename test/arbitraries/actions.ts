@@ -2,7 +2,25 @@ import fc from 'fast-check';
 import { memoryActions, type MemoryAction } from 'conversation-memory';
 import { messageArb } from './message';
 
-/** Random memory actions: mostly messages, now and then a summary, a clear or an enforce. */
+/** A config change: a limit or two, now and then a policy field or the other counting tokenizer. */
+const reconfiguredArb: fc.Arbitrary<MemoryAction> = fc
+  .record(
+    {
+      maxMessages: fc.integer({ min: 1, max: 6 }),
+      maxTokens: fc.option(fc.integer({ min: 1, max: 40 }), { nil: null }),
+      tokenizer: fc.constantFrom('heuristic', 'o200k_base'),
+      toolPairs: fc.constantFrom('reference' as const, 'strict' as const),
+      startOn: fc.constantFrom(null, 'user' as const),
+      pinSystem: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  )
+  .map((fields) => memoryActions.reconfigured(fields));
+
+/**
+ * Random memory actions: mostly messages, now and then a summary, a clear, an enforce or a
+ * config change (`memory/reconfigured`).
+ */
 export const memoryActionArb: fc.Arbitrary<MemoryAction> = fc.oneof(
   { arbitrary: messageArb.map((m) => memoryActions.messageAdded(m)), weight: 8 },
   {
@@ -12,6 +30,7 @@ export const memoryActionArb: fc.Arbitrary<MemoryAction> = fc.oneof(
   { arbitrary: fc.string({ maxLength: 8 }).map((t) => memoryActions.summaryApplied(t)), weight: 1 },
   { arbitrary: fc.constant(memoryActions.cleared()), weight: 1 },
   { arbitrary: fc.constant(memoryActions.limitsEnforced()), weight: 1 },
+  { arbitrary: reconfiguredArb, weight: 1 },
 );
 
 /** {@link memoryActionArb}, plus now and then another store's action (which changes nothing). */

@@ -6,6 +6,7 @@ import {
   enforceLimits,
   fixToolPairBoundary,
   setSummary,
+  sameConfig,
   type MemoryState,
   type Message,
   type Transition,
@@ -13,8 +14,8 @@ import {
 
 /**
  * Law 5, identity, for one call. The same state back always comes with no effects; and when the
- * call added nothing and the state is deep-equal to the input (nothing changed), it must be the
- * very same object with an empty effects array.
+ * call added nothing and the state is deep-equal to the input (nothing changed: window, summary
+ * and config), it must be the very same object with an empty effects array.
  */
 export const checkIdentity = (
   before: MemoryState,
@@ -25,6 +26,7 @@ export const checkIdentity = (
   if (added.length === 0) {
     const unchanged =
       transition.state.summary === before.summary &&
+      sameConfig(transition.state.config, before.config) &&
       transition.state.messages.length === before.messages.length &&
       transition.state.messages.every((m, i) => m === before.messages[i]);
     if (unchanged) {

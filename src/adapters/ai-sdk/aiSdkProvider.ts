@@ -128,7 +128,10 @@ export const aiSdkProvider = (options: AiSdkProviderOptions): Provider => {
     });
     return toCompletionResult(result);
   };
+  // The model view meets the rules of the provider behind the model (`anthropic.messages`, …).
+  const providerId = typeof model === 'string' ? model : model.provider;
+  const target = /^anthropic\b/i.test(providerId) ? ('anthropic' as const) : ('openai' as const);
   const stream = (request: CompletionRequest): AsyncIterable<CompletionStreamPart> =>
     streamTextParts(model, maxRetries, request);
-  return { name: options.name ?? 'ai-sdk', defaultModel: modelName, complete, stream };
+  return { name: options.name ?? 'ai-sdk', target, defaultModel: modelName, complete, stream };
 };

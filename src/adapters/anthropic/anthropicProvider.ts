@@ -130,7 +130,8 @@ export const anthropicProvider = (options: AnthropicProviderOptions): Provider =
   const stream = (request: CompletionRequest): AsyncIterable<CompletionStreamPart> =>
     streamMessages(settings, request);
 
+  const target = 'anthropic' as const;
   return defaultModel === undefined
-    ? { name, complete, stream }
-    : { name, defaultModel, complete, stream };
+    ? { name, target, complete, stream }
+    : { name, target, defaultModel, complete, stream };
 };

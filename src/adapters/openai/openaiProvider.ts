@@ -139,7 +139,8 @@ export const openaiProvider = (options: OpenAIProviderOptions): Provider => {
   const settings = { client, name, defaultModel, api: `${API}.stream` };
   const stream = (request: CompletionRequest): AsyncIterable<CompletionStreamPart> =>
     streamChat(settings, request);
+  const target = 'openai' as const;
   return defaultModel === undefined
-    ? { name, complete, stream }
-    : { name, defaultModel, complete, stream };
+    ? { name, target, complete, stream }
+    : { name, target, defaultModel, complete, stream };
 };

@@ -3,7 +3,12 @@ import { errorText } from '../../internal/errorText';
 import { normalizeMessage } from '../../internal/normalizeMessage';
 import type { Message } from '../../model/message';
 import type { ModelCallInfo } from '../hooks';
-import type { CompletionRequest, CompletionResult, CompletionStreamPart, Provider } from '../provider';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  CompletionStreamPart,
+  Provider,
+} from '../provider';
 import type { RunContext } from './context';
 import { notify } from './notify';
 
@@ -62,6 +67,12 @@ export const callModel = async (
   iteration: number,
   seen: { text: string } = { text: '' },
 ): Promise<CompletionResult> => {
+  // Observers see exactly what is sent, and cannot change it: the lists are frozen copies.
+  request = {
+    ...request,
+    messages: Object.freeze(request.messages.slice()),
+    ...(request.tools === undefined ? {} : { tools: Object.freeze(request.tools.slice()) }),
+  };
   const streaming = kind === 'main' && context.emit !== undefined && provider.stream !== undefined;
   const call: ModelCallInfo = {
     callId: newCallId(context.runId),
@@ -78,11 +89,21 @@ export const callModel = async (
   const { runId, observers, report } = context;
   await notify(observers, 'onModelCall', [runId, call], runId, report);
   const started = now();
-  const base = { callId: call.callId, kind, provider: provider.name, model: request.model, iteration };
+  const base = {
+    callId: call.callId,
+    kind,
+    provider: provider.name,
+    model: request.model,
+    iteration,
+  };
   let result: CompletionResult;
   try {
     result = streaming
-      ? await consumeStream(context, (provider.stream as NonNullable<Provider['stream']>)(request), seen)
+      ? await consumeStream(
+          context,
+          (provider.stream as NonNullable<Provider['stream']>)(request),
+          seen,
+        )
       : await provider.complete(request);
   } catch (error) {
     const failure = { ...base, error, latencyMs: now() - started };

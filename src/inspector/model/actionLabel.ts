@@ -1,5 +1,6 @@
 import { escapeText } from '../../internal/escapeText';
 import type { MemoryAction } from '../../model/actions';
+import type { MemoryOptions } from '../../model/config';
 import type { Message } from '../../model/message';
 
 const TEXT_WIDTH = 40;
@@ -34,9 +35,20 @@ export const messageLabel = (message: Message, width = TEXT_WIDTH): string => {
     : role;
 };
 
+/** The fields of a `reconfigured` action: `maxMessages=5, tokenizer="heuristic"`. */
+const configLabel = (fields: MemoryOptions): string => {
+  const parts = Object.entries(fields).map(([key, value]) =>
+    typeof value === 'string'
+      ? `${escapeText(key, 20)}=${text(value, 30)}`
+      : `${escapeText(key, 20)}=${String(value)}`,
+  );
+  return parts.length === 0 ? '(no change)' : parts.join(', ');
+};
+
 /**
  * An action in a few words, for a timeline row: `add user "Hi"`, `add 3 messages`,
- * `summary applied "…"`, `hold 2 for summary`, `commit summary through #5`, `clear`.
+ * `summary applied "…"`, `hold 2 for summary`, `commit summary through #5`, `clear`,
+ * `reconfigure maxMessages=5`.
  *
  * @param action - the action, or `null` for step 0
  * @returns the description
@@ -68,5 +80,7 @@ export const actionLabel = (action: MemoryAction | null): string => {
       return `hold ${action.payload.removed.length} for summary`;
     case 'memory/summaryCommitted':
       return `commit summary through #${action.payload.through}`;
+    case 'memory/reconfigured':
+      return `reconfigure ${configLabel(action.payload)}`;
   }
 };

@@ -325,17 +325,18 @@ export class RedisEventStore implements EventStore {
     const none = { incarnation: '', pairs: [] };
     if (Math.floor((before + actions.length) / every) === Math.floor(before / every)) return none;
     try {
-      let start: { state: MemoryState; incarnation: string };
+      let start: { state: MemoryState; incarnation: string; config: MemoryConfig };
       const head = await this.#head(api, key, before);
       if (head === null) {
         if (before !== 0) return none;
-        start = { state: createMemory(given ?? createMemory().config), incarnation };
+        const config = given ?? createMemory().config;
+        start = { state: createMemory(config), incarnation, config };
       } else {
         if (head.version !== before) return none;
         const config = decodeConfigJson(head.config, this.#at(api, key, 0));
         const loaded = await this.#replay(api, key, head, config, before);
         if (loaded === null) return none;
-        start = { state: loaded, incarnation: head.incarnation };
+        start = { state: loaded, incarnation: head.incarnation, config };
       }
       let { state } = start;
       const pairs: string[] = [];
@@ -343,7 +344,8 @@ export class RedisEventStore implements EventStore {
         state = reduceMemory(state, action);
         const version = before + i + 1;
         if (version % every === 0) {
-          pairs.push(String(version), encodeSnapshotJson(state, { stream: key, version }));
+          const at = { stream: key, version, config: start.config };
+          pairs.push(String(version), encodeSnapshotJson(state, at));
         }
       });
       return { incarnation: start.incarnation, pairs };

@@ -123,12 +123,17 @@ export const writeSnapshots = (
   const { before, actions, every } = batch;
   if (Math.floor((before + actions.length) / every) === Math.floor(before / every)) return;
   try {
-    let state = stateAt(sql, place, config(), before);
+    const streamConfig = config();
+    let state = stateAt(sql, place, streamConfig, before);
     actions.forEach((action, i) => {
       state = reduceMemory(state, action);
       const version = before + i + 1;
       if (version % every === 0) {
-        const json = encodeSnapshotJson(state, { stream: place.key, version });
+        const json = encodeSnapshotJson(state, {
+          stream: place.key,
+          version,
+          config: streamConfig,
+        });
         sql.insertSnapshot.run(place.id, version, json);
       }
     });
