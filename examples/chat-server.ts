@@ -15,6 +15,7 @@ import {
   ConversationMemory,
   createAgent,
   LocalProvider,
+  PROVIDER_SAFE,
   readServerSentEvents,
   toServerSentEventsResponse,
   type AgentStreamEvent,
@@ -23,12 +24,7 @@ import {
 /** A request body longer than this is refused (413). */
 const MAX_BODY_BYTES = 64 * 1024;
 
-const memory = new ConversationMemory({
-  maxMessages: 40,
-  toolPairs: 'strict',
-  startOn: 'user',
-  pinSystem: true,
-});
+const memory = new ConversationMemory({ ...PROVIDER_SAFE, maxMessages: 40 });
 const agent = createAgent({
   provider: new LocalProvider(),
   memory,
