@@ -106,6 +106,10 @@ export {
   LOCAL_DEFAULT_MAX_TOKENS,
   LOCAL_CHARS_PER_TOKEN,
 } from './agent/LocalProvider';
+// Streaming an agent over server-sent events (web streams only)
+export { toServerSentEvents } from './agent/sse/toServerSentEvents';
+export { toServerSentEventsResponse } from './agent/sse/toServerSentEventsResponse';
+export { readServerSentEvents, SSE_MAX_EVENT_LENGTH } from './agent/sse/readServerSentEvents';
 
 // Errors
 export {
@@ -121,6 +125,7 @@ export {
 export { isConversationMemoryError } from './errors/ConversationMemoryError';
 export { SessionConflictError, SessionCorruptError, SessionIdError } from './errors/sessionErrors';
 export { StoreUnavailableError } from './errors/storeErrors';
+export { ServerSentEventsError } from './errors/streamErrors';
 
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/sessions/node)
 export { InMemorySessionStore } from './sessions/InMemorySessionStore';
@@ -262,6 +267,7 @@ export type {
   ViewOmissionReason,
   ViewTarget,
 } from './view/viewTypes';
+export type { ReadServerSentEventsOptions } from './agent/sse/readServerSentEvents';
 export type { ErrorCode } from './errors/ConversationMemoryError';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';
 

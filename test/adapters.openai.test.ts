@@ -136,7 +136,12 @@ describe('openaiProvider: options', () => {
       'options.defaultModel must be a non-empty string',
     );
     const provider = openaiProvider({ client, name: 'azure' });
-    expect(provider).toEqual({ name: 'azure', target: 'openai', complete: expect.any(Function) });
+    expect(provider).toEqual({
+      name: 'azure',
+      target: 'openai',
+      complete: expect.any(Function),
+      stream: expect.any(Function),
+    });
     const error = await rejection(provider.complete(request([user('hi')], { model: '' })));
     expect(error).toBeInstanceOf(AgentConfigError);
     expect((error as Error).message).toMatch(

@@ -17,8 +17,12 @@ const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const tsconfig =
   process.env['TEST_DIST'] === '1' ? ['--tsconfig', 'test/dist/tsconfig.examples.json'] : [];
 
+/** Arguments an example is run with: the chat server answers one request of its own and exits. */
+const argsOf: Readonly<Record<string, readonly string[]>> = { 'chat-server.ts': ['--once'] };
+
 /** One line each example must print (its conclusion), by file name. */
 const expected: Readonly<Record<string, string>> = {
+  'chat-server.ts': 'chat server: 5 text deltas streamed, finish says "Nice to meet you, Ada."',
   'demo.ts':
     'demo complete: 4 runs, 3 trims, 3 summaries, summary injected in 4 model calls; the model answered "Your name is Alice." from the summary',
   'aiSdkAdapter.ts': 'ai-sdk example complete: 2 calls, tool turn answered',
@@ -70,7 +74,7 @@ describe('examples', () => {
 
   it.each(examples)('%s runs and prints its key line', (name) => {
     // execFileSync throws (failing the test, with the script's stderr) on a non-zero exit.
-    const stdout = execFileSync(tsx, [...tsconfig, `examples/${name}`], {
+    const stdout = execFileSync(tsx, [...tsconfig, `examples/${name}`, ...(argsOf[name] ?? [])], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -331,10 +331,28 @@ describe('the loopback server rejects what the API rejects, with its own text', 
     );
   });
 
-  it('does not stream', async () => {
+  it('checks a streaming request as any other: 400 JSON before any event', async () => {
     expect(
-      await rejection({ ...base, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
-    ).toMatch(/does not stream/);
+      await rejection({ ...base, stream: true, messages: [{ role: 'assistant', content: 'hi' }] }),
+    ).toMatch(/first message must use the "user" role/);
+  });
+
+  it("streams events that the SDK's own MessageStream assembles into the same message", async () => {
+    const messages = [{ role: 'user' as const, content: 'use a tool' }];
+    const plain = await client.messages.create({ ...base, messages });
+    const stream = client.messages.stream({ ...base, messages });
+    const texts: string[] = [];
+    stream.on('text', (text) => texts.push(text));
+    const final = await stream.finalMessage();
+    expect(texts).toEqual(['Let ', 'me ', 'check.']);
+    expect(final.content).toEqual(
+      plain.content.map((block) =>
+        block.type === 'tool_use' ? { ...block, id: expect.stringMatching(/^toolu_/) } : block,
+      ),
+    );
+    expect(final.stop_reason).toBe('tool_use');
+    expect(final.usage.input_tokens).toBe(plain.usage.input_tokens);
+    expect(final.usage.output_tokens).toBe(plain.usage.output_tokens);
   });
 
   it('answers other paths with 404 and requests without an API key with 401', async () => {

@@ -70,13 +70,48 @@ describe('loopback OpenAI server: replies', () => {
     expect(error.status).toBe(503);
   });
 
-  it('refuses streaming', async () => {
+  it("streams server-sent chunks that the client's own ChatCompletionStream assembles into the same message", async () => {
+    const script = {
+      text: 'Two calls coming.',
+      toolCalls: [
+        { id: 'call_a', name: 'get_weather', arguments: { city: 'Paris' } },
+        { id: 'call_b', name: 'get_weather', arguments: { city: 'Rome, Italy' } },
+      ],
+      usage: { promptTokens: 9, completionTokens: 4 },
+    };
+    const { client, server } = await start({ respond: () => script });
+    const plain = await send(client, [{ role: 'user', content: 'hi' }]);
+    const stream = client.chat.completions.stream({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream_options: { include_usage: true },
+    });
+    const pieces: string[] = [];
+    stream.on('content', (delta) => pieces.push(delta));
+    const final = await stream.finalChatCompletion();
+    expect(pieces).toEqual(['Two ', 'calls ', 'coming.']);
+    expect(final.choices[0]?.message).toMatchObject({
+      content: plain.choices[0]?.message.content,
+      tool_calls: plain.choices[0]?.message.tool_calls,
+    });
+    expect(final.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(final.usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 4 });
+    expect(server.requests[1]).toMatchObject({ stream: true });
+  });
+
+  it('checks a streaming request as any other: 400 JSON before any event', async () => {
     const { client, server } = await start();
-    const error = await apiError(send(client, [{ role: 'user', content: 'hi' }], { stream: true }));
+    const error = await apiError(
+      send(client, [{ role: 'tool', content: 'x', tool_call_id: 'nope' }], { stream: true }),
+    );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(error.message).toMatch(/^400 Streaming is not supported by this test server/);
     expect(server.requests).toEqual([]);
-    expect(server.rejected.map((r) => r.status)).toEqual([400]);
+    const options = await apiError(
+      send(client, [{ role: 'user', content: 'hi' }], { stream_options: { include_usage: true } }),
+    );
+    expect(options.message).toBe(
+      "400 The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+    );
   });
 
   it("answers 404 with OpenAI's text for any other route", async () => {

@@ -12,6 +12,7 @@ const CHECKED_SECTIONS = [
   '## Tour',
   '### Tracing with OpenTelemetry',
   '### The model view (`modelView`)',
+  '### Streaming from providers, and to a browser',
 ];
 /** A section's text: from its heading to the next heading of its level or above. */
 const sectionOf = (heading: string): string => {

@@ -8,13 +8,20 @@ import type { PlannedCall } from './local/directives';
 import { readRequest, type LocalRequest } from './local/readRequest';
 import { charCount, clip, LOCAL_CHARS_PER_TOKEN, tokensForChars } from './local/text';
 import { messageChars, requestChars } from './local/usage';
-import type { CompletionRequest, CompletionResult, Provider } from './provider';
+import { abortReason, streamParts } from './local/streamParts';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  CompletionStreamPart,
+  Provider,
+} from './provider';
 
 export { LOCAL_DEFAULT_MAX_TOKENS } from './local/decide';
 export { LOCAL_CALL_DIRECTIVE } from './local/directives';
 export { LOCAL_CHARS_PER_TOKEN } from './local/text';
 
 const API = 'LocalProvider.complete';
+const STREAM_API = 'LocalProvider.stream';
 
 /**
  * Options of {@link LocalProvider}.
@@ -88,10 +95,18 @@ const usedIds = (messages: readonly Message[]): Set<string> => {
  * in a conversation even after memory trims older messages (the same request sent twice gets the
  * same reply with new ids). An id already used by a call or a result in the request is skipped.
  *
+ * **Streaming.** `stream(request)` gives the reply `complete` would give, as parts: the text
+ * word by word (each `text-delta` one word with the white space after it, the first also with any
+ * white space before it, so the deltas joined are the text; no delta for an empty text), then one
+ * `tool-call` part per call in order, then `finish` with exactly `complete`'s result. A stream
+ * takes its tool-call ids when `stream` is called, as one `complete` call would. The signal is
+ * read again before each part: an abort ends the iteration with its reason, and nothing after.
+ *
  * **Hostile requests.** `complete` never throws: an invalid request rejects with a
  * `MemoryArgumentError` naming the field and the value (`request.messages[2].role must be one of
  * …`); `maxTokens`, `tools` and `signal` may be absent or `null`. An aborted `signal` rejects with
- * its `reason`.
+ * its `reason`. `stream` never throws either: the same errors come from the iteration's first
+ * `next()`.
  *
  * @example
  * ```ts
@@ -143,11 +158,44 @@ export class LocalProvider implements Provider {
    * message.content; // 'Your name is Ada.'
    * ```
    */
-  readonly complete = async (request: CompletionRequest): Promise<CompletionResult> => {
-    const checked = readRequest(request, API);
-    if (checked.signal?.aborted === true) {
-      throw checked.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+  readonly complete = async (request: CompletionRequest): Promise<CompletionResult> =>
+    this.answer(readRequest(request, API));
+
+  /**
+   * Streams the reply `complete` would give to the same request, deterministically: the text word
+   * by word (each `text-delta` one word with the white space after it, so the deltas joined are
+   * the text), then each tool call as a `tool-call` part, then one `finish` part whose `result` is
+   * exactly `complete`'s. The reply is decided when `stream` is called, so a stream uses the
+   * tool-call id counter as one `complete` call would, even when it is never read. An invalid
+   * request or an aborted `signal` makes the first `next()` throw; an abort between two parts
+   * ends the iteration with the signal's reason, and nothing after it. Bound to its instance.
+   *
+   * @param request - the model call
+   * @returns the parts, ending with `finish`
+   * @example
+   * ```ts
+   * const parts = [];
+   * for await (const part of new LocalProvider().stream({
+   *   model: 'local-1',
+   *   systemPrompt: '',
+   *   messages: [userMessage('my name is Ada')],
+   * })) parts.push(part);
+   * parts.map((part) => (part.type === 'text-delta' ? part.text : part.type));
+   * // ['Nice ', 'to ', 'meet ', 'you, ', 'Ada.', 'finish']
+   * ```
+   */
+  readonly stream = (request: CompletionRequest): AsyncIterable<CompletionStreamPart> => {
+    try {
+      const checked = readRequest(request, STREAM_API);
+      return streamParts(this.answer(checked), checked.signal);
+    } catch (error) {
+      return failed(error);
     }
+  };
+
+  /** The reply to a checked request, decided at once (ids taken from the counter now). */
+  private answer(checked: LocalRequest): CompletionResult {
+    if (checked.signal?.aborted === true) throw abortReason(checked.signal);
     const maxTokens = checked.maxTokens ?? LOCAL_DEFAULT_MAX_TOKENS;
     const decision = decide(checked, checked.model === '' ? this.defaultModel : checked.model);
     const message = this.reply(decision, checked, maxTokens);
@@ -158,7 +206,7 @@ export class LocalProvider implements Provider {
         outputTokens: tokensForChars(messageChars(message)),
       },
     };
-  };
+  }
 
   /** The reply message: text clipped to the budget, or calls with fresh ids when they fit. */
   private reply(decision: Decision, request: LocalRequest, maxTokens: number): Message {
@@ -186,6 +234,12 @@ export class LocalProvider implements Provider {
     while (used.has(id));
     return id;
   }
+}
+
+/** An iteration whose first `next()` throws `error`. */
+// eslint-disable-next-line require-yield -- it only throws
+async function* failed(error: unknown): AsyncGenerator<CompletionStreamPart, void, undefined> {
+  throw error;
 }
 
 const textMessage = (content: string): Message =>

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'CM_LISTENER'
   | 'CM_AGENT_CONFIG'
   | 'CM_PROVIDER_RESPONSE'
+  | 'CM_SSE'
   | 'SESSION_CONFLICT'
   | 'SESSION_CORRUPT'
   | 'SESSION_ID'

@@ -1,7 +1,13 @@
 import { generateText, type LanguageModel } from 'ai';
 import { MemoryArgumentError } from 'conversation-memory';
 // Not yet exported from 'conversation-memory' (the lead will export the agent's types).
-import type { CompletionRequest, CompletionResult, Provider } from 'conversation-memory';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  CompletionStreamPart,
+  Provider,
+} from 'conversation-memory';
+import { streamTextParts } from './streamTextParts';
 import { toCompletionResult } from './toCompletionResult';
 import { toModelMessages } from './toModelMessages';
 import { toToolSet } from './toToolSet';
@@ -86,6 +92,12 @@ const checkOptions = (options: AiSdkProviderOptions): void => {
  * kinds beforehand. An unusable reply rejects with `ProviderResponseError`; a message the AI SDK
  * cannot express (a tool call without id) with `MemoryArgumentError`.
  *
+ * `stream(request)` is one `streamText` call with the same arguments: its `fullStream`'s
+ * `text-delta` parts as they arrive; at the end its `text`, `toolCalls` and `usage`, read as
+ * `complete` reads `generateText`'s (so `finish` carries what `complete` would resolve to), the
+ * tool calls as `tool-call` parts just before `finish`. An `error` part ends the iteration with
+ * the SDK's error, unchanged; an abort ends it with the signal's reason, and nothing after it.
+ *
  * @param options - `model`, and optionally `defaultModelName`, `name`, `maxRetries`
  * @returns a provider the agent can use, shareable by many agents
  * @throws {MemoryArgumentError} for invalid options
@@ -119,5 +131,7 @@ export const aiSdkProvider = (options: AiSdkProviderOptions): Provider => {
   // The model view meets the rules of the provider behind the model (`anthropic.messages`, …).
   const providerId = typeof model === 'string' ? model : model.provider;
   const target = /^anthropic\b/i.test(providerId) ? ('anthropic' as const) : ('openai' as const);
-  return { name: options.name ?? 'ai-sdk', target, defaultModel: modelName, complete };
+  const stream = (request: CompletionRequest): AsyncIterable<CompletionStreamPart> =>
+    streamTextParts(model, maxRetries, request);
+  return { name: options.name ?? 'ai-sdk', target, defaultModel: modelName, complete, stream };
 };

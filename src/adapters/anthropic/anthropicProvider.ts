@@ -1,15 +1,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   AgentConfigError,
-  ANTHROPIC_SYSTEM_SEPARATOR,
-  fromAnthropicReply,
-  ProviderResponseError,
-  toAnthropic,
   type CompletionRequest,
   type CompletionResult,
+  type CompletionStreamPart,
   type Provider,
   describeValue,
 } from 'conversation-memory';
+import { messagesParams, readReply } from './messagesParams';
+import { streamMessages } from './streamMessages';
 
 const API = 'anthropicProvider';
 
@@ -97,6 +96,12 @@ const checkOptions = (options: AnthropicProviderOptions): void => {
  * `ProviderResponseError` naming the path and the value. Errors of the call itself (the SDK's
  * `BadRequestError` for a 400, `APIConnectionError`, an abort) pass through unchanged.
  *
+ * `stream(request)` sends the same parameters through `client.messages.stream`: each `text_delta`
+ * event is a `text-delta` part as it arrives; at the end the SDK's `finalMessage()` is read as
+ * above (so `finish` carries exactly what `complete` would resolve to, and the same errors), its
+ * tool calls come as `tool-call` parts just before `finish`. An abort ends the iteration with the
+ * signal's reason, and nothing after it; errors of the call (a 400) pass through unchanged.
+ *
  * @param options - `client`, and optionally `defaultModel`, `defaultMaxTokens`, `name`
  * @returns the provider
  * @throws AgentConfigError when an option is invalid (no client, `defaultMaxTokens: 0`, …)
@@ -114,55 +119,19 @@ export const anthropicProvider = (options: AnthropicProviderOptions): Provider =
   const { client, defaultModel, defaultMaxTokens = ANTHROPIC_DEFAULT_MAX_TOKENS } = options;
   const name = options.name ?? 'anthropic';
 
+  const settings = { client, name, defaultModel, defaultMaxTokens };
   const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
-    const model = request.model !== '' ? request.model : defaultModel;
-    if (model === undefined) {
-      throw new AgentConfigError(
-        API,
-        `the request names no model and the provider has no defaultModel`,
-      );
-    }
-    const transcript = toAnthropic(request.messages);
-    const system = [request.systemPrompt, transcript.system ?? '']
-      .filter((text) => text !== '')
-      .join(ANTHROPIC_SYSTEM_SEPARATOR);
-    const tools = request.tools ?? [];
-    const params = {
-      model,
-      max_tokens: request.maxTokens ?? defaultMaxTokens,
-      ...(system === '' ? {} : { system }),
-      messages: transcript.messages,
-      ...(tools.length === 0
-        ? {}
-        : {
-            tools: tools.map((tool) => ({
-              name: tool.name,
-              description: tool.description,
-              input_schema: tool.parameters,
-            })),
-          }),
-    };
     const reply: unknown = await client.messages.create(
-      // Our wire types are structurally what the API takes; the SDK's are narrower (mutable
-      // arrays, the four image media types as literals), and the server judges the rest.
-      params as unknown as Anthropic.MessageCreateParamsNonStreaming,
+      messagesParams(settings, request),
       request.signal === undefined ? undefined : { signal: request.signal },
     );
-    const result = fromAnthropicReply(reply);
-    if (result._tag === 'Left') {
-      throw new ProviderResponseError(
-        API,
-        `provider ${describeValue(name)}: ${result.left.detail}`,
-        {
-          cause: result.left,
-        },
-      );
-    }
-    return result.right;
+    return readReply(reply, name);
   };
+  const stream = (request: CompletionRequest): AsyncIterable<CompletionStreamPart> =>
+    streamMessages(settings, request);
 
   const target = 'anthropic' as const;
   return defaultModel === undefined
-    ? { name, target, complete }
-    : { name, target, defaultModel, complete };
+    ? { name, target, complete, stream }
+    : { name, target, defaultModel, complete, stream };
 };

@@ -1,14 +1,14 @@
 import type OpenAI from 'openai';
 import {
   AgentConfigError,
-  fromOpenAIChatCompletion,
-  ProviderResponseError,
-  toOpenAIChat,
   type CompletionRequest,
   type CompletionResult,
+  type CompletionStreamPart,
   type Provider,
-  type ToolSpec,
 } from 'conversation-memory';
+import { chatParams } from './chatParams';
+import { callError, readCompletion } from './readCompletion';
+import { streamChat } from './streamChat';
 
 /**
  * Options of {@link openaiProvider}.
@@ -28,13 +28,6 @@ export interface OpenAIProviderOptions {
 }
 
 const API = 'openaiProvider';
-
-type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-
-const toTool = (tool: ToolSpec): OpenAI.Chat.ChatCompletionFunctionTool => ({
-  type: 'function',
-  function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-});
 
 /** What a value is, for an option error (redux's `kindOf`): the value itself is never echoed. */
 const kindOf = (value: unknown): string => {
@@ -105,6 +98,15 @@ const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
  * the finish reason is not reported. Only the first choice is read. Errors of the HTTP call (`OpenAI.BadRequestError` with the API's message, timeouts,
  * `APIUserAbortError`) pass through unchanged.
  *
+ * `stream(request)` makes the same call with `stream: true` and `stream_options: { include_usage:
+ * true }`: the content streams as `text-delta` parts as the chunks arrive; the chunks are
+ * assembled (tool calls from their fragments, by `index`) into the `chat.completion` the call
+ * would have returned, which is read as above, so `finish` carries exactly what `complete` would
+ * resolve to and the same reply errors; its tool calls come as `tool-call` parts just before it.
+ * A refusal comes as one delta at the end (deltas joined = the result's text). A stream that ends
+ * without a `finish_reason` rejects with `ProviderResponseError`; an abort ends the iteration with
+ * the signal's reason, and nothing after it.
+ *
  * @param options - `client`, and optionally `defaultModel` and `name`
  * @returns a provider, shareable between agents
  * @throws AgentConfigError when `client` is not an openai client, or an option has the wrong type
@@ -122,25 +124,7 @@ const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
 export const openaiProvider = (options: OpenAIProviderOptions): Provider => {
   const { client, defaultModel, name } = readOptions(options);
   const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
-    const model = request.model !== '' ? request.model : defaultModel;
-    if (model === undefined) {
-      throw new AgentConfigError(
-        `${API}.complete`,
-        'request.model is empty and the provider has no defaultModel: name a model in the agent config or in openaiProvider({ defaultModel })',
-      );
-    }
-    const messages = [
-      ...(request.systemPrompt !== ''
-        ? [{ role: 'system' as const, content: request.systemPrompt }]
-        : []),
-      // Structurally the client's types; a tool call or result without an id is sent without one
-      // (the API answers with its own 400), which the client's types do not allow.
-      ...(toOpenAIChat(request.messages) as OpenAI.Chat.ChatCompletionMessageParam[]),
-    ];
-    const params: ChatParams = { model, messages };
-    if (request.maxTokens !== undefined) params.max_completion_tokens = request.maxTokens;
-    if (request.tools !== undefined && request.tools.length > 0)
-      params.tools = request.tools.map(toTool);
+    const params = chatParams(request, defaultModel, `${API}.complete`);
     let completion: unknown;
     try {
       completion = await client.chat.completions.create(
@@ -148,33 +132,15 @@ export const openaiProvider = (options: OpenAIProviderOptions): Provider => {
         request.signal === undefined ? undefined : { signal: request.signal },
       );
     } catch (error) {
-      // The client parses a JSON reply with response.json(): a broken body is a bad reply, not
-      // an error of the HTTP call.
-      if (error instanceof SyntaxError) {
-        throw new ProviderResponseError(
-          `${API}.complete`,
-          `the ${name} reply is not valid JSON (the client could not parse its body; see cause)`,
-          { cause: error },
-        );
-      }
-      throw error;
+      throw callError(error, name, `${API}.complete`);
     }
-    const reply = fromOpenAIChatCompletion(completion);
-    if (reply._tag === 'Left') {
-      const { problems, problemCount } = reply.left;
-      const more =
-        problemCount > problems.length ? ` (and ${problemCount - problems.length} more)` : '';
-      throw new ProviderResponseError(
-        `${API}.complete`,
-        `the ${name} reply is not a usable chat.completion: ${problems.join('; ')}${more}`,
-        { cause: reply.left },
-      );
-    }
-    const { message, usage } = reply.right;
-    return usage === undefined ? { message } : { message, usage };
+    return readCompletion(completion, name, `${API}.complete`);
   };
+  const settings = { client, name, defaultModel, api: `${API}.stream` };
+  const stream = (request: CompletionRequest): AsyncIterable<CompletionStreamPart> =>
+    streamChat(settings, request);
   const target = 'openai' as const;
   return defaultModel === undefined
-    ? { name, target, complete }
-    : { name, target, defaultModel, complete };
+    ? { name, target, complete, stream }
+    : { name, target, defaultModel, complete, stream };
 };

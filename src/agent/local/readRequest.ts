@@ -21,7 +21,15 @@ export interface LocalRequest {
   /** `undefined` when the request sets none. */
   readonly maxTokens: number | undefined;
   readonly tools: readonly LocalToolSpec[];
-  readonly signal: { readonly aborted: boolean; readonly reason: unknown } | undefined;
+  readonly signal: LocalSignal | undefined;
+}
+
+/** The request's signal as read when the request was checked, and a way to read it again. */
+export interface LocalSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Reads the signal again (it may have been aborted since); throws as `readRequest` does. */
+  readonly reread: () => LocalSignal;
 }
 
 /** A tool of the request: only what the provider reads. */
@@ -134,7 +142,10 @@ const readMaxTokens = (value: unknown, api: string): number | undefined => {
 
 const readSignal = (value: unknown, api: string): LocalRequest['signal'] => {
   if (value === undefined || value === null) return undefined;
-  const signal = asObject(value, api, 'request.signal');
+  return readSignalObject(asObject(value, api, 'request.signal'), api);
+};
+
+const readSignalObject = (signal: object, api: string): LocalSignal => {
   const aborted = read(signal, 'aborted', api, 'request.signal.aborted');
   if (typeof aborted !== 'boolean') {
     throw bad(
@@ -145,6 +156,7 @@ const readSignal = (value: unknown, api: string): LocalRequest['signal'] => {
   return {
     aborted,
     reason: aborted ? read(signal, 'reason', api, 'request.signal.reason') : undefined,
+    reread: () => readSignalObject(signal, api),
   };
 };
 

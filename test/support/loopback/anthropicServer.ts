@@ -1,10 +1,12 @@
 /**
- * A loopback HTTP server that speaks the Anthropic Messages API (`POST /v1/messages`,
- * non-streaming) well enough to test real clients (`@anthropic-ai/sdk`, `@ai-sdk/anthropic`)
+ * A loopback HTTP server that speaks the Anthropic Messages API (`POST /v1/messages`, streaming
+ * or not) well enough to test real clients (`@anthropic-ai/sdk`, `@ai-sdk/anthropic`)
  * against it: it checks the headers and the body as the API does, **enforces the API's message
  * rules** (user first, tool pairing, non-empty content, no `system` role inside `messages`) and
  * answers a broken request with HTTP 400 and the API's own error JSON and text. A valid request
- * gets a real Message object, scripted by `respond` or a deterministic default.
+ * gets a real Message object, scripted by `respond` or a deterministic default; with
+ * `stream: true`, the same message as server-sent events (see `anthropicStream.ts`), after the
+ * same checks (a broken request still gets the 400 JSON error).
  *
  * Base URLs: `@anthropic-ai/sdk` takes `url` (`new Anthropic({ baseURL: server.url })`);
  * `@ai-sdk/anthropic` appends `/messages` to its base URL, so give it `` `${server.url}/v1` ``.
@@ -22,6 +24,7 @@ import {
 } from './anthropicReply';
 import { checkConversation } from './anthropicRules';
 import { checkRequestShape } from './anthropicSchema';
+import { eventsFor } from './anthropicStream';
 import { readBody } from './readBody';
 
 export type {
@@ -35,6 +38,11 @@ export type {
 export interface AnthropicServerOptions {
   /** Answers a valid request; default: `{ text: 'Loopback reply to: <last user text>' }`. */
   readonly respond?: (request: MessagesRequestBody) => ScriptedReply | Promise<ScriptedReply>;
+  /**
+   * Called before each streamed event is written (`index` 0 for `message_start`): a test may
+   * return a promise to hold the stream there (to abort mid-stream).
+   */
+  readonly beforeEvent?: (index: number, eventCount: number) => void | Promise<void>;
 }
 
 export interface AnthropicServer {
@@ -105,7 +113,28 @@ export const startAnthropicServer = async (
       ? await options.respond(request)
       : { text: `Loopback reply to: ${lastUserText(request.messages)}` };
     if ('body' in scripted) send(res, scripted.status ?? 200, scripted.body, requestId);
-    else send(res, 200, buildMessage(request, scripted, nextId), requestId);
+    else if (request.stream === true) {
+      await stream(res, buildMessage(request, scripted, nextId), requestId);
+    } else send(res, 200, buildMessage(request, scripted, nextId), requestId);
+  };
+
+  const stream = async (
+    res: ServerResponse,
+    message: Record<string, unknown>,
+    requestId: string,
+  ): Promise<void> => {
+    const events = eventsFor(message);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': requestId,
+    });
+    for (const [i, { event, data }] of events.entries()) {
+      await options.beforeEvent?.(i, events.length);
+      if (res.destroyed) return;
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    }
+    res.end();
   };
 
   const server = createServer((req, res) => {
@@ -132,10 +161,10 @@ export const startAnthropicServer = async (
   };
 };
 
-/** The stream check and the conversation rules, once the shape is known to be valid. */
+/** The stream flag and the conversation rules, once the shape is known to be valid. */
 const checkRules = (body: MessagesRequestBody): string | undefined => {
-  if (body.stream === true) {
-    return 'stream: this loopback test server does not stream; call messages.create without stream: true';
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') {
+    return 'stream: Input should be a valid boolean';
   }
   return checkConversation(body.messages, body.system);
 };

@@ -126,9 +126,33 @@ const checkToolTurns = (messages: readonly ChatRequestMessage[]): OpenAIErrorBod
   return unanswered();
 };
 
+/** `stream` a boolean or null; `stream_options` an object, and only with `stream: true`. */
+const checkStream = (body: Record<string, unknown>): OpenAIErrorBody | undefined => {
+  const stream = body['stream'];
+  if (stream !== undefined && stream !== null && typeof stream !== 'boolean') {
+    return invalidType('stream', 'a boolean', stream);
+  }
+  const options = body['stream_options'];
+  if (options === undefined || options === null) return undefined;
+  if (stream !== true) {
+    return invalidRequest(
+      "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      'stream_options',
+      'invalid_value',
+    );
+  }
+  if (!isObject(options)) return invalidType('stream_options', 'an object', options);
+  const include = options['include_usage'];
+  if (include !== undefined && typeof include !== 'boolean') {
+    return invalidType('stream_options.include_usage', 'a boolean', include);
+  }
+  return undefined;
+};
+
 /**
  * Checks a parsed request body as the Chat Completions API does and returns it typed, or the
- * error body of the first problem. `stream: true` is refused: this test server does not stream.
+ * error body of the first problem. `stream` and `stream_options` are checked as the API checks
+ * them (a `stream: true` request is then checked like any other).
  */
 export const checkChatRequest = (body: unknown): CheckedRequest => {
   const fail = (error: OpenAIErrorBody): CheckedRequest => ({ ok: false, error });
@@ -142,15 +166,8 @@ export const checkChatRequest = (body: unknown): CheckedRequest => {
   if (messages === undefined) return fail(missing('messages'));
   if (!Array.isArray(messages)) return fail(invalidType('messages', 'an array', messages));
   if (messages.length === 0) return fail(emptyArray('messages'));
-  if (body['stream'] === true) {
-    return fail(
-      invalidRequest(
-        'Streaming is not supported by this test server: send the request without stream: true.',
-        'stream',
-        'unsupported_value',
-      ),
-    );
-  }
+  const streamProblem = checkStream(body);
+  if (streamProblem !== undefined) return fail(streamProblem);
   const problem =
     checkTokens(body, 'max_completion_tokens') ??
     checkTokens(body, 'max_tokens') ??

@@ -1,7 +1,9 @@
 /**
- * A loopback HTTP server that speaks OpenAI's Chat Completions (`POST /v1/chat/completions`,
- * non-streaming) and enforces its request and message rules (see `openaiRules.ts`), so that the
- * real `openai` client (or `@ai-sdk/openai`'s `.chat()` model) can be tested against it offline.
+ * A loopback HTTP server that speaks OpenAI's Chat Completions (`POST /v1/chat/completions`) and
+ * enforces its request and message rules (see `openaiRules.ts`), so that the real `openai` client
+ * (or `@ai-sdk/openai`'s `.chat()` model) can be tested against it offline. A request with
+ * `stream: true` that passes the same checks is answered with server-sent events (see
+ * `openaiStream.ts`); one that fails them gets the same 400 JSON error as without streaming.
  *
  * ```ts
  * const server = await startOpenAIServer({ respond: () => ({ text: 'Hi!' }) });
@@ -14,6 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { completionFor, type ScriptedReply } from './openaiReply';
 import { checkChatRequest } from './openaiRules';
+import { chunksFor } from './openaiStream';
 import { type ChatRequestBody, invalidRequest, type OpenAIErrorBody } from './openaiWire';
 import { readBody } from './readBody';
 
@@ -37,6 +40,11 @@ export interface RejectedRequest {
 export interface OpenAIServerOptions {
   /** Scripts the replies; default: a deterministic text reply (see `openaiReply.ts`). */
   readonly respond?: (request: ParsedChatRequest) => ScriptedReply | Promise<ScriptedReply>;
+  /**
+   * Called before each streamed chunk is written (`index` 0 for the first; the `[DONE]` line is
+   * `chunkCount`): a test may return a promise to hold the stream there (to abort mid-stream).
+   */
+  readonly beforeChunk?: (index: number, chunkCount: number) => void | Promise<void>;
 }
 
 export interface OpenAIServer {
@@ -137,7 +145,31 @@ export const startOpenAIServer = async (
       );
       return;
     }
-    send(res, 200, JSON.stringify(completionFor(checked.body, reply, index)));
+    const completion = completionFor(checked.body, reply, index);
+    if (checked.body.stream === true) await stream(res, checked.body, completion);
+    else send(res, 200, JSON.stringify(completion));
+  };
+
+  /** Writes the completion as `data: {chunk}` events, then `data: [DONE]`. */
+  const stream = async (
+    res: ServerResponse,
+    body: ChatRequestBody,
+    completion: Record<string, unknown>,
+  ): Promise<void> => {
+    const streamOptions = body['stream_options'] as { include_usage?: unknown } | null | undefined;
+    const chunks = chunksFor(completion, streamOptions?.include_usage === true);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-request-id': `req_loopback_${Date.now()}`,
+    });
+    for (const [i, chunk] of chunks.entries()) {
+      await options.beforeChunk?.(i, chunks.length);
+      if (res.destroyed) return;
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    }
+    await options.beforeChunk?.(chunks.length, chunks.length);
+    res.end('data: [DONE]\n\n');
   };
 
   const server = createServer((req, res) => {

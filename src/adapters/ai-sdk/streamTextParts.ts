@@ -1,0 +1,88 @@
+import { streamText, type LanguageModel } from 'ai';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  CompletionStreamPart,
+} from 'conversation-memory';
+import { toCompletionResult } from './toCompletionResult';
+import { toModelMessages } from './toModelMessages';
+import { toToolSet } from './toToolSet';
+
+/** The signal's reason, or an `AbortError` when it has none. */
+const abortReason = (signal: AbortSignal): unknown =>
+  signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+
+/**
+ * One `streamText` call with the arguments `complete` gives `generateText`: the `text-delta`
+ * parts of its `fullStream` as they arrive; at the end its `text`, `toolCalls` and `usage` read
+ * by `toCompletionResult` as `complete` reads `generateText`'s, the tool calls as `tool-call`
+ * parts, then `finish`. An `error` part ends the iteration with its error, unchanged (the SDK's
+ * `APICallError` for a provider's 400); an abort ends it with the signal's reason.
+ *
+ * @param model - the AI SDK model
+ * @param maxRetries - passed to `streamText` when set
+ * @param request - the model call
+ * @returns the parts, ending with `finish`
+ * @example
+ * ```ts
+ * for await (const part of streamTextParts(openai.chat('gpt-4o-mini'), undefined, request)) {
+ *   if (part.type === 'text-delta') process.stdout.write(part.text);
+ * }
+ * ```
+ * @internal
+ */
+export async function* streamTextParts(
+  model: LanguageModel,
+  maxRetries: number | undefined,
+  request: CompletionRequest,
+): AsyncGenerator<CompletionStreamPart, void, undefined> {
+  const { signal } = request;
+  const tools = toToolSet(request.tools);
+  const result = streamText({
+    model,
+    messages: toModelMessages(request.messages),
+    allowSystemInMessages: true,
+    ...(request.systemPrompt === '' ? {} : { system: request.systemPrompt }),
+    ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
+    ...(tools === undefined ? {} : { tools }),
+    ...(signal === undefined ? {} : { abortSignal: signal }),
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+    // Errors come as `error` parts of the full stream, thrown below; the default logs them.
+    onError: () => undefined,
+  });
+  let streamed = '';
+  let completion: CompletionResult;
+  try {
+    for await (const part of result.fullStream) {
+      if (signal?.aborted === true || part.type === 'abort') break;
+      if (part.type === 'error') throw part.error;
+      if (part.type === 'text-delta' && part.text !== '') {
+        streamed += part.text;
+        yield { type: 'text-delta', text: part.text };
+      }
+    }
+    if (signal?.aborted === true) throw abortReason(signal);
+    completion = toCompletionResult({
+      text: await result.text,
+      toolCalls: await result.toolCalls,
+      usage: await result.usage,
+    });
+  } catch (error) {
+    // An abort also fails the SDK's stream (with its own error): the signal's reason wins.
+    if (signal?.aborted === true) throw abortReason(signal);
+    throw error;
+  }
+  const text = completion.message.content ?? '';
+  if (text.startsWith(streamed) && text.length > streamed.length) {
+    yield { type: 'text-delta', text: text.slice(streamed.length) };
+  }
+  for (const call of completion.message.toolCalls ?? []) {
+    yield {
+      type: 'tool-call',
+      toolCallId: call.id ?? '',
+      toolName: call.name,
+      input: call.parameters,
+    };
+  }
+  yield { type: 'finish', result: completion };
+}

@@ -1,0 +1,116 @@
+import { MemoryArgumentError } from '../../errors/errorClasses';
+import { describeValue } from '../../internal/describeValue';
+import type { AgentStreamEvent } from '../streamEvents';
+import { decodeStreamEvent } from './decodeStreamEvent';
+import { ServerSentEventParser } from './serverSentEventParser';
+
+const API = 'readServerSentEvents';
+
+/**
+ * The longest line, and the longest event data, `readServerSentEvents` reads by default:
+ * 1,048,576 characters.
+ *
+ * @example
+ * ```ts
+ * readServerSentEvents(body, { maxEventLength: SSE_MAX_EVENT_LENGTH / 4 });
+ * ```
+ */
+export const SSE_MAX_EVENT_LENGTH = 1_048_576;
+
+/**
+ * Options of {@link readServerSentEvents}.
+ *
+ * @example
+ * ```ts
+ * const options: ReadServerSentEventsOptions = { maxEventLength: 65_536 };
+ * ```
+ */
+export interface ReadServerSentEventsOptions {
+  /** The longest line, and the longest data of one event, in characters; default 1,048,576. */
+  readonly maxEventLength?: number;
+}
+
+const readMaxLength = (options: ReadServerSentEventsOptions): number => {
+  const value: unknown = options.maxEventLength;
+  if (value === undefined) return SSE_MAX_EVENT_LENGTH;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new MemoryArgumentError(
+      API,
+      `options.maxEventLength must be a whole number of at least 1, received ${describeValue(value)}`,
+    );
+  }
+  return value;
+};
+
+async function* readEvents(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxLength: number,
+): AsyncGenerator<AgentStreamEvent, void, undefined> {
+  const parser = new ServerSentEventParser(maxLength, API);
+  const decoder = new TextDecoder('utf-8');
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      for (const raw of parser.feed(text)) {
+        const event = decodeStreamEvent(API, raw.event, raw.data);
+        if (event !== undefined) yield event;
+      }
+      if (done) break;
+    }
+    finished = true;
+  } finally {
+    // Stopped early (a break, an error, a bad event): stop the body too.
+    if (!finished) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Reads a stream of server-sent events written by `toServerSentEvents` (a `fetch` response's
+ * `body`) back into agent events, as they arrive. The body is treated as hostile: the format is
+ * parsed as browsers parse it (any chunking, CRLF/LF/CR line ends, comments, a UTF-8 BOM), no
+ * line and no event's data may be longer than `maxEventLength` characters, events of other names
+ * are skipped, and a known event whose data is not the JSON of that event ends the iteration with
+ * a `ServerSentEventsError` naming the event and the field. An `event: error` (the server's
+ * stream failed) ends it with a `ServerSentEventsError` carrying the server's message and its
+ * `code` as `remoteCode`. A body that ends without a `finish` event (the connection dropped) just
+ * ends the iteration: check that the last event was `finish`. Leaving the loop early cancels the
+ * body. Browser-safe: web streams and `TextDecoder` only.
+ *
+ * @param body - the response body
+ * @param options - `maxEventLength`
+ * @returns the events, in order
+ * @throws MemoryArgumentError when `body` is not a readable stream (at once, not in the iteration)
+ * @example
+ * ```ts
+ * const response = await fetch('/chat', { method: 'POST', body: JSON.stringify({ message }) });
+ * for await (const event of readServerSentEvents(response.body!)) {
+ *   if (event.type === 'text-delta') output.textContent += event.text;
+ * }
+ * ```
+ */
+export const readServerSentEvents = (
+  body: ReadableStream<Uint8Array>,
+  options: ReadServerSentEventsOptions = {},
+): AsyncIterable<AgentStreamEvent> => {
+  const getReader: unknown =
+    typeof body === 'object' && body !== null
+      ? (body as Partial<ReadableStream>).getReader
+      : undefined;
+  if (typeof getReader !== 'function') {
+    throw new MemoryArgumentError(
+      API,
+      `body must be a ReadableStream of bytes (a fetch response's body), received ${describeValue(body)}`,
+    );
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new MemoryArgumentError(
+      API,
+      `options must be an object, received ${describeValue(options)}`,
+    );
+  }
+  const maxLength = readMaxLength(options);
+  return readEvents(body.getReader(), maxLength);
+};

@@ -1,0 +1,126 @@
+import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
+import { MemoryArgumentError } from '../../errors/errorClasses';
+import { describeValue } from '../../internal/describeValue';
+import { escapeJsonText } from '../../internal/escapeText';
+import type { AgentStreamEvent } from '../streamEvents';
+
+const API = 'toServerSentEvents';
+
+/** An event's type must look like ours (`text-delta`, `memory-effect`) to name an SSE event. */
+const EVENT_TYPE = /^[a-z][a-z-]{0,63}$/;
+
+/** An error event's `message` is cut to this many characters; its `code` to 100. */
+const MAX_ERROR_MESSAGE = 1000;
+const MAX_ERROR_CODE = 100;
+
+/**
+ * What an `event: error` carries: the error's message (an `Error`'s `message`, a thrown string,
+ * else a description of the value), and its `code` when it has a string one. Never the stack.
+ */
+const errorData = (error: unknown): { message: string; code?: string } => {
+  let message: string;
+  let code: unknown;
+  try {
+    message =
+      error instanceof Error
+        ? String(error.message)
+        : typeof error === 'string'
+          ? error
+          : describeValue(error);
+    code = isConversationMemoryError(error)
+      ? error.code
+      : typeof error === 'object' && error !== null
+        ? (error as { code?: unknown }).code
+        : undefined;
+  } catch {
+    message = 'an unreadable error';
+  }
+  message = message.slice(0, MAX_ERROR_MESSAGE);
+  return typeof code === 'string' && code !== ''
+    ? { message, code: code.slice(0, MAX_ERROR_CODE) }
+    : { message };
+};
+
+/** One frame: `event: TYPE\ndata: JSON\n\n` (the JSON is one line: JSON escapes line breaks). */
+const frame = (type: string, data: unknown): string =>
+  `event: ${type}\ndata: ${escapeJsonText(JSON.stringify(data))}\n\n`;
+
+/** The frame of one event; throws `MemoryArgumentError` for a value that is not an event. */
+const eventFrame = (event: unknown): string => {
+  const type: unknown =
+    typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string' || !EVENT_TYPE.test(type) || type === 'error') {
+    throw new MemoryArgumentError(
+      API,
+      `each event must be an object whose type is an event name such as "text-delta", received ${describeValue(type === undefined ? event : type)}`,
+    );
+  }
+  return frame(type, event);
+};
+
+/**
+ * Turns a stream of agent events (what `agent.stream` yields) into a web `ReadableStream` of
+ * server-sent events, for the body of a server route. Each event is one frame,
+ * `event: <type>\ndata: <the event as JSON>\n\n`, encoded in UTF-8; the JSON is on one line
+ * (JSON writes line breaks as escapes; U+2028, U+2029, C1 and bidi controls are escaped too).
+ *
+ * An error of the source (or an event that is not one, or that JSON cannot write) ends the stream
+ * with one `event: error` frame whose data is `{ message, code? }`: the error's message (at most
+ * 1,000 characters) and its string `code` when it has one, never its stack. Frames are made one
+ * at a time, when the reader asks for more (no buffering ahead); cancelling the stream (the client
+ * went away) calls the source's `return()`, which stops `agent.stream`'s generator.
+ * Browser-safe: web streams and `TextEncoder` only.
+ *
+ * @param events - the events, such as `agent.stream(message)`
+ * @returns the bytes of the event stream
+ * @throws MemoryArgumentError when `events` is not an async iterable
+ * @example
+ * ```ts
+ * const body = toServerSentEvents(agent.stream('hi'));
+ * // event: text-delta
+ * // data: {"type":"text-delta","text":"Hello "}
+ * //
+ * ```
+ */
+export const toServerSentEvents = (
+  events: AsyncIterable<AgentStreamEvent>,
+): ReadableStream<Uint8Array> => {
+  const open: unknown =
+    typeof events === 'object' && events !== null
+      ? (events as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator]
+      : undefined;
+  if (typeof open !== 'function') {
+    throw new MemoryArgumentError(
+      API,
+      `events must be an async iterable of agent events (such as agent.stream(input)), received ${describeValue(events)}`,
+    );
+  }
+  const encoder = new TextEncoder();
+  let iterator: AsyncIterator<AgentStreamEvent> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let text: string;
+      let done: boolean;
+      try {
+        iterator ??= events[Symbol.asyncIterator]();
+        const next = await iterator.next();
+        done = next.done === true;
+        text = done ? '' : eventFrame(next.value);
+      } catch (error) {
+        text = frame('error', errorData(error));
+        done = true;
+        // The source may still be open (an event we could not write): let it clean up.
+        try {
+          void Promise.resolve(iterator?.return?.()).catch(() => undefined);
+        } catch {
+          // Its return() threw: the stream ends with the error frame all the same.
+        }
+      }
+      if (text !== '') controller.enqueue(encoder.encode(text));
+      if (done) controller.close();
+    },
+    async cancel() {
+      await iterator?.return?.();
+    },
+  });
+};

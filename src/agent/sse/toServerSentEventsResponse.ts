@@ -1,0 +1,32 @@
+import type { AgentStreamEvent } from '../streamEvents';
+import { toServerSentEvents } from './toServerSentEvents';
+
+/**
+ * A web `Response` (Node 20's global one, or a browser's or an edge runtime's) whose body is
+ * {@link toServerSentEvents} of `events`, with `content-type: text/event-stream` and
+ * `cache-control: no-cache`. `init` may set the status and more headers; its `cache-control`
+ * wins when it gives one, the content type is always `text/event-stream`.
+ *
+ * @param events - the events, such as `agent.stream(message)`
+ * @param init - the response's status and headers
+ * @returns the response to return from a route handler
+ * @throws MemoryArgumentError when `events` is not an async iterable
+ * @example
+ * ```ts
+ * // A Next.js route, a Hono handler or any fetch-style server:
+ * export const POST = async (request: Request) => {
+ *   const { message } = await request.json();
+ *   return toServerSentEventsResponse(agent.stream(message, { signal: request.signal }));
+ * };
+ * ```
+ */
+export const toServerSentEventsResponse = (
+  events: AsyncIterable<AgentStreamEvent>,
+  init: ResponseInit = {},
+): Response => {
+  const body = toServerSentEvents(events);
+  const headers = new Headers(init.headers);
+  headers.set('content-type', 'text/event-stream');
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-cache');
+  return new Response(body, { ...init, headers });
+};

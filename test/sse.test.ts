@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import {
+  InvalidMessageError,
+  isConversationMemoryError,
+  readServerSentEvents,
+  ServerSentEventsError,
+  toServerSentEvents,
+  toServerSentEventsResponse,
+  type AgentStreamEvent,
+} from 'conversation-memory';
+
+const textOf = async (stream: ReadableStream<Uint8Array>): Promise<string> =>
+  new Response(stream).text();
+
+const bodyOf = (...pieces: (string | Uint8Array)[]): ReadableStream<Uint8Array> => {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const piece of pieces)
+        controller.enqueue(typeof piece === 'string' ? encoder.encode(piece) : piece);
+      controller.close();
+    },
+  });
+};
+
+const readAll = async (
+  body: ReadableStream<Uint8Array>,
+  options?: { maxEventLength?: number },
+): Promise<AgentStreamEvent[]> => {
+  const events: AgentStreamEvent[] = [];
+  for await (const event of readServerSentEvents(body, options)) events.push(event);
+  return events;
+};
+
+const caught = async (promise: Promise<unknown>): Promise<ServerSentEventsError> => {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ServerSentEventsError);
+    expect(isConversationMemoryError(error) && error.code).toBe('CM_SSE');
+    return error as ServerSentEventsError;
+  }
+  throw new Error('expected a ServerSentEventsError');
+};
+
+const delta = (text: string): AgentStreamEvent => ({ type: 'text-delta', text });
+
+describe('toServerSentEvents', () => {
+  it('writes one event: / data: frame per event', async () => {
+    async function* events(): AsyncGenerator<AgentStreamEvent> {
+      yield delta('Hi\nthere');
+      yield { type: 'tool-call', toolCallId: 'c1', toolName: 'calc', input: { a: 1 } };
+    }
+    expect(await textOf(toServerSentEvents(events()))).toBe(
+      'event: text-delta\ndata: {"type":"text-delta","text":"Hi\\nthere"}\n\n' +
+        'event: tool-call\ndata: {"type":"tool-call","toolCallId":"c1","toolName":"calc","input":{"a":1}}\n\n',
+    );
+  });
+
+  it('ends with an error frame carrying message and code, never the stack', async () => {
+    async function* events(): AsyncGenerator<AgentStreamEvent> {
+      yield delta('Hel');
+      throw new InvalidMessageError('agent.stream', 'the provider broke');
+    }
+    const text = await textOf(toServerSentEvents(events()));
+    expect(text).toBe(
+      'event: text-delta\ndata: {"type":"text-delta","text":"Hel"}\n\n' +
+        'event: error\ndata: {"message":"[conversation-memory] agent.stream: the provider broke","code":"CM_INVALID_MESSAGE"}\n\n',
+    );
+    expect(text).not.toMatch(/at .*\.ts/);
+    const error = await caught(readAll(bodyOf(text)));
+    expect(error.event).toBe('error');
+    expect(error.remoteCode).toBe('CM_INVALID_MESSAGE');
+    expect(error.message).toContain('the provider broke');
+  });
+
+  it('a value that is not an event, or that JSON cannot write, ends the stream with an error frame', async () => {
+    async function* notEvent(): AsyncGenerator<AgentStreamEvent> {
+      yield { type: 'oops\nevent: finish' } as never;
+    }
+    const first = await textOf(toServerSentEvents(notEvent()));
+    expect(first).toMatch(/^event: error\ndata: \{"message":".*each event must be an object/);
+    expect(first.split('\n').filter((line) => line.startsWith('event:'))).toEqual(['event: error']);
+    async function* bigint(): AsyncGenerator<AgentStreamEvent> {
+      yield { type: 'tool-call', toolCallId: 'c', toolName: 't', input: { n: 1n } } as never;
+    }
+    expect(await textOf(toServerSentEvents(bigint()))).toMatch(/^event: error\n.*BigInt/);
+  });
+
+  it('a thrown non-Error gives a described message; no code when it has none', async () => {
+    // eslint-disable-next-line require-yield -- it only throws
+    async function* events(): AsyncGenerator<AgentStreamEvent> {
+      throw 'plain text';
+    }
+    expect(await textOf(toServerSentEvents(events()))).toBe(
+      'event: error\ndata: {"message":"plain text"}\n\n',
+    );
+  });
+
+  it('cancelling the stream (the client left) returns the source, whose finally runs', async () => {
+    let closed = false;
+    let produced = 0;
+    async function* events(): AsyncGenerator<AgentStreamEvent> {
+      try {
+        for (;;) {
+          produced += 1;
+          yield delta('x ');
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    const reader = toServerSentEvents(events()).getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(closed).toBe(true);
+    // Frames are made on demand: nothing ran ahead of the reader.
+    expect(produced).toBeLessThanOrEqual(2);
+  });
+
+  it('refuses what is not an async iterable, naming the value', () => {
+    expect(() => toServerSentEvents([delta('a')] as never)).toThrow(
+      /toServerSentEvents: events must be an async iterable .*received an array of length 1/,
+    );
+  });
+});
+
+describe('toServerSentEventsResponse', () => {
+  it('is a Response with the event-stream headers and the frames as body', async () => {
+    async function* events(): AsyncGenerator<AgentStreamEvent> {
+      yield delta('ok');
+    }
+    const response = toServerSentEventsResponse(events());
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.body).not.toBeNull();
+    expect(await readAll(response.body as ReadableStream<Uint8Array>)).toEqual([delta('ok')]);
+  });
+
+  it('keeps init: status, extra headers, its own cache-control; the content type stays', async () => {
+    async function* events(): AsyncGenerator<AgentStreamEvent> {}
+    const response = toServerSentEventsResponse(events(), {
+      status: 201,
+      headers: { 'x-run': '7', 'cache-control': 'no-store', 'content-type': 'text/plain' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-run')).toBe('7');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe('');
+  });
+});
+
+describe('readServerSentEvents on a hostile body', () => {
+  it('skips unknown events, events without data, comments and a trailing unfinished event', async () => {
+    const body = bodyOf(
+      '\uFEFF: comment\n',
+      'data: {"no":"event name"}\n\n',
+      'event: ping\ndata: 1\n\n',
+      'event: text-delta\n\n',
+      'id: 7\nretry: 10\nevent: text-delta\ndata:{"type":"text-delta","text":"a"}\n\n',
+      'event: text-delta\ndata: {"type":"text-delta","text":"never ended"}\n',
+    );
+    expect(await readAll(body)).toEqual([delta('a')]);
+  });
+
+  it('joins several data lines with a newline, and reads a character cut between chunks', async () => {
+    const euro = new TextEncoder().encode('€');
+    const body = bodyOf(
+      'event: text-delta\ndata: {"type":"text-delta",\ndata: "text":"',
+      euro.slice(0, 1),
+      euro.slice(1),
+      '"}\r',
+      '\n\r\n',
+    );
+    expect(await readAll(body)).toEqual([delta('€')]);
+  });
+
+  it('bad JSON is an error naming the event; so is data that is not the event it names', async () => {
+    const notJson = await caught(readAll(bodyOf('event: text-delta\ndata: {oops\n\n')));
+    expect(notJson.event).toBe('text-delta');
+    expect(notJson.message).toMatch(/event "text-delta": its data is not JSON \("\{oops"\)/);
+    const wrongType = await caught(
+      readAll(bodyOf('event: finish\ndata: {"type":"text-delta","text":"x"}\n\n')),
+    );
+    expect(wrongType.message).toMatch(
+      /event "finish": its data's type must be "finish", received "text-delta"/,
+    );
+    const wrongField = await caught(
+      readAll(
+        bodyOf(
+          'event: tool-result\ndata: {"type":"tool-result","toolCallId":"a","toolName":"b","output":"c","isError":"no"}\n\n',
+        ),
+      ),
+    );
+    expect(wrongField.message).toMatch(/its data's isError must be a boolean, received "no"/);
+    const array = await caught(readAll(bodyOf('event: text-delta\ndata: [1]\n\n')));
+    expect(array.message).toMatch(/must be a JSON object, received an array of length 1/);
+  });
+
+  it('stops at a line longer than maxEventLength, and cancels the body', async () => {
+    let cancelled = false;
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls += 1;
+        controller.enqueue(new TextEncoder().encode('x'.repeat(1000)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const error = await caught(readAll(body, { maxEventLength: 4096 }));
+    expect(error.message).toMatch(/a line of the stream is longer than 4096 characters/);
+    expect(cancelled).toBe(true);
+    expect(pulls).toBeLessThan(10);
+  });
+
+  it('stops at an event whose data lines together pass the limit', async () => {
+    const line = `data: ${'y'.repeat(60)}\n`;
+    const error = await caught(
+      readAll(bodyOf(`event: text-delta\n${line.repeat(10)}\n`), { maxEventLength: 500 }),
+    );
+    expect(error.message).toMatch(/an event's data is longer than 500 characters/);
+  });
+
+  it("an error event's message is shortened and escaped; a missing one is said", async () => {
+    const hostile = await caught(
+      readAll(
+        bodyOf(
+          `event: error\ndata: ${JSON.stringify({ message: `a\u001b[31m\u202e${'z'.repeat(900)}` })}\n\n`,
+        ),
+      ),
+    );
+    expect(hostile.message).not.toContain('\u001b');
+    expect(hostile.message).not.toContain('\u202e');
+    expect(hostile.message.length).toBeLessThan(700);
+    expect(hostile.remoteCode).toBeUndefined();
+    const empty = await caught(readAll(bodyOf('event: error\ndata: 42\n\n')));
+    expect(empty.message).toMatch(/the server's stream failed: no message/);
+  });
+
+  it('leaving the loop early cancels the body', async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(
+          new TextEncoder().encode('event: text-delta\ndata: {"type":"text-delta","text":"a"}\n\n'),
+        );
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    for await (const event of readServerSentEvents(body)) {
+      expect(event).toEqual(delta('a'));
+      break;
+    }
+    expect(cancelled).toBe(true);
+  });
+
+  it('refuses a body that is not a stream and a bad maxEventLength, at once', () => {
+    expect(() => readServerSentEvents('data: x' as never)).toThrow(
+      /readServerSentEvents: body must be a ReadableStream .*received "data: x"/,
+    );
+    expect(() => readServerSentEvents(bodyOf(''), { maxEventLength: 0 })).toThrow(
+      /options.maxEventLength must be a whole number of at least 1, received 0/,
+    );
+  });
+});
