@@ -221,7 +221,8 @@ describe('viewChangeText: one change in a line', () => {
       'left out #3 tool result: duplicate-tool-result',
       'left out #4 tool call: tool-call-without-id',
     ]);
-    // Anthropic's first-turn rule leaves out a leading call with the answer the view made for it.
+    // Anthropic's first-turn rule leaves out a leading call; the answer the view made for it goes
+    // with it, and so does its `view/answered` change (the view answered nothing it sends).
     let leading = createEventLog({ maxMessages: 9, tokenizer: 'heuristic' });
     leading = appendAction(
       leading,
@@ -230,9 +231,7 @@ describe('viewChangeText: one change in a line', () => {
       ),
     );
     expect(modelViewAt(leading, 1, 'anthropic').changes.map(viewChangeText)).toEqual([
-      'answered call c0 (calc): interrupted',
       'left out #0 tool call: first-message-not-user',
-      'left out the answer the view made for call c0: first-message-not-user',
     ]);
   });
 });
