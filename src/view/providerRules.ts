@@ -21,7 +21,9 @@ export const filterDraft = (
     sources: [],
     changes: draft.changes,
   };
-  const renumbered = new Map<number, number>();
+  // Group starts only grow along the draft, so the last one renumbered is the only one to recall.
+  let oldStart = -1;
+  let newStart = -1;
   for (let k = 0; k < draft.messages.length; k++) {
     const message = draft.messages[k] as Message;
     const position = draft.positions[k] as number | null;
@@ -38,10 +40,9 @@ export const filterDraft = (
       continue;
     }
     const start = draft.groupStarts[k] as number;
-    let newStart = renumbered.get(start);
-    if (newStart === undefined) {
+    if (start !== oldStart) {
+      oldStart = start;
       newStart = next.messages.length;
-      renumbered.set(start, newStart);
     }
     next.messages.push(message);
     next.positions.push(position);
