@@ -141,6 +141,16 @@ describe('model and tool call hooks', () => {
     ]);
   });
 
+  it('report a reply that is not a valid message to onModelError, as the run rejects', async () => {
+    const { events, observer } = recorder();
+    const provider = scriptedProvider(() => ({ role: 'robot', content: 'beep' }) as never);
+    await expect(createAgent({ provider, observers: [observer] }).run('hi')).rejects.toThrow(
+      'the reply is not a valid message',
+    );
+    expect(events.map(([name]) => name)).toEqual(['modelCall', 'modelError']);
+    expect(String(events[1]?.[2]['error'])).toContain('message.role must be one of');
+  });
+
   it('report summary calls as kind "summary"', async () => {
     const { events, observer } = recorder();
     const agent = createAgent({

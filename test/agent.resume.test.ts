@@ -280,6 +280,17 @@ describe('agent.resume', () => {
     );
   });
 
+  it('rejects when there is no conversation to resume', async () => {
+    const provider = scriptedProvider(() => ({ role: 'assistant', content: 'hi' }));
+    await expect(
+      createAgent({ provider, memory: new ConversationMemory() }).resume(),
+    ).rejects.toThrow('there is no conversation to resume: the memory is empty');
+    await expect(createAgent({ provider }).resume()).rejects.toThrow(
+      'the agent has no memory, session or event store',
+    );
+    expect(provider.requests).toHaveLength(0);
+  });
+
   it("a run whose input brings the call's results itself is not answered twice", async () => {
     const store = await crashedStream([{ id: 'c1', name: 'lookup' }]);
     const interrupted: string[] = [];

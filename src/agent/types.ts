@@ -314,7 +314,9 @@ export interface Agent {
    * Runs like `run`, as an async iterable of {@link AgentStreamEvent}s: text deltas as the
    * provider streams them (its `stream`, else the whole reply as one delta), each tool call and
    * result, the memory's effects as they happen, and last `finish` with the result `run` would
-   * resolve to. Memory records each complete assistant message once, when it is complete. An
+   * resolve to. The run starts when the iteration starts (a stream nobody reads runs nothing),
+   * and a stream is iterated once. Memory records each complete assistant message once, when it
+   * is complete. An
    * abort (the `signal`, or leaving the loop early) stops the run: text already streamed of an
    * unfinished reply is kept as an assistant message marked `metadata.interrupted: true` (nothing
    * when none was streamed), calls not run are answered, and the iteration throws the reason.
@@ -326,7 +328,8 @@ export interface Agent {
    * or, with `rerun: true`, by running again the tools declared `idempotent`), then the loop goes
    * on from memory as it stands, with no new input, until a final answer. A conversation that
    * already ends with a final answer resolves to it, with `iterations: 0`. (`run` answers
-   * interrupted calls the same way, never re-running them, before it adds its input.)
+   * interrupted calls the same way, never re-running them, before it adds its input.) Rejects
+   * with `InvalidMessageError` when there is no conversation to resume (an empty memory).
    */
   resume(options?: ResumeOptions): Promise<AgentRunResult>;
   /**

@@ -111,19 +111,18 @@ export const callModel = async (
     throw error;
   }
   const latencyMs = now() - started;
-  let message: Message | undefined;
+  let message: Message;
   try {
     message = normalizeMessage(
       (result as { message?: unknown } | null)?.message,
       `${provider.name}.complete`,
     );
-  } catch {
-    // The caller reports an invalid reply; the hook reports what came back.
-  }
-  if (message === undefined) {
+  } catch (invalid) {
+    // The caller rejects the run with a ProviderResponseError; the hook reports the same reason.
     const error = new ProviderResponseError(
       `${provider.name}.complete`,
-      `the reply is not a valid message: ${errorText((result as { message?: unknown } | null)?.message)}`,
+      `the reply is not a valid message: ${errorText(invalid)}`,
+      { cause: invalid },
     );
     await notify(observers, 'onModelError', [runId, { ...base, error, latencyMs }], runId, report);
     return result;

@@ -1,4 +1,4 @@
-import { ProviderResponseError } from '../../errors/errorClasses';
+import { InvalidMessageError, ProviderResponseError } from '../../errors/errorClasses';
 import { errorText } from '../../internal/errorText';
 import { normalizeMessage } from '../../internal/normalizeMessage';
 import { assistantMessage, toolMessage } from '../../model/constructors';
@@ -141,10 +141,18 @@ export const runAgent = async (
   const { memory, runId, maxIterations } = context;
   const view = new RunView(memory);
   const interrupted = await answerInterrupted(context, view, resume?.rerun === true, input);
-  if (resume !== undefined && interrupted === 0 && memory !== undefined) {
+  if (resume !== undefined && interrupted === 0) {
+    const last = memory?.state.messages.at(-1);
+    if (last === undefined) {
+      throw new InvalidMessageError(
+        'agent.resume',
+        memory === undefined
+          ? 'there is no conversation to resume: the agent has no memory, session or event store'
+          : 'there is no conversation to resume: the memory is empty',
+      );
+    }
     // Nothing was interrupted: a conversation that ends with a final answer is already done.
-    const last = memory.state.messages.at(-1);
-    if (last?.role === 'assistant' && (last.toolCalls?.length ?? 0) === 0) {
+    if (last.role === 'assistant' && (last.toolCalls?.length ?? 0) === 0) {
       return { runId, message: last, iterations: 0, stopReason: 'final' };
     }
   }
