@@ -72,7 +72,9 @@ const windowOf = (size: number, toolPairs: 'strict' | 'reference'): MemoryState 
 };
 
 console.log('\nmodelView: per call, median [min–max] µs (target: modelView ≤ 2× copy)\n');
-console.log('| window | getHistory | copy | openai | anthropic | openai + budget | reference policy | openai / copy |');
+console.log(
+  '| window | getHistory | copy | openai | anthropic | openai + budget | reference policy | openai / copy |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const size of [20, 1_000, 10_000]) {
   const strict = windowOf(size, 'strict');
@@ -88,7 +90,8 @@ for (const size of [20, 1_000, 10_000]) {
     copy: () => void (sink += lib.getHistory(strict).slice().length),
     openai: () => void (sink += lib.modelView(strict, { target: 'openai' }).messages.length),
     anthropic: () => void (sink += lib.modelView(strict, { target: 'anthropic' }).messages.length),
-    budget: () => void (sink += lib.modelView(strict, { target: 'openai', budget }).messages.length),
+    budget: () =>
+      void (sink += lib.modelView(strict, { target: 'openai', budget }).messages.length),
     reference: () => void (sink += lib.modelView(reference, { target: 'openai' }).messages.length),
   });
   const cell = (name: string) => {
@@ -140,7 +143,8 @@ for (let round = 0; round < 13; round++) {
     }),
   );
 }
-const perDelta = (samples: number[]) => medianOf(samples.slice(2).map((ms) => (ms * 1000) / DELTAS));
+const perDelta = (samples: number[]) =>
+  medianOf(samples.slice(2).map((ms) => (ms * 1000) / DELTAS));
 const r = perDelta(raw);
 const s = perDelta(streamed);
 console.log(`\nstreaming: ${DELTAS.toLocaleString('en')} deltas, per delta, median [min–max] µs\n`);

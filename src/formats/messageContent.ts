@@ -26,7 +26,6 @@ export const hasAnthropicContent = (message: Message): boolean => {
   return parts.length > 0 ? parts.some(partHasContent) : hasText(message.content);
 };
 
-
 /**
  * OpenAI's rule: an assistant message's content may be null only beside tool calls or content
  * parts ("expected a string, got null").
