@@ -7,11 +7,13 @@
  * copied as it is. tsx resolves the name through tsconfig.json's `paths` to `src/`; with
  * `TEST_DIST=1` a tsconfig that maps it to the built `dist/` is used instead.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
+const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const tsconfig =
@@ -72,14 +74,23 @@ describe('examples', () => {
     expect(examples).toEqual(Object.keys(expected).sort());
   });
 
-  it.each(examples)('%s runs and prints its key line', (name) => {
-    // execFileSync throws (failing the test, with the script's stderr) on a non-zero exit.
-    const stdout = execFileSync(tsx, [...tsconfig, `examples/${name}`, ...(argsOf[name] ?? [])], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 30_000,
-    });
-    expect(stdout).toContain(expected[name]);
-  });
+  // Concurrently (vitest runs up to five at once): each is a separate process that mostly waits
+  // (tsx's start, servers, a child process), so running them one by one left the cores idle.
+  it.concurrent.each(examples)(
+    '%s runs and prints its key line',
+    async (name) => {
+      // execFile rejects (failing the test, with the script's stderr) on a non-zero exit.
+      const { stdout } = await run(
+        tsx,
+        [...tsconfig, `examples/${name}`, ...(argsOf[name] ?? [])],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 45_000,
+        },
+      );
+      expect(stdout).toContain(expected[name]);
+    },
+    60_000,
+  );
 });
