@@ -141,7 +141,10 @@ const endsUnanswered = (messages: readonly Message[]): boolean => {
 const validFor = (messages: readonly Message[], target: ViewTarget): boolean => {
   if (endsUnanswered(messages)) return false;
   if (target === 'none') {
-    return validateTranscript(messages, 'openai').every((v) => !PAIRING.has(v.rule));
+    // 'none' is exactly the pairing rules.
+    const pairing = validateTranscript(messages, 'openai').filter((v) => PAIRING.has(v.rule));
+    expect(validateTranscript(messages, 'none')).toEqual(pairing);
+    return pairing.length === 0;
   }
   return validateTranscript(messages, target).length === 0;
 };

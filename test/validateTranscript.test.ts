@@ -108,7 +108,23 @@ describe('validateTranscript: arguments', () => {
       /validateTranscript: messages must be an array of messages, received string "x"/,
     );
     expect(() => validateTranscript([], 'gemini' as never)).toThrow(
-      /provider must be "openai" or "anthropic", received string "gemini"/,
+      /provider must be "openai", "anthropic" or "none", received string "gemini"/,
     );
+  });
+
+  it("'none' checks the tool-pairing rules only, as modelView's 'none' target meets them", () => {
+    const transcript = [
+      { role: 'assistant' as const, content: null },
+      { role: 'tool' as const, content: '4', toolCallId: 'c9', toolName: 'calc' },
+    ];
+    // OpenAI also refuses the empty assistant message; 'none' only the orphan result.
+    expect(validateTranscript(transcript, 'openai').map((v) => v.rule)).toEqual([
+      'empty-content',
+      'tool-result-without-call',
+    ]);
+    expect(validateTranscript(transcript, 'none').map((v) => v.rule)).toEqual([
+      'tool-result-without-call',
+    ]);
+    expect(validateTranscript(transcript.slice(0, 1), 'none')).toEqual([]);
   });
 });

@@ -21,10 +21,12 @@ const API = 'validateTranscript';
  * provider would accept the transcript (an empty one included). Violations are ordered by index.
  *
  * @param messages - the transcript, oldest first, in our `Message` shape
- * @param provider - `'openai'` (Chat Completions) or `'anthropic'` (Messages)
+ * @param provider - `'openai'` (Chat Completions), `'anthropic'` (Messages), or `'none'`: only
+ *   the tool-pairing rules every tool-calling API shares (what `modelView`'s `'none'` target
+ *   meets), worded as OpenAI words them
  * @returns one violation per broken rule, each with the `index` in `messages` it points at
  * @throws {MemoryArgumentError} when `messages` is not an array of objects (or cannot be read: a
- *   revoked Proxy, a throwing getter) or `provider` is not one of the two
+ *   revoked Proxy, a throwing getter) or `provider` is not one of the three
  * @example
  * ```ts
  * validateTranscript(
@@ -36,18 +38,22 @@ const API = 'validateTranscript';
  */
 export const validateTranscript = (
   messages: readonly Message[],
-  provider: TranscriptProvider,
+  provider: TranscriptProvider | 'none',
 ): TranscriptViolation[] => {
   const list = readTranscript(messages);
-  if (provider !== 'openai' && provider !== 'anthropic') {
+  if (provider !== 'openai' && provider !== 'anthropic' && provider !== 'none') {
     throw new MemoryArgumentError(
       API,
-      `provider must be "openai" or "anthropic", ${received(provider)}`,
+      `provider must be "openai", "anthropic" or "none", ${received(provider)}`,
     );
   }
   let violations: TranscriptViolation[];
   try {
-    violations = [...checkToolPairing(list, provider), ...checkTurns(list, provider)];
+    violations =
+      provider === 'none'
+        ? // The tool-pairing rules every API shares (as `modelView`'s 'none' target), in OpenAI's words.
+          checkToolPairing(list, 'openai')
+        : [...checkToolPairing(list, provider), ...checkTurns(list, provider)];
   } catch (error) {
     // A message whose getter throws, or a field that is not what a Message holds.
     throw unreadable(error, MemoryArgumentError, API, 'messages');
