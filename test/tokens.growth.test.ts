@@ -9,7 +9,8 @@ import { estimateTokens } from 'conversation-memory';
  * slow or busy machine does not fail it; absolute figures are in the benchmark (`npm run bench`).
  *
  * Noise is kept down by timing batches of calls (calibrated to last at least 10 ms at n, then the
- * same batch size at 4n) and taking the fastest of several batches. Every call counts a different
+ * same batch size at 4n) and taking the fastest of several batches; a ratio over the bound is
+ * measured again (three times at most) before it fails. Every call counts a different
  * text (a different length or seed), so gpt-tokenizer's cache of pre-token results cannot turn a
  * quadratic one-shot count into a cache hit.
  */
@@ -131,11 +132,21 @@ describe('counting time grows linearly with the length of a run', () => {
       if (performance.now() - started >= MIN_BATCH_MS || batch >= MAX_BATCH) break;
       batch *= 2;
     }
-    const small = timePerCall(runCase, N, batch, 600);
-    const large = timePerCall(runCase, 4 * N, batch, 600);
-    expect(
-      large / small,
-      `${(small * 1000).toFixed(0)} µs at ${N}, ${(large * 1000).toFixed(0)} µs at ${4 * N}`,
-    ).toBeLessThan(MAX_RATIO);
+    // Up to three measurements, the lowest ratio kept: a pause of the other test worker (or a GC)
+    // can double one timing, but a quadratic count gives about 16 every time.
+    let best = { ratio: Infinity, shown: '' };
+    for (let attempt = 0; attempt < 3 && best.ratio >= MAX_RATIO; attempt++) {
+      // The same texts again: the caches are emptied so that none of them is a cache hit.
+      if (attempt > 0) clearMergeCaches();
+      const small = timePerCall(runCase, N, batch, 600);
+      const large = timePerCall(runCase, 4 * N, batch, 600);
+      if (large / small < best.ratio) {
+        best = {
+          ratio: large / small,
+          shown: `${(small * 1000).toFixed(0)} µs at ${N}, ${(large * 1000).toFixed(0)} µs at ${4 * N}`,
+        };
+      }
+    }
+    expect(best.ratio, best.shown).toBeLessThan(MAX_RATIO);
   });
 });

@@ -4,6 +4,7 @@ import { AgentConfigError } from '../errors/errorClasses';
 import type { EventStore } from '../eventStore/types';
 import { RecordedMemory } from '../eventStore/RecordedMemory';
 import type { MemoryConfig } from '../model/config';
+import { unknownOption } from '../internal/unknownOption';
 import { describeValue } from '../internal/describeValue';
 import { isPlainObject } from '../internal/isPlainObject';
 import { unreadable } from '../internal/unreadable';
@@ -11,7 +12,7 @@ import type { JsonObject } from '../model/message';
 import type { Provider, ToolSpec } from './provider';
 import { sessionKeyOf, type SessionKey } from '../sessions/sessionKey';
 import type { SessionStore } from '../sessions/types';
-import type { AgentObserver, AgentOptions, AgentTool } from './types';
+import type { AgentConfig, AgentObserver, AgentOptions, AgentTool } from './types';
 
 const API = 'createAgent';
 
@@ -113,6 +114,31 @@ const checkSession = (value: unknown): CheckedSession | undefined => {
     where: sessionKeyOf(id, { namespace }, `${API}: session`),
   };
 };
+
+/** `createAgent`'s options, and those of its `config`. */
+const AGENT_OPTIONS = [
+  'provider',
+  'tools',
+  'memory',
+  'session',
+  'eventStore',
+  'config',
+  'observers',
+] as const satisfies readonly (keyof AgentOptions)[];
+const CONFIG_OPTIONS = [
+  'model',
+  'systemPrompt',
+  'maxIterations',
+  'summarizeOnTrim',
+  'summarizeProvider',
+  'summarizeModel',
+  'summarizeMaxTokens',
+  'onError',
+] as const satisfies readonly (keyof AgentConfig)[];
+/** A config field given at the top level belongs in `config`. */
+const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
+  CONFIG_OPTIONS.map((name) => [name, `config.${name}`]),
+);
 
 const fail = (what: string): never => {
   throw new AgentConfigError(API, what);
@@ -235,6 +261,8 @@ const check = (options: unknown): CheckedAgentOptions => {
       `options must be an object such as { provider }, received ${describeValue(options)}`,
     );
   }
+  const unknown = unknownOption(options, AGENT_OPTIONS, 'options', AGENT_OPTION_HINTS);
+  if (unknown !== undefined) fail(unknown);
   const {
     provider: rawProvider,
     tools: rawTools,
@@ -261,6 +289,8 @@ const check = (options: unknown): CheckedAgentOptions => {
     fail(`config must be an object, received ${describeValue(rawConfig)}`);
   }
   const config = (rawConfig ?? {}) as Record<string, unknown>;
+  const unknownConfig = unknownOption(config, CONFIG_OPTIONS, 'options.config');
+  if (unknownConfig !== undefined) fail(unknownConfig);
   const model = checkText(config['model'], 'config.model') ?? provider.defaultModel;
   if (model === undefined || model === '') {
     fail(

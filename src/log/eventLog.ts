@@ -1,5 +1,6 @@
 import { createMemory } from '../core/createMemory';
 import { memoryReducer, reduceMemory } from '../core/memoryReducer';
+import { unknownOption } from '../internal/unknownOption';
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryAction } from '../model/actions';
@@ -44,8 +45,16 @@ export const DEFAULT_SNAPSHOT_EVERY = 256;
  * const log = createEventLog({ maxMessages: 10, tokenizer: 'heuristic' }, { snapshotEvery: 64 });
  * ```
  */
-export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions): EventLog =>
-  fromState(createMemory(config), logSnapshotEveryOf(options?.snapshotEvery, 'createEventLog'));
+export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions): EventLog => {
+  if (typeof options === 'object' && options !== null) {
+    const unknown = unknownOption(options, ['snapshotEvery'], 'options');
+    if (unknown !== undefined) throw new MemoryArgumentError('createEventLog', unknown);
+  }
+  return fromState(
+    createMemory(config),
+    logSnapshotEveryOf(options?.snapshotEvery, 'createEventLog'),
+  );
+};
 
 /**
  * Reads an event log's `snapshotEvery`: `undefined` is the default (256); else an integer from 1

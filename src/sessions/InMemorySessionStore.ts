@@ -1,3 +1,4 @@
+import { unknownOption } from '../internal/unknownOption';
 import { MemoryArgumentError } from '../errors/errorClasses';
 import { describeValue } from '../internal/describeValue';
 import { readState } from '../internal/readState';
@@ -56,6 +57,12 @@ export class InMemorySessionStore implements SessionStore {
     if (typeof options !== 'object' || options === null) {
       throw new MemoryArgumentError(API, 'options must be an object such as { defaultTtl: 3600 }');
     }
+    // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
+    const unknown = unknownOption(options, ['defaultTtl', 'now'], 'options', {
+      ttl: 'defaultTtl',
+      default_ttl: 'defaultTtl',
+    });
+    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
     this.#ttl = sessionTtlOf(options.defaultTtl, API);
     this.#now = sessionClockOf(options.now, API);
   }
