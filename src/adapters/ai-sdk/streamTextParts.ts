@@ -7,10 +7,7 @@ import type {
 import { toCompletionResult } from './toCompletionResult';
 import { toModelMessages } from './toModelMessages';
 import { toToolSet } from './toToolSet';
-
-/** The signal's reason, or an `AbortError` when it has none. */
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+import { abortReason, streamEnd } from '../shared/streamEnd';
 
 /**
  * One `streamText` call with the arguments `complete` gives `generateText`: the `text-delta`
@@ -72,17 +69,5 @@ export async function* streamTextParts(
     if (signal?.aborted === true) throw abortReason(signal);
     throw error;
   }
-  const text = completion.message.content ?? '';
-  if (text.startsWith(streamed) && text.length > streamed.length) {
-    yield { type: 'text-delta', text: text.slice(streamed.length) };
-  }
-  for (const call of completion.message.toolCalls ?? []) {
-    yield {
-      type: 'tool-call',
-      toolCallId: call.id ?? '',
-      toolName: call.name,
-      input: call.parameters,
-    };
-  }
-  yield { type: 'finish', result: completion };
+  yield* streamEnd(completion, streamed);
 }

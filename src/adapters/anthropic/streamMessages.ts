@@ -1,9 +1,6 @@
 import type { CompletionRequest, CompletionStreamPart } from 'conversation-memory';
 import { messagesParams, readReply, type MessagesSettings } from './messagesParams';
-
-/** The signal's reason, or an `AbortError` when it has none. */
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+import { abortReason, streamEnd } from '../shared/streamEnd';
 
 /**
  * One streamed Messages API call through the SDK's `client.messages.stream`: `text_delta` events
@@ -60,17 +57,5 @@ export async function* streamMessages(
   const outcome = await final;
   if (!outcome.ok) throw outcome.error;
   const result = readReply(outcome.message, settings.name);
-  const text = result.message.content ?? '';
-  if (text.startsWith(streamed) && text.length > streamed.length) {
-    yield { type: 'text-delta', text: text.slice(streamed.length) };
-  }
-  for (const call of result.message.toolCalls ?? []) {
-    yield {
-      type: 'tool-call',
-      toolCallId: call.id ?? '',
-      toolName: call.name,
-      input: call.parameters,
-    };
-  }
-  yield { type: 'finish', result };
+  yield* streamEnd(result, streamed);
 }

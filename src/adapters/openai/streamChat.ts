@@ -7,10 +7,7 @@ import {
 import { chatParams } from './chatParams';
 import { ChunkAssembly } from './chunkAssembly';
 import { callError, readCompletion } from './readCompletion';
-
-/** The signal's reason, or an `AbortError` when it has none. */
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+import { abortReason, streamEnd } from '../shared/streamEnd';
 
 /** Settings of one streamed call. */
 export interface StreamChatSettings {
@@ -75,17 +72,5 @@ export async function* streamChat(
     );
   }
   const result = readCompletion(assembly.completion(), name, api);
-  const text = result.message.content ?? '';
-  if (text.startsWith(streamed) && text.length > streamed.length) {
-    yield { type: 'text-delta', text: text.slice(streamed.length) };
-  }
-  for (const call of result.message.toolCalls ?? []) {
-    yield {
-      type: 'tool-call',
-      toolCallId: call.id ?? '',
-      toolName: call.name,
-      input: call.parameters,
-    };
-  }
-  yield { type: 'finish', result };
+  yield* streamEnd(result, streamed);
 }

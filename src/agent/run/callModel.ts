@@ -20,8 +20,12 @@ const newCallId = (runId: string): string => {
   return `${runId}:model-${callCount}`;
 };
 
-/** Milliseconds, from the platform's monotonic clock where there is one. */
-const now = (): number =>
+/**
+ * Milliseconds, from the platform's monotonic clock where there is one.
+ *
+ * @internal
+ */
+export const now = (): number =>
   typeof globalThis.performance?.now === 'function' ? globalThis.performance.now() : Date.now();
 
 /** What a streamed call yields, assembled: text deltas are emitted as they come. */

@@ -1,10 +1,8 @@
 import type { Message, ToolCall } from '../../model/message';
 import type { RunContext } from './context';
+import { now } from './callModel';
 import { executeTool } from './executeTool';
 import { notify } from './notify';
-
-const now = (): number =>
-  typeof globalThis.performance?.now === 'function' ? globalThis.performance.now() : Date.now();
 
 /**
  * Runs one tool call with its hooks and stream events: `onToolStart`, the tool, `onToolEnd`
