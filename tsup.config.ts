@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
@@ -18,25 +19,53 @@ const inspectorPage = (): string => {
 /**
  * The browser-safe entries (the root, store-kit, testing, sse, tokens, constants) are thin lists
  * that re-export `src/library.ts`. This keeps their import of the library external, pointed at
- * the built `library.js` / `library.cjs`, so every entry shares one copy of each module (one
- * tokenizer registry, one class per error) instead of bundling its own. An adapter that needs a
- * non-public part of the library (the AI SDK's decoder) imports `../../library` the same way.
+ * the built `library.js` / `library.cjs` (or `library.browser.*` for their browser builds), so
+ * every entry shares one copy of each module (one tokenizer registry, one class per error)
+ * instead of bundling its own. An adapter that needs a non-public part of the library (the AI
+ * SDK's decoder) imports `../../library` the same way.
  */
-const sharedLibrary: Plugin = {
+const sharedLibrary = (variant: '' | '.browser'): Plugin => ({
   name: 'shared-library',
   setup(build) {
     // tsup builds both formats as ESM (then converts to CJS to tree-shake); the format it is
     // building is in its TSUP_FORMAT define.
     const extension = build.initialOptions.define?.['TSUP_FORMAT'] === '"cjs"' ? 'cjs' : 'js';
     build.onResolve({ filter: /^(\.\/|(\.\.\/)+)library$/ }, () => ({
-      path: `./library.${extension}`,
+      path: `./library${variant}.${extension}`,
       external: true,
+    }));
+  },
+});
+
+/**
+ * The browser build of the library (`dist/library.browser.*`, behind the `"browser"` export
+ * condition of every browser-safe entry): the same src/library.ts, with
+ * src/tokens/encodingLoader.ts replaced by its `.browser.ts` twin, which loads no encoding.
+ * Bundlers emit a chunk for every `import()` they see, reachable or not (esbuild and webpack do;
+ * Rollup and Rolldown drop unreachable ones), so the encodings must be absent from the file for a
+ * page that counts with 'heuristic' to deploy none of them. A page that counts with an encoding
+ * loads it with `conversation-memory/encodings`.
+ */
+const browserEncodings: Plugin = {
+  name: 'browser-encodings',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/encodingLoader$/ }, () => ({
+      path: fileURLToPath(new URL('./src/tokens/encodingLoader.browser.ts', import.meta.url)),
     }));
   },
 };
 
+/** The browser-safe entries, each a thin list over the shared library build. */
+const thinEntries = {
+  index: 'src/index.ts',
+  'store-kit': 'src/entries/storeKit.ts',
+  testing: 'src/entries/testing.ts',
+  sse: 'src/entries/sse.ts',
+  tokens: 'src/entries/tokens.ts',
+  constants: 'src/entries/constants.ts',
+};
+
 const common: Options = {
-  dts: true,
   // Source maps are not shipped (see "files" in package.json): the published JavaScript is
   // unminified, readable ESM and CJS, so a stack trace already points at readable code.
   sourcemap: false,
@@ -45,20 +74,16 @@ const common: Options = {
   splitting: false,
   treeshake: true,
   external: ['conversation-memory'],
+  // `npm run build` empties dist/ first (rm -rf dist), so no config cleans another's files.
+  clean: false,
 };
 
-// `npm run build` empties dist/ first (rm -rf dist), so neither config cleans the other's files.
 export default defineConfig([
   {
     ...common,
     entry: {
       library: 'src/library.ts',
-      index: 'src/index.ts',
-      'store-kit': 'src/entries/storeKit.ts',
-      testing: 'src/entries/testing.ts',
-      sse: 'src/entries/sse.ts',
-      tokens: 'src/entries/tokens.ts',
-      constants: 'src/entries/constants.ts',
+      ...thinEntries,
       // Adapters use only the public API, imported by the package's own name, so the built
       // subpaths share the root entry's code instead of carrying a copy of it.
       openai: 'src/adapters/openai/index.ts',
@@ -71,9 +96,26 @@ export default defineConfig([
       node: 'src/node/index.ts',
       // The former name of `node`, an alias until 1.0 (re-exports `conversation-memory/node`).
       'sessions-node': 'src/entries/sessionsNode.ts',
+      // loadTokenizer with the encodings behind it, for the browser builds.
+      encodings: 'src/tokens/encodingsEntry.ts',
     },
     format: ['esm', 'cjs'],
-    esbuildPlugins: [sharedLibrary],
+    dts: true,
+    esbuildPlugins: [sharedLibrary('')],
+  },
+  {
+    ...common,
+    // The browser builds: their types are the entries' own (package.json points each "browser"
+    // condition at the same .d.ts).
+    entry: {
+      'library.browser': 'src/library.ts',
+      ...Object.fromEntries(
+        Object.entries(thinEntries).map(([name, source]) => [`${name}.browser`, source]),
+      ),
+    },
+    format: ['esm', 'cjs'],
+    dts: false,
+    esbuildPlugins: [sharedLibrary('.browser'), browserEncodings],
   },
   {
     ...common,

@@ -1,14 +1,14 @@
 import { isKnownTokenizer, isTokenizerReady } from '../tokens/registry';
 import { describeValue } from './describeValue';
-import { knownModelEncoding } from '../tokens/modelEncodings';
+import { tokenizerOfModel } from '../tokens/tokenizerOfModel';
 
 /** When a model id is given where a tokenizer name belongs: the encoding of that model. */
 const modelHint = (name: unknown): string => {
   if (typeof name !== 'string') return '';
-  const encoding = knownModelEncoding(name);
-  return encoding === 'o200k_base' || encoding === 'cl100k_base'
-    ? ` (${describeValue(name)} is a model; its tokenizer is "${encoding}")`
-    : '';
+  const encoding = tokenizerOfModel(name);
+  return encoding === undefined
+    ? ''
+    : ` (${describeValue(name)} is a model; its tokenizer is "${encoding}")`;
 };
 
 /**

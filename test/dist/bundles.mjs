@@ -7,11 +7,14 @@
 // - the same Node server bundle, and one in CommonJS format, retry a failed synchronous load: after
 //   a `node_modules/gpt-tokenizer` link appears beside the bundle, the same process counts without
 //   loadTokenizer (the failure is not remembered, and Node does not cache a failed resolution).
-// The browser bundle is run under Node with `process.getBuiltinModule` removed, which is what
+// - through the package's exports with the "browser" condition, as a browser app's bundler
+//   resolves it: the root entry's browser build loads no encoding (so an app that counts with
+//   'heuristic' emits one file), and `conversation-memory/encodings` loads them for the others.
+// The browser bundles are run under Node with `process.getBuiltinModule` removed, which is what
 // makes a runtime browser-like for this library.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -45,6 +48,42 @@ const retrying = `
   out.push(count());
   console.log(JSON.stringify(out));
 `;
+
+// Browser apps, bundled through the package's "browser" export condition.
+const browserApps = {
+  // Counts with 'heuristic': one file, no encoding chunk, nothing to load.
+  heuristic: {
+    code: `
+      import { addMessage, createMemory, userMessage } from 'conversation-memory';
+      const memory = createMemory({ tokenizer: 'heuristic' });
+      console.log(JSON.stringify([addMessage(memory, userMessage('Hello, world!')).state.totalTokens]));
+    `,
+    expected: [3],
+    files: 1,
+  },
+  // Counts with the default o200k and with cl100k: conversation-memory/tokens' loadTokenizer says where to
+  // load them; the encodings subpath's loads each table as a chunk (plus one shared chunk).
+  encodings: {
+    code: `
+      import { addMessage, createMemory, userMessage } from 'conversation-memory';
+      import { loadTokenizer as rootLoadTokenizer } from 'conversation-memory/tokens';
+      import { loadTokenizer } from 'conversation-memory/encodings';
+      const out = [];
+      try { createMemory(); out.push('created without loading'); } catch (error) { out.push(error.code); }
+      try { await rootLoadTokenizer('o200k_base'); out.push('loaded by the root entry'); }
+      catch (error) { out.push(error.code, error.message.includes("from 'conversation-memory/encodings'")); }
+      await loadTokenizer('o200k_base');
+      out.push(addMessage(createMemory(), userMessage('Hello, world!')).state.totalTokens);
+      await loadTokenizer('cl100k_base');
+      out.push(addMessage(createMemory({ tokenizer: 'cl100k_base' }), userMessage('Hello, world!')).state.totalTokens);
+      await rootLoadTokenizer('o200k_base');
+      out.push('root entry resolves once loaded');
+      console.log(JSON.stringify(out));
+    `,
+    expected: ['CM_CONFIG', 'CM_TOKENIZER', true, 4, 4, 'root entry resolves once loaded'],
+    files: 4,
+  },
+};
 
 const work = mkdtempSync(join(tmpdir(), 'cm-bundles-'));
 const entry = join(work, 'consumer.mjs');
@@ -100,6 +139,34 @@ try {
       env: { ...process.env, BUNDLE_DIR: outdir, GPT_TOKENIZER: gptTokenizer },
     });
     assert.deepEqual(JSON.parse(output), ['CM_CONFIG', 4], `${format} bundle, retried`);
+  }
+  // The browser condition, resolved through package.json's exports from the app's node_modules.
+  const app = join(work, 'app');
+  mkdirSync(join(app, 'node_modules'), { recursive: true });
+  symlinkSync(root, join(app, 'node_modules', 'conversation-memory'), 'dir');
+  for (const [name, { code, expected, files }] of Object.entries(browserApps)) {
+    const appEntry = join(app, `${name}.mjs`);
+    writeFileSync(appEntry, code);
+    const outdir = join(app, `${name}-out`);
+    await build({
+      entryPoints: [appEntry],
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      nodePaths: [join(root, 'node_modules')],
+      logLevel: 'error',
+    });
+    const emitted = readdirSync(outdir);
+    assert.equal(emitted.length, files, `${name}: emitted ${emitted}`);
+    const output = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `delete process.getBuiltinModule; await import(${JSON.stringify(join(outdir, `${name}.mjs`))});`],
+      { cwd: work, encoding: 'utf8' },
+    );
+    assert.deepEqual(JSON.parse(output), expected, `${name}: browser-condition bundle`);
   }
   console.log('browser and node bundles: ok');
 } finally {
