@@ -24,9 +24,14 @@ const runnable = blocks.filter((block) => block.flags.includes('run'));
 const where = (block: (typeof blocks)[number], offset = 0): string =>
   `${block.file}:${block.line + offset} (${block.heading})`;
 
+/** Compiles an async function, so a claim may `await`. */
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+  body: string,
+) => unknown;
+
 const isExpression = (source: string): boolean => {
   try {
-    new Function(`return (${source});`);
+    new AsyncFunction(`return (${source});`);
     return true;
   } catch {
     return false;
