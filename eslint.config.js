@@ -48,9 +48,9 @@ export default tseslint.config(
     },
   },
   {
-    // The Node-only session stores (conversation-memory/sessions/node) and the CLI may use Node
+    // The Node-only session stores (conversation-memory/node) and the CLI may use Node
     // built-ins.
-    files: ['src/sessions/node/**/*.ts', 'src/inspector/cli/**/*.ts'],
+    files: ['src/node/**/*.ts', 'src/inspector/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
+import { defineConfig, type Options } from 'tsup';
 
 /**
  * The inspector page, built first by `npm run build:page` (vite.inspector.config.ts) as one HTML
@@ -14,30 +15,73 @@ const inspectorPage = (): string => {
   }
 };
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    // Adapters use only the public API, imported by the package's own name, so the built
-    // subpaths share the root entry's code instead of carrying a copy of it.
-    openai: 'src/adapters/openai/index.ts',
-    anthropic: 'src/adapters/anthropic/index.ts',
-    'ai-sdk': 'src/adapters/ai-sdk/index.ts',
-    redux: 'src/adapters/redux/index.ts',
-    zustand: 'src/adapters/zustand/index.ts',
-    otel: 'src/adapters/otel/index.ts',
-    // Node-only session stores (files, SQLite, Redis); the same rule: the public API by name.
-    'sessions-node': 'src/sessions/node/index.ts',
-    // The `conversation-memory` command (Node only; bundles the library code it uses).
-    cli: 'src/inspector/cli/main.ts',
+/**
+ * The browser-safe entries (the root, store-kit, testing, sse, tokens, constants) are thin lists
+ * that re-export `src/library.ts`. This keeps their import of the library external, pointed at
+ * the built `library.js` / `library.cjs`, so every entry shares one copy of each module (one
+ * tokenizer registry, one class per error) instead of bundling its own. An adapter that needs a
+ * non-public part of the library (the AI SDK's decoder) imports `../../library` the same way.
+ */
+const sharedLibrary: Plugin = {
+  name: 'shared-library',
+  setup(build) {
+    // tsup builds both formats as ESM (then converts to CJS to tree-shake); the format it is
+    // building is in its TSUP_FORMAT define.
+    const extension = build.initialOptions.define?.['TSUP_FORMAT'] === '"cjs"' ? 'cjs' : 'js';
+    build.onResolve({ filter: /^(\.\/|(\.\.\/)+)library$/ }, () => ({
+      path: `./library.${extension}`,
+      external: true,
+    }));
   },
-  format: ['esm', 'cjs'],
+};
+
+const common: Options = {
   dts: true,
-  sourcemap: true,
-  clean: true,
+  // Source maps are not shipped (see "files" in package.json): the published JavaScript is
+  // unminified, readable ESM and CJS, so a stack trace already points at readable code.
+  sourcemap: false,
   target: 'es2022',
   platform: 'neutral',
   splitting: false,
   treeshake: true,
   external: ['conversation-memory'],
-  define: { __INSPECTOR_PAGE__: JSON.stringify(inspectorPage()) },
-});
+};
+
+// `npm run build` empties dist/ first (rm -rf dist), so neither config cleans the other's files.
+export default defineConfig([
+  {
+    ...common,
+    entry: {
+      library: 'src/library.ts',
+      index: 'src/index.ts',
+      'store-kit': 'src/entries/storeKit.ts',
+      testing: 'src/entries/testing.ts',
+      sse: 'src/entries/sse.ts',
+      tokens: 'src/entries/tokens.ts',
+      constants: 'src/entries/constants.ts',
+      // Adapters use only the public API, imported by the package's own name, so the built
+      // subpaths share the root entry's code instead of carrying a copy of it.
+      openai: 'src/adapters/openai/index.ts',
+      anthropic: 'src/adapters/anthropic/index.ts',
+      'ai-sdk': 'src/adapters/ai-sdk/index.ts',
+      redux: 'src/adapters/redux/index.ts',
+      zustand: 'src/adapters/zustand/index.ts',
+      otel: 'src/adapters/otel/index.ts',
+      // Node-only stores (files, SQLite, Redis); the same rule: the public API by name.
+      node: 'src/node/index.ts',
+      // The former name of `node`, an alias until 1.0 (re-exports `conversation-memory/node`).
+      'sessions-node': 'src/entries/sessionsNode.ts',
+    },
+    format: ['esm', 'cjs'],
+    esbuildPlugins: [sharedLibrary],
+  },
+  {
+    ...common,
+    // The `conversation-memory` command (Node only, ESM only: the bin is dist/cli.js; it bundles
+    // the library code it uses).
+    entry: { cli: 'src/inspector/cli/main.ts' },
+    format: ['esm'],
+    dts: false,
+    define: { __INSPECTOR_PAGE__: JSON.stringify(inspectorPage()) },
+  },
+]);

@@ -23,15 +23,22 @@ export default defineConfig({
         find: new RegExp(`^conversation-memory/${name}$`),
         replacement: fileURLToPath(new URL(subpath(name), import.meta.url)),
       })),
-      {
-        find: /^conversation-memory\/sessions\/node$/,
+      ...(
+        [
+          ['store-kit', 'store-kit', './src/entries/storeKit.ts'],
+          ['testing', 'testing', './src/entries/testing.ts'],
+          ['sse', 'sse', './src/entries/sse.ts'],
+          ['tokens', 'tokens', './src/entries/tokens.ts'],
+          ['constants', 'constants', './src/entries/constants.ts'],
+          ['node', 'node', './src/node/index.ts'],
+          ['sessions/node', 'sessions-node', './src/entries/sessionsNode.ts'],
+        ] as const
+      ).map(([name, built, source]) => ({
+        find: new RegExp(`^conversation-memory/${name}$`),
         replacement: fileURLToPath(
-          new URL(
-            useDist ? './dist/sessions-node.js' : './src/sessions/node/index.ts',
-            import.meta.url,
-          ),
+          new URL(useDist ? `./dist/${built}.js` : source, import.meta.url),
         ),
-      },
+      })),
     ],
   },
   test: {

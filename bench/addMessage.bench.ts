@@ -67,21 +67,21 @@
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import type * as Library from '../src/index';
+import type * as Library from '../src/library';
 import type { MemoryState, Message, TokenizerName } from '../src/index';
 import { generateConversation } from './fixtures';
 import { ReferenceMemory, countContent, referenceHeuristic } from './referenceMemory';
 
 /**
- * The library under test: `src/` through tsx by default; the built `dist/index.js` (run
+ * The library under test: `src/` through tsx by default; the built `dist/library.js` (run
  * `npm run build` first) with `BENCH_DIST=1`. tsx compiles with esbuild's `keepNames`, which wraps
  * every closure created at run time in a `__name()` call (an `Object.defineProperty`); the build
  * does not, so hot paths that create closures per call measure slower from `src/`.
  */
 const FROM_DIST = process.env['BENCH_DIST'] === '1';
-const DIST_ENTRY: string = new URL('../dist/index.js', import.meta.url).href;
+const DIST_ENTRY: string = new URL('../dist/library.js', import.meta.url).href;
 const library = (
-  FROM_DIST ? await import(DIST_ENTRY) : await import('../src/index')
+  FROM_DIST ? await import(DIST_ENTRY) : await import('../src/library')
 ) as typeof Library;
 const { addMessage, addMessages, createMemory, messageText } = library;
 
@@ -405,7 +405,7 @@ const started = performance.now();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 console.log('conversation-memory · addMessage benchmark');
 console.log(
-  `library: ${FROM_DIST ? 'dist/index.js (built)' : 'src/ through tsx (esbuild keepNames on)'}`,
+  `library: ${FROM_DIST ? 'dist/library.js (built)' : 'src/ through tsx (esbuild keepNames on)'}`,
 );
 console.log(
   `node ${process.version} · ${cpus().length} × ${cpu} · NODE_ENV=${process.env['NODE_ENV'] ?? '(unset)'}`,

@@ -17,14 +17,14 @@
  * cores).
  */
 import { performance } from 'node:perf_hooks';
-import type * as Library from '../src/index';
+import type * as Library from '../src/library';
 import type { EventLog, MemoryAction, Message } from '../src/index';
 import { generateConversation } from './fixtures';
 import { medianOf } from './stats';
 
-const DIST: string = new URL('../dist/index.js', import.meta.url).href;
+const DIST: string = new URL('../dist/library.js', import.meta.url).href;
 const lib = (
-  process.env['BENCH_DIST'] === '1' ? await import(DIST) : await import('../src/index')
+  process.env['BENCH_DIST'] === '1' ? await import(DIST) : await import('../src/library')
 ) as typeof Library;
 
 const CONFIG = { maxMessages: 20, tokenizer: 'heuristic' as const };

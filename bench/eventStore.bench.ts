@@ -21,8 +21,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type * as Library from '../src/index';
-import type * as NodeStores from '../src/sessions/node/index';
+import type * as Library from '../src/library';
+import type * as NodeStores from '../src/node/index';
 import type { EventStore, MemoryAction } from '../src/index';
 import { startRedisServer } from '../test/support/redisServer';
 import { medianOf } from './stats';
@@ -30,13 +30,13 @@ import { medianOf } from './stats';
 const useDist = process.env['BENCH_DIST'] === '1';
 const lib = (
   useDist
-    ? await import(new URL('../dist/index.js', import.meta.url).href)
-    : await import('../src/index')
+    ? await import(new URL('../dist/library.js', import.meta.url).href)
+    : await import('../src/library')
 ) as typeof Library;
 const stores = (
   useDist
-    ? await import(new URL('../dist/sessions-node.js', import.meta.url).href)
-    : await import('../src/sessions/node/index')
+    ? await import(new URL('../dist/node.js', import.meta.url).href)
+    : await import('../src/node/index')
 ) as typeof NodeStores;
 
 const STREAM_LENGTH = 100_000;

@@ -9,12 +9,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type * as Library from '../src/index';
+import type * as Library from '../src/library';
 
 const SIZES = [20, 1_000, 10_000] as const;
 
 const measure = async (): Promise<void> => {
-  const entry = new URL('../dist/index.js', import.meta.url).href;
+  const entry = new URL('../dist/library.js', import.meta.url).href;
   const library = (await import(entry)) as typeof Library;
   const { addMessage, addMessages, createMemory, userMessage } = library;
   const results: Record<number, number> = {};

@@ -21,14 +21,14 @@
  * interleaved; median [min–max] per call (2 shared, noisy cores).
  */
 import { performance } from 'node:perf_hooks';
-import type * as Library from '../src/index';
+import type * as Library from '../src/library';
 import type { CompletionStreamPart, MemoryState, Provider } from '../src/index';
 import { generateConversation } from './fixtures';
 import { medianOf } from './stats';
 
-const DIST: string = new URL('../dist/index.js', import.meta.url).href;
+const DIST: string = new URL('../dist/library.js', import.meta.url).href;
 const lib = (
-  process.env['BENCH_DIST'] === '1' ? await import(DIST) : await import('../src/index')
+  process.env['BENCH_DIST'] === '1' ? await import(DIST) : await import('../src/library')
 ) as typeof Library;
 
 const fmt = (us: number): string =>

@@ -4,7 +4,7 @@
  * agent conversation of `fixtures.ts`, cycled), with windows of 20 and 1,000 messages
  * (`maxMessages`, heuristic tokens).
  *
- * - replay throughput: folding the log with `reduceMemory`, from actions read back with
+ * - replay throughput: folding the log with `memoryReducer`, from actions read back with
  *   `JSON.parse` (plain-object messages, validated and copied on entry) and from actions decoded
  *   with `decodeAction` (canonical messages);
  * - in the same run, the cost of copying the window once (`slice(1).concat([m])`, the floor of any
@@ -16,14 +16,14 @@
  * of the per-run ratios: a replay and the copy measured right after it share the machine's load.
  */
 import { performance } from 'node:perf_hooks';
-import type * as Library from '../src/index';
+import type * as Library from '../src/library';
 import type { MemoryAction, Message } from '../src/index';
 import { generateConversation } from './fixtures';
 import { medianOf } from './stats';
 
-const DIST: string = new URL('../dist/index.js', import.meta.url).href;
+const DIST: string = new URL('../dist/library.js', import.meta.url).href;
 const lib = (
-  process.env['BENCH_DIST'] === '1' ? await import(DIST) : await import('../src/index')
+  process.env['BENCH_DIST'] === '1' ? await import(DIST) : await import('../src/library')
 ) as typeof Library;
 
 const ACTIONS = 100_000;
@@ -63,10 +63,10 @@ for (const window of [20, 1_000]) {
   ).state.messages;
   for (let r = 0; r < RUNS; r++) {
     replayPlain.push(
-      (time(() => (sink += asJson.reduce(lib.reduceMemory, start).totalTokens)) * 1000) / ACTIONS,
+      (time(() => (sink += asJson.reduce(lib.memoryReducer, start).totalTokens)) * 1000) / ACTIONS,
     );
     replayDecoded.push(
-      (time(() => (sink += decoded.reduce(lib.reduceMemory, start).totalTokens)) * 1000) / ACTIONS,
+      (time(() => (sink += decoded.reduce(lib.memoryReducer, start).totalTokens)) * 1000) / ACTIONS,
     );
     copies.push(
       (time(() => {

@@ -14,13 +14,13 @@
  * Run: `NODE_ENV=production npx tsx bench/streaming.bench.ts`
  */
 import { performance } from 'node:perf_hooks';
-import type * as Library from '../src/index';
+import type * as Library from '../src/library';
 import type { AgentStreamEvent, CompletionRequest } from '../src/index';
 import { medianOf } from './stats';
 
-const DIST: string = new URL('../dist/index.js', import.meta.url).href;
+const DIST: string = new URL('../dist/library.js', import.meta.url).href;
 const lib = (
-  process.env['BENCH_DIST'] === '1' ? await import(DIST) : await import('../src/index')
+  process.env['BENCH_DIST'] === '1' ? await import(DIST) : await import('../src/library')
 ) as typeof Library;
 
 const RUNS = 7;

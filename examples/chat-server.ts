@@ -14,12 +14,11 @@ import { pathToFileURL } from 'node:url';
 import {
   ConversationMemory,
   createAgent,
-  LocalProvider,
   PROVIDER_SAFE,
-  readServerSentEvents,
-  toServerSentEventsResponse,
   type AgentStreamEvent,
 } from 'conversation-memory';
+import { readServerSentEvents, toServerSentEventsResponse } from 'conversation-memory/sse';
+import { LocalProvider } from 'conversation-memory/testing';
 
 /** A request body longer than this is refused (413). */
 const MAX_BODY_BYTES = 64 * 1024;

@@ -20,12 +20,12 @@ import {
   type MemoryOptions,
   RecordedMemory,
   replay,
-  LocalProvider,
   systemMessage,
   validateTranscript,
   type Message,
   type Provider,
 } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 
 const clip = (text: string, width = 48): string =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text;

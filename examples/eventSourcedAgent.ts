@@ -20,14 +20,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type AgentTool,
-  createAgent,
-  exportEventLog,
-  LocalProvider,
-  replay,
-} from 'conversation-memory';
-import { SqliteEventStore } from 'conversation-memory/sessions/node';
+import { type AgentTool, createAgent, exportEventLog, replay } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
+import { SqliteEventStore } from 'conversation-memory/node';
 
 const STREAM = { streamId: 'thread-7', namespace: 'user-42' };
 const CONFIG = { maxMessages: 30, tokenizer: 'heuristic', toolPairs: 'strict' } as const;

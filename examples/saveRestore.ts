@@ -19,7 +19,7 @@ import {
   isConversationMemoryError,
   MemoryDecodeError,
   toDict,
-  totalTokens,
+  getTotalTokens,
   userMessage,
   type MemoryState,
 } from 'conversation-memory';
@@ -56,7 +56,7 @@ const describe = (result: E.Either<MemoryDecodeError, MemoryState>): string =>
     E.match(
       (error) => `Left: ${error.problems.length} problem(s):\n  - ${error.problems.join('\n  - ')}`,
       (state) =>
-        `Right: ${state.messages.length} messages, ${totalTokens(state)} tokens (o200k_base),` +
+        `Right: ${state.messages.length} messages, ${getTotalTokens(state)} tokens (o200k_base),` +
         ` summary ${JSON.stringify(state.summary)}`,
     ),
   );
@@ -94,7 +94,7 @@ const heuristic = addMessage(
 ).state;
 const heuristicDict = toDict(heuristic);
 assert.deepEqual(heuristicDict.conversation_memory, { tokenizer: 'heuristic' });
-assert.deepEqual(F.pipe(fromDict(heuristicDict), E.map(totalTokens)), E.right(2));
+assert.deepEqual(F.pipe(fromDict(heuristicDict), E.map(getTotalTokens)), E.right(2));
 console.log(`tokenizer kept on save: ${JSON.stringify(heuristicDict.conversation_memory)}`);
 
 // 4. Invalid input is a Left naming every problem with its path; nothing throws.

@@ -17,8 +17,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent, LocalProvider, type Provider } from 'conversation-memory';
-import { JsonFileSessionStore } from 'conversation-memory/sessions/node';
+import { createAgent, type Provider } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
+import { JsonFileSessionStore } from 'conversation-memory/node';
 
 const directory = mkdtempSync(join(tmpdir(), 'cm-sessions-'));
 const store = new JsonFileSessionStore({ directory });

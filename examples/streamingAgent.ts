@@ -9,12 +9,8 @@
  * Run: `npx tsx examples/streamingAgent.ts`
  */
 import assert from 'node:assert/strict';
-import {
-  ConversationMemory,
-  createAgent,
-  LocalProvider,
-  type AgentObserver,
-} from 'conversation-memory';
+import { ConversationMemory, createAgent, type AgentObserver } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 
 const calls: string[] = [];
 const hooks: AgentObserver = {

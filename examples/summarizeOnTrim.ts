@@ -7,7 +7,8 @@
  * Run: `npx tsx examples/summarizeOnTrim.ts`
  */
 import assert from 'node:assert/strict';
-import { ConversationMemory, createAgent, LocalProvider, type Provider } from 'conversation-memory';
+import { ConversationMemory, createAgent, type Provider } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 
 const local = new LocalProvider();
 let summarizerUp = false;

@@ -4,7 +4,7 @@
  * the last message always stays, even when it alone is over the limit).
  *
  * Tokens are counted once per message, when it enters the state, by the tokenizer named in the
- * config; `totalTokens(state)` is kept incrementally (O(1), never a recount):
+ * config; `getTotalTokens(state)` is kept incrementally (O(1), never a recount):
  * - `'heuristic'`: the reference memory's own count, floor(characters of content / 4); tool
  *   calls and images count 0;
  * - `'o200k_base'` (the default): real GPT-4o tokens via gpt-tokenizer, including each tool
@@ -20,16 +20,15 @@ import assert from 'node:assert/strict';
 import {
   addMessage,
   assistantMessage,
-  countMessageTokens,
   createMemory,
-  estimateTokens,
   toolMessage,
-  totalTokens,
+  getTotalTokens,
   userMessage,
   type MemoryState,
   type Message,
   type TokenizerName,
 } from 'conversation-memory';
+import { countMessageTokens, estimateTokens } from 'conversation-memory/tokens';
 
 const MAX_TOKENS = 40;
 
@@ -53,8 +52,8 @@ const conversation: Message[] = [
 const check = (state: MemoryState): void => {
   let recount = 0;
   for (const m of state.messages) recount += countMessageTokens(state.config.tokenizer, m);
-  assert.equal(totalTokens(state), recount, 'the incremental total equals a full recount');
-  if (state.messages.length > 1) assert.ok(totalTokens(state) <= MAX_TOKENS, 'limit kept');
+  assert.equal(getTotalTokens(state), recount, 'the incremental total equals a full recount');
+  if (state.messages.length > 1) assert.ok(getTotalTokens(state) <= MAX_TOKENS, 'limit kept');
 };
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -67,7 +66,7 @@ const run = (tokenizer: TokenizerName): MemoryState => {
     const { state: next, effects } = addMessage(state, message);
     state = next;
     const what = message.toolCalls !== undefined ? 'assistant (tool call)' : message.role;
-    let line = `+ ${what.padEnd(21)} ${String(tokens).padStart(3)} tokens → window ${plural(state.messages.length, 'message')}, ${totalTokens(state)}/${MAX_TOKENS} tokens`;
+    let line = `+ ${what.padEnd(21)} ${String(tokens).padStart(3)} tokens → window ${plural(state.messages.length, 'message')}, ${getTotalTokens(state)}/${MAX_TOKENS} tokens`;
     for (const effect of effects) {
       if (effect.type === 'memory/trimmed' && effect.reason === 'enforce_limits') {
         line += ` (token rule dropped ${effect.breakdown.tokenLimit}, boundary ${effect.breakdown.toolPairBoundary}; -${effect.removedTokens} tokens)`;
@@ -96,8 +95,8 @@ assert.equal(
   estimateTokens(japanese.content ?? '', 'gpt-4o'),
 );
 console.log(
-  `\nfinal totals: heuristic ${totalTokens(heuristic)} tokens in ${heuristic.messages.length} messages,` +
-    ` o200k_base ${totalTokens(o200k)} tokens in ${o200k.messages.length} messages`,
+  `\nfinal totals: heuristic ${getTotalTokens(heuristic)} tokens in ${heuristic.messages.length} messages,` +
+    ` o200k_base ${getTotalTokens(o200k)} tokens in ${o200k.messages.length} messages`,
 );
 
 // One message over the limit on its own is kept: the token rule never empties the window.
@@ -106,7 +105,7 @@ const long = userMessage(
 );
 const alone = addMessage(o200k, long).state;
 assert.equal(alone.messages.length, 1);
-assert.ok(totalTokens(alone) > MAX_TOKENS);
+assert.ok(getTotalTokens(alone) > MAX_TOKENS);
 console.log(
-  `a single ${totalTokens(alone)}-token message is kept even though maxTokens is ${MAX_TOKENS}`,
+  `a single ${getTotalTokens(alone)}-token message is kept even though maxTokens is ${MAX_TOKENS}`,
 );

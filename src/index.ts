@@ -1,36 +1,43 @@
 /**
  * conversation-memory: an immutable, reducer-style conversation memory for LLM agents and chat
- * UIs. Every export is listed here by hand; nothing else is public.
+ * UIs. Every export is listed here by hand; nothing else is public. Helpers for authors of custom
+ * stores are at `conversation-memory/store-kit`, the offline `LocalProvider` at
+ * `conversation-memory/testing`, server-sent events at `conversation-memory/sse` and the Node-only
+ * stores at `conversation-memory/node`. The implementation lives in `./library`, which every
+ * browser-safe entry re-exports, so all entries share one copy of each module (one tokenizer
+ * registry, one class per error).
  *
  * @packageDocumentation
  */
 
-// Model
-export { ROLES, isRole } from './model/role';
-export { DEFAULT_CONFIG } from './model/config';
-export { PROVIDER_SAFE } from './model/providerSafe';
-export { userMessage, assistantMessage, systemMessage, toolMessage } from './model/constructors';
-export { imageMessage } from './model/imageMessage';
-
-// Reducers
-export { createMemory } from './core/createMemory';
-export { addMessage } from './core/addMessage';
-export { addMessages } from './core/addMessages';
-export { enforceLimits } from './core/enforceLimits';
-export { reconfigure } from './core/reconfigure';
-export { fixToolPairBoundary } from './core/fixToolPairBoundary';
-export { applySummary, MAX_SUMMARY_CHARS } from './core/applySummary';
-export { setSummary } from './core/setSummary';
-export { clearMemory } from './core/clearMemory';
-export { holdForSummary } from './core/holdForSummary';
-export { commitSummary } from './core/commitSummary';
-export { planTrim } from './core/planTrim';
-export { memoryReducer, reduceMemory } from './core/memoryReducer';
-
-// Actions, event logs, envelopes
-export { memoryActions } from './actions/memoryActions';
-export { decodeAction } from './codec/decodeAction';
 export {
+  // Model
+  isRole,
+  DEFAULT_CONFIG,
+  PROVIDER_SAFE,
+  userMessage,
+  assistantMessage,
+  systemMessage,
+  toolMessage,
+  imageMessage,
+  // Reducers
+  createMemory,
+  addMessage,
+  addMessages,
+  enforceLimits,
+  reconfigure,
+  fixToolPairBoundary,
+  applySummary,
+  setSummary,
+  clearMemory,
+  holdForSummary,
+  commitSummary,
+  planTrim,
+  memoryTransition,
+  memoryReducer,
+  // Actions, event logs, envelopes
+  memoryActions,
+  decodeAction,
   createEventLog,
   appendAction,
   replay,
@@ -38,81 +45,39 @@ export {
   fork,
   timeline,
   logActions,
-  DEFAULT_SNAPSHOT_EVERY,
-  MAX_SNAPSHOT_EVERY,
-} from './log/eventLog';
-export { encodeEnvelope, decodeEnvelope, ENVELOPE_VERSION } from './codec/envelope';
-export { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from './model/state';
-
-// Selectors
-export {
+  encodeEnvelope,
+  decodeEnvelope,
+  // Selectors
   getHistory,
   getRecent,
   getSummary,
-  totalTokens,
+  getTotalTokens,
   getPositions,
   getPendingSummary,
-} from './core/selectors';
-
-// Tokens
-export {
-  registerTokenizer,
-  loadTokenizer,
-  isKnownTokenizer,
-  countMessageTokens,
-  BUILT_IN_TOKENIZERS,
-} from './tokens/registry';
-export { estimateTokens, estimateTokensHeuristic } from './tokens/estimateTokens';
-export { encodingForModel } from './tokens/modelEncodings';
-export { messageText } from './tokens/messageText';
-export { countHeuristicTokens } from './tokens/heuristic';
-
-// Serialization and decoding
-export { toDict, messageToDict } from './serialization/toDict';
-export { fromDict, fromDictWithEffects } from './codec/fromDict';
-export { decodeConfig } from './codec/decodeConfig';
-export { decodeState } from './codec/decodeState';
-export { EXTENSION_KEY } from './codec/persisted';
-
-// Object API
-export { ConversationMemory } from './facade/ConversationMemory';
-
-// The model view: what the next provider call receives
-export { modelView } from './view/modelView';
-export { interruptedToolResult, INTERRUPTED_TOOL_RESULT } from './view/interruptedToolResult';
-
-// Provider formats
-export { validateTranscript } from './formats/validateTranscript';
-export { toAnthropic, ANTHROPIC_SYSTEM_SEPARATOR } from './formats/anthropic';
-export { imageMediaType } from './formats/imageMediaType';
-export { fromAnthropic } from './codec/anthropic';
-export { fromAnthropicReply } from './codec/anthropicReply';
-export { toOpenAIChat, DEFAULT_IMAGE_MEDIA_TYPE } from './formats/openaiChat';
-export { fromOpenAIChat } from './codec/openaiChat';
-export { fromOpenAIChatCompletion } from './codec/openaiChatCompletion';
-export { decodeModelMessages } from './codec/decodeModelMessages';
-export { TRANSCRIPT_RULES } from './formats/transcriptRule';
-
-// Agent
-export { createAgent } from './agent/createAgent';
-export {
-  SUMMARIZE_PROMPT,
-  SUMMARIZER_SYSTEM_PROMPT,
-  SUMMARY_MESSAGE_PREFIX,
-} from './agent/prompts';
-export {
-  LocalProvider,
-  LOCAL_CALL_DIRECTIVE,
-  LOCAL_DEFAULT_MAX_TOKENS,
-  LOCAL_CHARS_PER_TOKEN,
-} from './agent/LocalProvider';
-// Streaming an agent over server-sent events (web streams only)
-export { toServerSentEvents } from './agent/sse/toServerSentEvents';
-export { toServerSentEventsResponse } from './agent/sse/toServerSentEventsResponse';
-export { readServerSentEvents, SSE_MAX_EVENT_LENGTH } from './agent/sse/readServerSentEvents';
-
-// Errors
-export {
+  // Serialization and decoding
+  toDict,
+  messageToDict,
+  fromDict,
+  fromDictWithEffects,
+  decodeConfig,
+  decodeState,
+  // Object API
+  ConversationMemory,
+  // The model view: what the next provider call receives
+  modelView,
+  interruptedToolResult,
+  // Provider formats
+  validateTranscript,
+  toAnthropic,
+  imageMediaType,
+  fromAnthropic,
+  fromAnthropicReply,
+  toOpenAIChat,
+  fromOpenAIChat,
+  fromOpenAIChatCompletion,
+  // Agent
+  createAgent,
+  // Errors
   MemoryConfigError,
   MemoryArgumentError,
   MemoryDecodeError,
@@ -121,36 +86,24 @@ export {
   ListenerError,
   AgentConfigError,
   ProviderResponseError,
-} from './errors/errorClasses';
-export { isConversationMemoryError } from './errors/ConversationMemoryError';
-export { SessionConflictError, SessionCorruptError, SessionIdError } from './errors/sessionErrors';
-export { StoreUnavailableError } from './errors/storeErrors';
-export { ServerSentEventsError } from './errors/streamErrors';
+  isConversationMemoryError,
+  SessionConflictError,
+  SessionCorruptError,
+  SessionIdError,
+  StoreUnavailableError,
+  // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
+  InMemorySessionStore,
+  // Event store: append-only action streams (SqliteEventStore and RedisEventStore are at conversation-memory/node)
+  EventConflictError,
+  EventCorruptError,
+  InMemoryEventStore,
+  // A memory that reports each change as its action (what the agent appends to an event store), and
+  // moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
+  RecordedMemory,
+  exportEventLog,
+  importEventLog,
+} from './library';
 
-// Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/sessions/node)
-export { InMemorySessionStore } from './sessions/InMemorySessionStore';
-// Building blocks every store uses (and a custom store should): validation, revisions, TTL, search.
-export { describeValue } from './internal/describeValue';
-export {
-  MAX_SESSION_ID_LENGTH,
-  sessionKeyOf,
-  namespaceOf,
-  parseSessionKey,
-  sessionAddressOf,
-  namespaceKeyPrefix,
-  isStorageKey,
-} from './sessions/sessionKey';
-export { expectedRevisionOf, checkExpectedRevision } from './sessions/revision';
-export { sessionTtlOf, sessionClockOf, isSessionExpired } from './sessions/ttl';
-export {
-  DEFAULT_SEARCH_LIMIT,
-  searchTerms,
-  searchLimitOf,
-  snippetOf,
-  scoreSessionMessages,
-  rankSearchResults,
-  compareCodePoints,
-} from './sessions/search';
 export type {
   SessionStore,
   SessionOptions,
@@ -162,25 +115,35 @@ export type {
   SessionSearchResult,
   SearchOptions,
   SessionStoreOptions,
-} from './sessions/types';
-export type { SessionKey } from './sessions/sessionKey';
-
-export type { Role } from './model/role';
-export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from './model/message';
-export type { MessageInput, ToolCallInput, ContentPartInput } from './model/messageInput';
-export type { ToolResultOrigin } from './model/constructors';
-export type { Base64Image } from './model/imageMessage';
-export type { MemoryConfig, MemoryOptions, TokenizerName, ToolPairPolicy } from './model/config';
-export type { MemoryState, PositionRun } from './model/state';
-export type { MemoryAction, MemoryActionType } from './model/actions';
-export type { HeldTrim } from './core/holdForSummary';
-export type { ActionCreator } from './actions/memoryActions';
-export type { EventLog, EventLogOptions, TimelineStep } from './log/eventLog';
-export type { LogVector } from './log/logVector';
-export type { Envelope, DecodedEnvelope } from './codec/envelope';
-export type { SummaryCoverage } from './model/summaryCoverage';
-export type { TrimPlan } from './core/planTrim';
-export type {
+  Role,
+  Message,
+  ToolCall,
+  ContentPart,
+  JsonValue,
+  JsonObject,
+  MessageInput,
+  ToolCallInput,
+  ContentPartInput,
+  ToolResultOrigin,
+  Base64Image,
+  MemoryConfig,
+  MemoryOptions,
+  TokenizerName,
+  ToolPairPolicy,
+  MemoryState,
+  PositionRun,
+  MemoryAction,
+  MemoryActionType,
+  HeldTrim,
+  ActionCreator,
+  EventLog,
+  EventLogOptions,
+  TimelineStep,
+  LogVector,
+  Envelope,
+  DecodedEnvelope,
+  SummaryCoverage,
+  TrimPlan,
   Transition,
   MemoryEffect,
   TrimmedEffect,
@@ -190,20 +153,15 @@ export type {
   ReconfiguredEffect,
   TrimBreakdown,
   TrimRule,
-} from './model/effects';
-export type { MessageTokenCounter } from './tokens/registry';
-export type { EncodingName } from './tokens/encodings';
-export type { FromDictOptions } from './codec/fromDict';
-export type {
+  MessageTokenCounter,
+  EncodingName,
+  FromDictOptions,
   MemoryDict,
   MessageDict,
   ToolCallDict,
   ContentPartDict,
   ExtensionDict,
-} from './serialization/types';
-export type { MemoryListener } from './facade/ConversationMemory';
-export type { LocalProviderOptions } from './agent/LocalProvider';
-export type {
+  MemoryListener,
   OpenAIChatTextPart,
   OpenAIChatImagePart,
   OpenAIChatContentPart,
@@ -213,9 +171,8 @@ export type {
   OpenAIChatAssistantMessage,
   OpenAIChatToolMessage,
   OpenAIChatMessage,
-} from './formats/openaiChatTypes';
-export type { OpenAIChatReply } from './codec/openaiChatCompletion';
-export type {
+  OpenAIChatReply,
+  ProviderReply,
   AnthropicTextBlock,
   AnthropicImageSource,
   AnthropicImageBlock,
@@ -224,13 +181,9 @@ export type {
   AnthropicContentBlock,
   AnthropicMessage,
   AnthropicTranscript,
-} from './formats/anthropicTypes';
-export type {
   TranscriptRule,
   TranscriptProvider,
   TranscriptViolation,
-} from './formats/transcriptRule';
-export type {
   Agent,
   AgentConfig,
   AgentErrorContext,
@@ -242,61 +195,27 @@ export type {
   ResumeOptions,
   RunOptions,
   ToolContext,
-} from './agent/types';
-export type {
   Provider,
   CompletionRequest,
   CompletionResult,
   CompletionStreamPart,
   CompletionUsage,
   ToolSpec,
-} from './agent/provider';
-export type {
   ModelCallInfo,
   ModelResultInfo,
   ModelErrorInfo,
   ToolStartInfo,
   ToolEndInfo,
-} from './agent/hooks';
-export type { AgentStreamEvent } from './agent/streamEvents';
-export type {
+  AgentStreamEvent,
   ModelView,
   ModelViewOptions,
   TranscriptEntry,
   ViewChange,
   ViewOmissionReason,
   ViewTarget,
-} from './view/viewTypes';
-export type { ReadServerSentEventsOptions } from './agent/sse/readServerSentEvents';
-export type { ErrorCode } from './errors/ConversationMemoryError';
-export type { DecodeFailureKind, DecodeErrorOptions } from './errors/errorClasses';
-
-// Event store: append-only action streams (InMemoryEventStore here, SqliteEventStore at
-// conversation-memory/sessions/node). The building blocks below are what every store uses to
-// check arguments and read or write its records; the Node store imports them from the root.
-export { EventConflictError, EventCorruptError } from './errors/eventErrors';
-export { InMemoryEventStore } from './eventStore/InMemoryEventStore';
-export {
-  checkAppend,
-  readRangeOf,
-  atVersionOf,
-  checkAtVersion,
-  snapshotEveryOf,
-} from './eventStore/eventArgs';
-export {
-  encodeActionJson,
-  decodeActionJson,
-  applyStoredAction,
-  encodeConfigJson,
-  decodeConfigJson,
-  sameConfig,
-  checkSameConfig,
-  encodeSnapshotJson,
-  decodeSnapshotJson,
-} from './eventStore/eventRecords';
-export type { CheckedAppend } from './eventStore/eventArgs';
-export type { RecordPlace, SnapshotPlace } from './eventStore/eventRecords';
-export type {
+  ErrorCode,
+  DecodeFailureKind,
+  DecodeErrorOptions,
   EventStore,
   EventStoreOptions,
   AppendOptions,
@@ -307,12 +226,8 @@ export type {
   LoadedStream,
   StreamInfo,
   StreamOptions,
-} from './eventStore/types';
-
-// A memory that reports each change as its action (what the agent appends to an event store), and
-// moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
-export { RecordedMemory } from './eventStore/RecordedMemory';
-export type { ActionListener } from './eventStore/RecordedMemory';
-export { exportEventLog, importEventLog } from './eventStore/eventLogTransfer';
-export type { ExportEventLogOptions, ImportEventLogOptions } from './eventStore/eventLogTransfer';
-export type { AgentEventStore } from './agent/types';
+  ActionListener,
+  ExportEventLogOptions,
+  ImportEventLogOptions,
+  AgentEventStore,
+} from './library';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isConversationMemoryError, MemoryArgumentError, type Message } from 'conversation-memory';
-import { LocalProvider } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 import type { CompletionRequest, ToolSpec } from 'conversation-memory';
 import { user } from './helpers';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addMessage, createMemory, messageText, type Message } from 'conversation-memory';
-import { LOCAL_DEFAULT_MAX_TOKENS, LocalProvider } from 'conversation-memory';
+import { addMessage, createMemory, type Message } from 'conversation-memory';
+import { messageText } from 'conversation-memory/tokens';
+import { LOCAL_DEFAULT_MAX_TOKENS, LocalProvider } from 'conversation-memory/testing';
 import { requestArb } from './arbitraries/completionRequest';
 
 /** Code points, as the provider counts characters. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isConversationMemoryError, LocalProvider, userMessage } from 'conversation-memory';
+import { isConversationMemoryError, userMessage } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 import type { CompletionRequest, CompletionStreamPart } from 'conversation-memory';
 import { requestArb } from './arbitraries/completionRequest';
 

@@ -5,7 +5,7 @@ import {
   LOCAL_CHARS_PER_TOKEN,
   LOCAL_DEFAULT_MAX_TOKENS,
   LocalProvider,
-} from 'conversation-memory';
+} from 'conversation-memory/testing';
 import type { CompletionRequest, ToolSpec } from 'conversation-memory';
 import { assistant, call, system, tool, user } from './helpers';
 

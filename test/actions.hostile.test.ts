@@ -10,7 +10,7 @@ import {
   isConversationMemoryError,
   MemoryArgumentError,
   memoryActions,
-  memoryReducer,
+  memoryTransition,
   setSummary,
   type MemoryState,
   type TrimmedEffect,
@@ -263,7 +263,7 @@ describe('trimHeld reads its effect once and safely', () => {
           if (error === undefined) {
             const action = memoryActions.trimHeld(hostile as never);
             expect(action).toEqual(memoryActions.trimHeld(plain));
-            expect(memoryReducer(addMessage(state, user('c')).state, action).state).toEqual(
+            expect(memoryTransition(addMessage(state, user('c')).state, action).state).toEqual(
               holdForSummary(addMessage(state, user('c')).state, trim).state,
             );
             return;

@@ -15,8 +15,8 @@ import {
   InvalidMessageError,
   MemoryArgumentError,
   memoryActions,
+  memoryTransition,
   memoryReducer,
-  reduceMemory,
   setSummary,
   type MemoryAction,
   type MemoryState,
@@ -70,7 +70,7 @@ describe('memoryActions: every reducer as data', () => {
     ).toThrow(/messages\[1\]\.content/);
   });
 
-  it('memoryReducer applies each action exactly as its reducer', () => {
+  it('memoryTransition applies each action exactly as its reducer', () => {
     const state = full();
     const trim = trimOf(state);
     const trimmed = addMessage(state, user('c')).state;
@@ -95,18 +95,18 @@ describe('memoryActions: every reducer as data', () => {
       [memoryActions.summaryCommitted('S', 0), held, commitSummary(held, 'S', 0)],
     ];
     for (const [action, from, expected] of cases) {
-      expect(memoryReducer(from, action)).toEqual(expected);
-      expect(reduceMemory(from, action)).toEqual((expected as { state: MemoryState }).state);
+      expect(memoryTransition(from, action)).toEqual(expected);
+      expect(memoryReducer(from, action)).toEqual((expected as { state: MemoryState }).state);
     }
   });
 
   it('returns the same state and no effects for any other action', () => {
     const state = full();
     for (const other of [{ type: '@@INIT' }, { type: 'chat/opened', payload: 1 }, null, 'x']) {
-      const result = memoryReducer(state, other as never);
+      const result = memoryTransition(state, other as never);
       expect(result.state).toBe(state);
       expect(result.effects).toEqual([]);
-      expect(reduceMemory(state, other as never)).toBe(state);
+      expect(memoryReducer(state, other as never)).toBe(state);
     }
   });
 });
@@ -208,7 +208,7 @@ describe('decodeAction', () => {
         });
         expect(decoded).toEqual(actions);
         const start = createMemory({ maxMessages: 3, tokenizer: 'heuristic' });
-        expect(decoded.reduce(reduceMemory, start)).toEqual(actions.reduce(reduceMemory, start));
+        expect(decoded.reduce(memoryReducer, start)).toEqual(actions.reduce(memoryReducer, start));
       }),
     );
   });
@@ -230,18 +230,18 @@ describe('review fixes: actions read from anywhere', () => {
     ).toThrow('memoryActions.trimHeld: trimmed.positions[0] must be an integer ≥ 0, received -5');
   });
 
-  it('memoryReducer throws our error, never a TypeError, for a malformed or hostile action', () => {
+  it('memoryTransition throws our error, never a TypeError, for a malformed or hostile action', () => {
     const state = full();
     for (const action of [
       { type: 'memory/trimHeld' },
       { type: 'memory/summaryCommitted' },
       { type: 'memory/summaryCommitted', payload: { text: 1, through: 'x' } },
     ]) {
-      expect(() => memoryReducer(state, action as never)).toThrow(MemoryArgumentError);
+      expect(() => memoryTransition(state, action as never)).toThrow(MemoryArgumentError);
     }
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
-    expect(() => memoryReducer(state, proxy as never)).toThrow(MemoryArgumentError);
+    expect(() => memoryTransition(state, proxy as never)).toThrow(MemoryArgumentError);
     const trap = new Proxy(
       {},
       {
@@ -250,8 +250,8 @@ describe('review fixes: actions read from anywhere', () => {
         },
       },
     );
-    expect(() => memoryReducer(state, trap as never)).toThrow(
-      /memoryReducer: action\.type could not be read/,
+    expect(() => memoryTransition(state, trap as never)).toThrow(
+      /memoryTransition: action\.type could not be read/,
     );
   });
 

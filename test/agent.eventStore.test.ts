@@ -10,7 +10,6 @@ import {
   createEventLog,
   InMemoryEventStore,
   InMemorySessionStore,
-  LocalProvider,
   type MemoryAction,
   memoryActions,
   type MemoryOptions,
@@ -20,10 +19,11 @@ import {
   systemMessage,
   userMessage,
 } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 import { EventConflictError } from 'conversation-memory';
 import { RecordedMemory } from 'conversation-memory';
 import type { EventStore } from 'conversation-memory';
-import { SqliteEventStore } from 'conversation-memory/sessions/node';
+import { SqliteEventStore } from 'conversation-memory/node';
 import { collect } from './support/eventStoreConformance';
 import { scriptedProvider } from './support/scriptedProvider';
 
@@ -196,7 +196,7 @@ describe.each(stores)('agent with an event store (%s)', (_name, makeStore) => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(EventConflictError);
-    expect((error as EventConflictError).code).toBe('EVENT_CONFLICT');
+    expect((error as EventConflictError).code).toBe('CM_EVENT_CONFLICT');
     // The answer was never appended; the other writers' actions each once.
     const contents = (await actionsOf(base, 's')).map((a) =>
       a.type === 'memory/messageAdded' ? a.payload.content : a.type,

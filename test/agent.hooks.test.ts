@@ -13,11 +13,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ConversationMemory,
   createAgent,
-  LocalProvider,
   type AgentErrorContext,
   type AgentObserver,
   type AgentTool,
 } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 import { otelObserver } from 'conversation-memory/otel';
 import { scriptedProvider } from './support/scriptedProvider';
 

@@ -20,7 +20,6 @@ import {
   createEventLog,
   getHistory,
   InMemoryEventStore,
-  INTERRUPTED_TOOL_RESULT,
   memoryActions,
   replay,
   type AgentTool,
@@ -28,9 +27,10 @@ import {
   type MemoryAction,
   type Provider,
 } from 'conversation-memory';
+import { INTERRUPTED_TOOL_RESULT } from 'conversation-memory/constants';
 import { anthropicProvider } from 'conversation-memory/anthropic';
 import { openaiProvider } from 'conversation-memory/openai';
-import { RedisEventStore, SqliteEventStore } from 'conversation-memory/sessions/node';
+import { RedisEventStore, SqliteEventStore } from 'conversation-memory/node';
 import { collect } from './support/eventStoreConformance';
 import { startAnthropicServer, type AnthropicServer } from './support/loopback/anthropicServer';
 import { startOpenAIServer, type OpenAIServer } from './support/loopback/openaiServer';

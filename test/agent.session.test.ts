@@ -4,7 +4,6 @@ import {
   ConversationMemory,
   createAgent,
   InMemorySessionStore,
-  LocalProvider,
   type AgentObserver,
   type LoadedSession,
   type Message,
@@ -12,6 +11,7 @@ import {
   SessionIdError,
   type SessionStore,
 } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 import { scriptedProvider } from './support/scriptedProvider';
 
 /** Records the session events an agent sends. */

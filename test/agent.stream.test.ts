@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import {
   ConversationMemory,
   createAgent,
-  LocalProvider,
   modelView,
   validateTranscript,
   type AgentStreamEvent,
@@ -17,6 +16,7 @@ import {
   type Message,
   type Provider,
 } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 
 const collect = async (events: AsyncIterable<AgentStreamEvent>): Promise<AgentStreamEvent[]> => {
   const seen: AgentStreamEvent[] = [];

@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   ConversationMemory,
   createAgent,
-  LocalProvider,
-  MAX_SUMMARY_CHARS,
-  SUMMARIZE_PROMPT,
-  SUMMARIZER_SYSTEM_PROMPT,
   type AgentErrorContext,
   type AgentObserver,
   type AgentTool,
 } from 'conversation-memory';
+import {
+  MAX_SUMMARY_CHARS,
+  SUMMARIZE_PROMPT,
+  SUMMARIZER_SYSTEM_PROMPT,
+} from 'conversation-memory/constants';
+import { LocalProvider } from 'conversation-memory/testing';
 import { call, contents, user } from './helpers';
 import { numberedReplies, scriptedProvider } from './support/scriptedProvider';
 

@@ -1,7 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   createAgent,
-  LocalProvider,
   validateTranscript,
   type Agent,
   type AgentRunResult,
@@ -11,6 +10,7 @@ import {
   type Provider,
   type TranscriptViolation,
 } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 import { openaiProvider } from 'conversation-memory/openai';
 
 describe('agent types', () => {

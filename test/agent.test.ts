@@ -4,12 +4,12 @@ import {
   ConversationMemory,
   createAgent,
   InvalidMessageError,
-  LocalProvider,
   ProviderResponseError,
   validateTranscript,
   type AgentTool,
   type Message,
 } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 import { assistant, call, contents, system, user } from './helpers';
 import { numberedReplies, scriptedProvider } from './support/scriptedProvider';
 

@@ -3,7 +3,7 @@
  * `chat.completion` object; bad replies are a `Left` naming the path and the value.
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryDecodeError } from 'conversation-memory';
+import { fromAnthropicReply, ProviderResponseError } from 'conversation-memory';
 import { fromOpenAIChatCompletion } from 'conversation-memory';
 
 const completion = (message: unknown, extra: Record<string, unknown> = {}) => ({
@@ -65,7 +65,10 @@ describe('fromOpenAIChatCompletion', () => {
     });
     expect(result._tag).toBe('Left');
     if (result._tag === 'Right') return;
-    expect(result.left).toBeInstanceOf(MemoryDecodeError);
+    expect(result.left).toBeInstanceOf(ProviderResponseError);
+    expect(result.left.message).toMatch(
+      /^\[conversation-memory\] fromOpenAIChatCompletion: the reply is not a valid chat\.completion: choices\[0\]/,
+    );
     expect(result.left.problems).toEqual([
       'choices[0].message.tool_calls[1].id: expected string, got 7',
       'choices[0].message.tool_calls[1].function.arguments: expected a JSON object string, got "\\"text\\""',
@@ -86,5 +89,31 @@ describe('fromOpenAIChatCompletion', () => {
     expect(result._tag === 'Left' && result.left.problems).toEqual([
       '(root): could not read the input: Error: boom',
     ]);
+  });
+
+  it('returns the same result and error types as fromAnthropicReply', () => {
+    const openai = fromOpenAIChatCompletion(
+      completion(
+        { role: 'assistant', content: 'Hi' },
+        { usage: { prompt_tokens: 3, completion_tokens: 1 } },
+      ),
+    );
+    const anthropic = fromAnthropicReply({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hi' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 3, output_tokens: 1 },
+    });
+    expect(openai._tag === 'Right' && Object.keys(openai.right).sort()).toEqual(
+      anthropic._tag === 'Right' && Object.keys(anthropic.right).sort(),
+    );
+    expect(anthropic._tag === 'Right' && anthropic.right.finishReason).toBe('end_turn');
+    const badOpenAI = fromOpenAIChatCompletion({ choices: [] });
+    const badAnthropic = fromAnthropicReply({ type: 'message', role: 'assistant', content: 7 });
+    for (const bad of [badOpenAI, badAnthropic]) {
+      expect(bad._tag === 'Left' && bad.left).toBeInstanceOf(ProviderResponseError);
+      expect(bad._tag === 'Left' && bad.left.problems.length).toBe(1);
+    }
   });
 });

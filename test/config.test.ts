@@ -6,8 +6,8 @@ import {
   DEFAULT_CONFIG,
   isConversationMemoryError,
   MemoryConfigError,
-  registerTokenizer,
 } from 'conversation-memory';
+import { registerTokenizer } from 'conversation-memory/tokens';
 
 const problemsOf = (input: unknown): readonly string[] => {
   const result = decodeConfig(input);

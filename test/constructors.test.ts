@@ -4,11 +4,11 @@ import {
   imageMessage,
   InvalidMessageError,
   isRole,
-  ROLES,
   systemMessage,
   toolMessage,
   userMessage,
 } from 'conversation-memory';
+import { ROLES } from 'conversation-memory/constants';
 
 describe('message constructors', () => {
   it('build plain frozen literals', () => {

@@ -9,12 +9,11 @@ import {
   decodeEnvelope,
   decodeState,
   holdForSummary,
-  MAX_PENDING_MESSAGES,
-  MAX_SUMMARY_COVERAGE,
   MemoryDecodeError,
   type MemoryState,
   type TrimmedEffect,
 } from 'conversation-memory';
+import { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from 'conversation-memory/store-kit';
 import { memoryPersistStorage } from 'conversation-memory/zustand';
 import { MAX_INSPECTED_PROBLEMS } from '../src/codec/budget';
 import { withCountedGetters, type ReadLog } from './arbitraries/hostile';

@@ -6,7 +6,6 @@ import {
   commitSummary,
   createMemory,
   decodeState,
-  EXTENSION_KEY,
   fromDict,
   getPositions,
   holdForSummary,
@@ -15,6 +14,7 @@ import {
   type MemoryState,
   type Message,
 } from 'conversation-memory';
+import { EXTENSION_KEY } from 'conversation-memory/store-kit';
 import { messageArb } from './arbitraries/message';
 import { system, user } from './helpers';
 

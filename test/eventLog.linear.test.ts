@@ -12,13 +12,13 @@ import {
   decodeEnvelope,
   fork,
   memoryActions,
-  registerTokenizer,
   replay,
   seek,
   toDict,
   type EventLog,
   type MemoryAction,
 } from 'conversation-memory';
+import { registerTokenizer } from 'conversation-memory/tokens';
 import { user } from './helpers';
 
 type Copier = (this: unknown, ...args: unknown[]) => unknown;

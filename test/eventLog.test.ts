@@ -7,14 +7,13 @@ import {
   createMemory,
   decodeEnvelope,
   encodeEnvelope,
-  ENVELOPE_VERSION,
   fork,
   getPositions,
   logActions,
   memoryActions,
   MemoryArgumentError,
+  memoryTransition,
   memoryReducer,
-  reduceMemory,
   replay,
   seek,
   timeline,
@@ -24,6 +23,7 @@ import {
   type MemoryOptions,
   type MemoryState,
 } from 'conversation-memory';
+import { ENVELOPE_VERSION } from 'conversation-memory/store-kit';
 import { memoryActionArb } from './arbitraries/actions';
 import { user } from './helpers';
 
@@ -33,11 +33,11 @@ const logOf = (actions: readonly MemoryAction[], snapshotEvery: number): EventLo
   actions.reduce(appendAction, createEventLog(CONFIG, { snapshotEvery }));
 
 /**
- * The states through `memoryReducer` (which builds every effect), while the log replays with
- * `reduceMemory` (which skips building the adds' effects): the two must agree.
+ * The states through `memoryTransition` (which builds every effect), while the log replays with
+ * `memoryReducer` (which skips building the adds' effects): the two must agree.
  */
 const fold = (actions: readonly MemoryAction[]): MemoryState =>
-  actions.reduce((state, action) => memoryReducer(state, action).state, createMemory(CONFIG));
+  actions.reduce((state, action) => memoryTransition(state, action).state, createMemory(CONFIG));
 
 describe('event log', () => {
   it('replay equals folding the actions; seek(n) equals folding the first n; fork then replay its own', () => {
@@ -156,7 +156,7 @@ describe('envelopes', () => {
   });
 
   it('migrates a bare toDict file and a raw 0.1.0 state', () => {
-    const state = reduceMemory(
+    const state = memoryReducer(
       createMemory({ tokenizer: 'heuristic' }),
       memoryActions.messageAdded(user('hi')),
     );
@@ -210,7 +210,7 @@ describe('envelopes', () => {
 
 describe('review fixes: envelopes and logs', () => {
   it('reads a current MemoryState stored as it is, checking it whole', () => {
-    const state = reduceMemory(
+    const state = memoryReducer(
       createMemory({ tokenizer: 'heuristic' }),
       memoryActions.messageAdded(user('hi')),
     );

@@ -20,7 +20,7 @@ import { EventConflictError } from 'conversation-memory';
 import { exportEventLog, importEventLog } from 'conversation-memory';
 import { fromState } from '../src/log/eventLog';
 import type { EventStore } from 'conversation-memory';
-import { SqliteEventStore } from 'conversation-memory/sessions/node';
+import { SqliteEventStore } from 'conversation-memory/node';
 import { collect } from './support/eventStoreConformance';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-export-'));

@@ -20,9 +20,9 @@ import {
   addMessages,
   createMemory,
 } from 'conversation-memory';
-import { RedisEventStore, RedisSessionStore } from 'conversation-memory/sessions/node';
+import { RedisEventStore, RedisSessionStore } from 'conversation-memory/node';
 import type { EventStore } from 'conversation-memory';
-import { redisEventKeyLayout } from '../src/sessions/node/redis/redisKeys';
+import { redisEventKeyLayout } from '../src/node/redis/redisKeys';
 import { startRedisServer, type RedisTestServer } from './support/redisServer';
 import { CONFIG, collect, eventStoreConformance } from './support/eventStoreConformance';
 import { rejection, user } from './helpers';
@@ -154,7 +154,7 @@ describe('RedisEventStore: storage', () => {
     expect(await store.load('s1')).toEqual({ state: replayOf(actions), version: 10 });
     // …but read reports it, and a load below the snapshot does too.
     expect(await rejection(collect(store.read('s1')))).toMatchObject({
-      code: 'EVENT_CORRUPT',
+      code: 'CM_EVENT_CORRUPT',
       version: 2,
     });
     expect(await rejection(store.load('s1', { atVersion: 2 }))).toMatchObject({ version: 2 });
@@ -179,7 +179,7 @@ describe('RedisEventStore: storage', () => {
     await store.append('s1', [added('a'), added('b')], { expectedVersion: 0 });
     await admin.hSet(`${store.prefix}{s1}evc`, 'config', '{"maxMessages":0}');
     const config = await rejection(store.load('s1'));
-    expect(config).toMatchObject({ code: 'EVENT_CORRUPT', version: 0, streamId: 's1' });
+    expect(config).toMatchObject({ code: 'CM_EVENT_CORRUPT', version: 0, streamId: 's1' });
     expect((config as { problems: string[] }).problems[0]).toMatch(/^config\./);
 
     await store.append('s2', [added('a'), added('b')], { expectedVersion: 0 });
@@ -190,13 +190,13 @@ describe('RedisEventStore: storage', () => {
       () => store.append('s2', [added('c')], { expectedVersion: 2 }),
     ]) {
       const error = await rejection(call());
-      expect(error).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 's2', version: 0 });
+      expect(error).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: 's2', version: 0 });
       expect((error as Error).message).toContain('last entry id');
     }
     expect(await admin.xLen(`${store.prefix}{s2}ev`)).toBe(1);
 
     await admin.del(`${store.prefix}{s2}evc`);
-    expect(await rejection(store.load('s2'))).toMatchObject({ code: 'EVENT_CORRUPT' });
+    expect(await rejection(store.load('s2'))).toMatchObject({ code: 'CM_EVENT_CORRUPT' });
     await admin.set(`${store.prefix}{s3}ev`, 'x');
     await admin.hSet(`${store.prefix}{s3}evc`, 'config', '{}');
     expect((await rejection(store.load('s3'))) as Error).toMatchObject({
@@ -341,7 +341,8 @@ describe('RedisEventStore: several writers', () => {
             }));
             break;
           } catch (error) {
-            if (!(isConversationMemoryError(error) && error.code === 'EVENT_CONFLICT')) throw error;
+            if (!(isConversationMemoryError(error) && error.code === 'CM_EVENT_CONFLICT'))
+              throw error;
             conflicts++;
             expected = (error as unknown as { actualVersion: number }).actualVersion;
           }
@@ -524,10 +525,10 @@ describe('RedisEventStore: subscribe', () => {
     const [xread] = await blocked();
     await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(xread?.id)]);
     await until(() =>
-      errors.some((error) => isConversationMemoryError(error) && error.code === 'EVENT_CORRUPT'),
+      errors.some((error) => isConversationMemoryError(error) && error.code === 'CM_EVENT_CORRUPT'),
     );
     const corrupt = errors.find(
-      (error) => isConversationMemoryError(error) && error.code === 'EVENT_CORRUPT',
+      (error) => isConversationMemoryError(error) && error.code === 'CM_EVENT_CORRUPT',
     );
     expect(corrupt).toMatchObject({ streamId: 's1', version: 3 });
     expect((corrupt as Error).message).toContain('no longer the action delivered as version 3');
@@ -546,7 +547,7 @@ describe('RedisEventStore: subscribe', () => {
       store.append('s1', [added('a')], { expectedVersion: 0 }),
     )) as StoreUnavailableError;
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: true });
+    expect(error).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: true });
     expect(error.message).toContain(
       'RedisEventStore.append: the write was applied, but 0 of the 1 replicas asked for (options.minReplicas) confirmed it within 1000 ms',
     );
@@ -554,7 +555,7 @@ describe('RedisEventStore: subscribe', () => {
     // A conflict wrote nothing: no replica is waited for, and the conflict is what is told.
     expect(await rejection(store.append('s1', [added('b')], { expectedVersion: 0 }))).toMatchObject(
       {
-        code: 'EVENT_CONFLICT',
+        code: 'CM_EVENT_CONFLICT',
       },
     );
   });
@@ -583,7 +584,7 @@ describe('RedisEventStore: subscribe', () => {
         onError: (error) => errors.push(error),
       });
       await until(() => errors.length === 1);
-      expect(errors[0]).toMatchObject({ code: 'EVENT_CORRUPT', version: 1 });
+      expect(errors[0]).toMatchObject({ code: 'CM_EVENT_CORRUPT', version: 1 });
       expect(calls).toEqual([]);
       await stop();
     } finally {

@@ -2,7 +2,6 @@ import { createCluster } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   appendAction,
-  compareCodePoints,
   createEventLog,
   type EventStore,
   isConversationMemoryError,
@@ -12,9 +11,10 @@ import {
   type StoredAction,
   StoreUnavailableError,
 } from 'conversation-memory';
-import { RedisEventStore } from 'conversation-memory/sessions/node';
+import { compareCodePoints } from 'conversation-memory/store-kit';
+import { RedisEventStore } from 'conversation-memory/node';
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
-import { redisEventKeyLayout } from '../src/sessions/node/redis/redisKeys';
+import { redisEventKeyLayout } from '../src/node/redis/redisKeys';
 import { startRedisCluster, type RedisTestCluster } from './support/redisCluster';
 import { collect, eventStoreConformance } from './support/eventStoreConformance';
 import { user } from './helpers';
@@ -181,7 +181,7 @@ describe('RedisEventStore on a Redis Cluster: a master fails over while writers 
           return;
         } catch (error) {
           failures.push(error);
-          if (isConversationMemoryError(error) && error.code === 'EVENT_CONFLICT') {
+          if (isConversationMemoryError(error) && error.code === 'CM_EVENT_CONFLICT') {
             expected = (error as unknown as { actualVersion: number }).actualVersion;
             continue;
           }
@@ -259,9 +259,9 @@ describe('RedisEventStore on a Redis Cluster: a master fails over while writers 
     const codes = [...failures, ...subscriptionErrors].map((error) =>
       isConversationMemoryError(error) ? error.code : `foreign: ${String(error)}`,
     );
-    expect(codes).toContain('STORE_UNAVAILABLE');
+    expect(codes).toContain('CM_STORE_UNAVAILABLE');
     expect(
-      codes.filter((code) => code !== 'STORE_UNAVAILABLE' && code !== 'EVENT_CONFLICT'),
+      codes.filter((code) => code !== 'CM_STORE_UNAVAILABLE' && code !== 'CM_EVENT_CONFLICT'),
     ).toEqual([]);
     for (const error of [...failures, ...subscriptionErrors]) {
       if (error instanceof StoreUnavailableError) {

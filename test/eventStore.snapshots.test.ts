@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  appendAction,
-  createEventLog,
-  decodeSnapshotJson,
-  encodeEnvelope,
-  encodeSnapshotJson,
-  replay,
-  sameConfig,
-} from 'conversation-memory';
+import { appendAction, createEventLog, encodeEnvelope, replay } from 'conversation-memory';
+import { readSnapshotJson, encodeSnapshotJson, sameConfig } from 'conversation-memory/store-kit';
 import { memoryActionArb } from './arbitraries/actions';
 import { CONFIG } from './support/eventStoreConformance';
 
@@ -27,12 +20,12 @@ describe('event store snapshots are bound to their stream and version', () => {
       fc.property(stateArb, placeArb, placeArb, (state, own, other) => {
         // Bound to the stream's config: a state after a reconfigure (another config) reads back.
         const json = encodeSnapshotJson(state, { ...own, config });
-        expect(decodeSnapshotJson(json, config, own)).toEqual(state);
-        expect(decodeSnapshotJson(json, { ...config, maxMessages: 99 }, own)).toBeUndefined();
+        expect(readSnapshotJson(json, config, own)).toEqual(state);
+        expect(readSnapshotJson(json, { ...config, maxMessages: 99 }, own)).toBeUndefined();
         // Unbound (as written before configs were bound): its state's config must be the stream's.
-        const unbound = decodeSnapshotJson(encodeSnapshotJson(state, own), config, own);
+        const unbound = readSnapshotJson(encodeSnapshotJson(state, own), config, own);
         expect(unbound).toEqual(sameConfig(state.config, config) ? state : undefined);
-        const elsewhere = decodeSnapshotJson(json, config, other);
+        const elsewhere = readSnapshotJson(json, config, other);
         if (other.stream === own.stream && other.version === own.version) {
           expect(elsewhere).toEqual(state);
         } else {
@@ -40,10 +33,10 @@ describe('event store snapshots are bound to their stream and version', () => {
         }
         // The same place with another version, and another stream at the same version.
         expect(
-          decodeSnapshotJson(json, config, { ...own, version: own.version + 1 }),
+          readSnapshotJson(json, config, { ...own, version: own.version + 1 }),
         ).toBeUndefined();
         expect(
-          decodeSnapshotJson(json, config, { ...own, stream: `${own.stream}x` }),
+          readSnapshotJson(json, config, { ...own, stream: `${own.stream}x` }),
         ).toBeUndefined();
       }),
       { numRuns: 100 },
@@ -53,17 +46,17 @@ describe('event store snapshots are bound to their stream and version', () => {
   it('passes over an unbound snapshot, a damaged one, and one of another config', () => {
     const state = replay(createEventLog(CONFIG));
     const at = { stream: 's1', version: 4 };
-    expect(decodeSnapshotJson(JSON.stringify(encodeEnvelope(state)), config, at)).toBeUndefined();
+    expect(readSnapshotJson(JSON.stringify(encodeEnvelope(state)), config, at)).toBeUndefined();
     for (const json of ['not json', '[]', 'null', '{"stream":"s1","version":4}', 42]) {
-      expect(decodeSnapshotJson(json, config, at)).toBeUndefined();
+      expect(readSnapshotJson(json, config, at)).toBeUndefined();
     }
     const bound = JSON.parse(encodeSnapshotJson(state, at)) as Record<string, unknown>;
     expect(Object.keys(bound)).toEqual(['stream', 'version', 'envelope']);
     expect(
-      decodeSnapshotJson(JSON.stringify({ ...bound, version: '4' }), config, at),
+      readSnapshotJson(JSON.stringify({ ...bound, version: '4' }), config, at),
     ).toBeUndefined();
     expect(
-      decodeSnapshotJson(encodeSnapshotJson(state, at), { ...config, maxMessages: 99 }, at),
+      readSnapshotJson(encodeSnapshotJson(state, at), { ...config, maxMessages: 99 }, at),
     ).toBeUndefined();
   });
 });

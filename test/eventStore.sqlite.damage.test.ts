@@ -11,7 +11,7 @@ import {
   replay,
   seek,
 } from 'conversation-memory';
-import { SqliteEventStore } from 'conversation-memory/sessions/node';
+import { SqliteEventStore } from 'conversation-memory/node';
 import { CONFIG, collect } from './support/eventStoreConformance';
 import { rejection, user } from './helpers';
 import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
@@ -107,7 +107,7 @@ describe('SqliteEventStore: damaged streams', () => {
               expect(listed?.version).toBe(n);
               return;
             }
-            const corrupt = { code: 'EVENT_CORRUPT', streamId: key, version: expected.at };
+            const corrupt = { code: 'CM_EVENT_CORRUPT', streamId: key, version: expected.at };
             expect(read).toMatchObject(corrupt);
             expect(loaded).toMatchObject(corrupt);
             expect((read as EventCorruptError).problems[0]).toMatch(/^stream: /);
@@ -153,7 +153,7 @@ describe('SqliteEventStore: damaged streams', () => {
     });
     const problem = async (key: string) => {
       const error = (await rejection(store.load(key))) as EventCorruptError;
-      expect(error).toMatchObject({ code: 'EVENT_CORRUPT', streamId: key });
+      expect(error).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: key });
       return [error.version, error.problems];
     };
     expect(await problem('gap')).toEqual([
@@ -207,7 +207,10 @@ describe('SqliteEventStore: damaged streams', () => {
         db.prepare('SELECT count(*) FROM event_snapshots').pluck().get(),
       ),
     ).toBe(0);
-    expect(await rejection(store.load('s1'))).toMatchObject({ code: 'EVENT_CORRUPT', version: 2 });
+    expect(await rejection(store.load('s1'))).toMatchObject({
+      code: 'CM_EVENT_CORRUPT',
+      version: 2,
+    });
     await store.close();
   });
 
@@ -253,7 +256,10 @@ describe('SqliteEventStore: damaged streams', () => {
         .prepare('DELETE FROM event_actions WHERE stream = ? AND version = 5')
         .run(STREAM_ID(db, 's1')),
     );
-    expect(await rejection(store.load('s1'))).toMatchObject({ code: 'EVENT_CORRUPT', version: 5 });
+    expect(await rejection(store.load('s1'))).toMatchObject({
+      code: 'CM_EVENT_CORRUPT',
+      version: 5,
+    });
     // A stream whose version is NULL (created by an earlier version of the store) is at its
     // highest action, and its next append records its version.
     withDatabaseFile(file, (db) =>

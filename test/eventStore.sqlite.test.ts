@@ -15,7 +15,7 @@ import {
 } from 'conversation-memory';
 import { EventConflictError } from 'conversation-memory';
 import type { EventStore } from 'conversation-memory';
-import { SqliteEventStore } from 'conversation-memory/sessions/node';
+import { SqliteEventStore } from 'conversation-memory/node';
 import { CONFIG, collect, eventStoreConformance } from './support/eventStoreConformance';
 import { rejection, user } from './helpers';
 
@@ -178,7 +178,7 @@ describe('SqliteEventStore: storage', () => {
     expect(await store.load('s1')).toEqual({ state: replayOf(actions), version: 10 });
     // …but read reports it, and a load below the snapshot does too.
     expect(await rejection(collect(store.read('s1')))).toMatchObject({
-      code: 'EVENT_CORRUPT',
+      code: 'CM_EVENT_CORRUPT',
       version: 2,
     });
     expect(await rejection(store.load('s1', { atVersion: 2 }))).toMatchObject({ version: 2 });
@@ -206,7 +206,7 @@ describe('SqliteEventStore: storage', () => {
     await store.append('s1', [added('a')], { expectedVersion: 0 });
     withFile(store, (db) => db.exec('UPDATE event_streams SET config = \'{"maxMessages":0}\''));
     const error = await rejection(store.load('s1'));
-    expect(error).toMatchObject({ code: 'EVENT_CORRUPT', version: 0, streamId: 's1' });
+    expect(error).toMatchObject({ code: 'CM_EVENT_CORRUPT', version: 0, streamId: 's1' });
     expect((error as { problems: string[] }).problems[0]).toMatch(/^config\./);
     await store.close();
   });

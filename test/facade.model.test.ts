@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ConversationMemory,
-  countMessageTokens,
   MemoryArgumentError,
   messageToDict,
   type MemoryConfig,
@@ -10,6 +9,7 @@ import {
   type MemoryState,
   type Message,
 } from 'conversation-memory';
+import { countMessageTokens } from 'conversation-memory/tokens';
 import { configArb } from './arbitraries/config';
 import { conversationArb, turnArb } from './arbitraries/conversation';
 import { messageArb } from './arbitraries/message';

@@ -5,12 +5,12 @@ import {
   createMemory,
   getHistory,
   InvalidMessageError,
-  MAX_SUMMARY_CHARS,
   MemoryArgumentError,
   toolMessage,
   userMessage,
   type MemoryEffect,
 } from 'conversation-memory';
+import { MAX_SUMMARY_CHARS } from 'conversation-memory/constants';
 
 /** What a new user runs into first: error texts that point at the cause, and the object API. */
 

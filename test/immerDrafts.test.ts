@@ -26,13 +26,13 @@ import {
   getSummary,
   memoryActions,
   MemoryArgumentError,
-  memoryReducer,
+  memoryTransition,
   type MemoryState,
   type Message,
-  reduceMemory,
+  memoryReducer,
   setSummary,
   toDict,
-  totalTokens,
+  getTotalTokens,
   userMessage,
 } from 'conversation-memory';
 import { createConversationsSlice } from 'conversation-memory/redux';
@@ -84,13 +84,13 @@ const READERS: Record<string, (state: MemoryState) => unknown> = {
   clearMemory: (state) => clearMemory(state),
   enforceLimits: (state) => enforceLimits(state),
   fixToolPairBoundary: (state) => fixToolPairBoundary(state),
+  memoryTransition: (state) => memoryTransition(state, memoryActions.cleared()),
   memoryReducer: (state) => memoryReducer(state, memoryActions.cleared()),
-  reduceMemory: (state) => reduceMemory(state, memoryActions.cleared()),
   getHistory: (state) => getHistory(state),
   getRecent: (state) => getRecent(state, 1),
   getSummary: (state) => getSummary(state),
   getPositions: (state) => getPositions(state),
-  totalTokens: (state) => totalTokens(state),
+  totalTokens: (state) => getTotalTokens(state),
   toDict: (state) => toDict(state),
   'ConversationMemory.fromState': (state) => ConversationMemory.fromState(state),
 };
@@ -107,8 +107,8 @@ describe('a draft given to the core is rejected with the fix', () => {
       }
     });
     expect(thrown).toBeInstanceOf(MemoryArgumentError);
-    // memoryReducer and reduceMemory name the reducer the action runs (here clearMemory).
-    const named = api === 'memoryReducer' || api === 'reduceMemory' ? 'clearMemory' : api;
+    // memoryTransition and memoryReducer name the reducer the action runs (here clearMemory).
+    const named = api === 'memoryTransition' || api === 'memoryReducer' ? 'clearMemory' : api;
     expect((thrown as Error).message).toContain(`${named}: state must be a MemoryState`);
     expect((thrown as Error).message).toMatch(DRAFT_FIX);
     // Nothing was written through the draft: the producer gives back the very same state.

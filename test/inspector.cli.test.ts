@@ -22,13 +22,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appendAction,
   encodeEnvelope,
-  ENVELOPE_VERSION,
   exportEventLog,
   memoryActions,
   toDict,
   userMessage,
 } from 'conversation-memory';
-import { SqliteEventStore } from 'conversation-memory/sessions/node';
+import { ENVELOPE_VERSION } from 'conversation-memory/store-kit';
+import { SqliteEventStore } from 'conversation-memory/node';
 import { modelViewAt, timelineRows, windowAt } from '../src/inspector/model';
 import { recordedLog, summarizedLog, viewLog } from './support/inspectorLog';
 

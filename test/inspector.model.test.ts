@@ -5,7 +5,6 @@ import {
   appendAction,
   createEventLog,
   encodeEnvelope,
-  ENVELOPE_VERSION,
   getHistory,
   getPositions,
   memoryActions,
@@ -14,6 +13,7 @@ import {
   userMessage,
   type MemoryAction,
 } from 'conversation-memory';
+import { ENVELOPE_VERSION } from 'conversation-memory/store-kit';
 import { summaryMessage } from '../src/view/summaryMessage';
 import { SUMMARY_MESSAGE_PREFIX } from '../src/agent/prompts';
 import { parseInput, readInput, timelineRows, windowAt } from '../src/inspector/model';

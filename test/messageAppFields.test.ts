@@ -5,8 +5,6 @@ import {
   addMessage,
   addMessages,
   appendAction,
-  BUILT_IN_TOKENIZERS,
-  countMessageTokens,
   createEventLog,
   createMemory,
   decodeAction,
@@ -15,7 +13,6 @@ import {
   encodeEnvelope,
   fromDict,
   InvalidMessageError,
-  loadTokenizer,
   logActions,
   type Message,
   memoryActions,
@@ -25,6 +22,7 @@ import {
   toDict,
   toOpenAIChat,
 } from 'conversation-memory';
+import { BUILT_IN_TOKENIZERS, countMessageTokens, loadTokenizer } from 'conversation-memory/tokens';
 import { toModelMessages } from 'conversation-memory/ai-sdk';
 import { applicationIdArb, messageArb, metadataArb } from './arbitraries/message';
 

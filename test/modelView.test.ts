@@ -4,7 +4,6 @@ import {
   assistantMessage,
   createMemory,
   getHistory,
-  INTERRUPTED_TOOL_RESULT,
   isConversationMemoryError,
   modelView,
   setSummary,
@@ -14,6 +13,7 @@ import {
   validateTranscript,
   type MemoryState,
 } from 'conversation-memory';
+import { INTERRUPTED_TOOL_RESULT } from 'conversation-memory/constants';
 
 const call = (id: string) => ({ id, name: 'calc', parameters: { a: 1 } });
 

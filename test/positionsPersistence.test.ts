@@ -10,14 +10,11 @@ import {
   createMemory,
   decodeConfig,
   DEFAULT_CONFIG,
-  EXTENSION_KEY,
   fromDict,
   fromDictWithEffects,
   getPendingSummary,
   getPositions,
   holdForSummary,
-  MAX_PENDING_MESSAGES,
-  MAX_SUMMARY_COVERAGE,
   MemoryConfigError,
   messageToDict,
   toDict,
@@ -25,6 +22,11 @@ import {
   type MemoryState,
   type Message,
 } from 'conversation-memory';
+import {
+  EXTENSION_KEY,
+  MAX_PENDING_MESSAGES,
+  MAX_SUMMARY_COVERAGE,
+} from 'conversation-memory/store-kit';
 import { assistant, call, system, tool, user } from './helpers';
 
 /**

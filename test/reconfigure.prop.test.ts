@@ -2,14 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   appendAction,
-  countMessageTokens,
   createEventLog,
   createMemory,
   decodeAction,
   getPositions,
   memoryActions,
   reconfigure,
-  reduceMemory,
+  memoryReducer,
   replay,
   type MemoryAction,
   type MemoryConfig,
@@ -18,6 +17,7 @@ import {
   type Message,
   type TrimmedEffect,
 } from 'conversation-memory';
+import { countMessageTokens } from 'conversation-memory/tokens';
 import { WORDS_TOKENIZER } from './arbitraries/config';
 import { driverStepsArb, type DriverStep } from './arbitraries/toolConversation';
 import { checkPurity } from './laws';
@@ -178,7 +178,7 @@ describe('reconfigure under random states and configs', () => {
           state =
             step.kind === 'reconfigure'
               ? checkedReconfigure(state, step.options)
-              : reduceMemory(state, actionOf(step));
+              : memoryReducer(state, actionOf(step));
         }
       }),
     );
@@ -193,11 +193,11 @@ describe('reconfigure under random states and configs', () => {
         let fromJson = createMemory(config);
         for (const step of steps) {
           const action = actionOf(step);
-          live = reduceMemory(live, action);
+          live = memoryReducer(live, action);
           log = appendAction(log, action);
           const decoded = decodeAction(JSON.parse(JSON.stringify(action)));
           if (decoded._tag === 'Left') throw decoded.left;
-          fromJson = reduceMemory(fromJson, decoded.right);
+          fromJson = memoryReducer(fromJson, decoded.right);
         }
         expect(replay(log)).toEqual(live);
         expect(fromJson).toEqual(live);

@@ -8,7 +8,6 @@ import {
   DEFAULT_CONFIG,
   InMemoryEventStore,
   InMemorySessionStore,
-  LocalProvider,
   memoryActions,
   PROVIDER_SAFE,
   reconfigure,
@@ -17,7 +16,8 @@ import {
   type MemoryState,
   type SessionStore,
 } from 'conversation-memory';
-import { SqliteEventStore, SqliteSessionStore } from 'conversation-memory/sessions/node';
+import { LocalProvider } from 'conversation-memory/testing';
+import { SqliteEventStore, SqliteSessionStore } from 'conversation-memory/node';
 import {
   memoryPersistStorage,
   memoryStateCreator,

@@ -4,7 +4,6 @@ import {
   addMessages,
   appendAction,
   ConversationMemory,
-  countMessageTokens,
   createEventLog,
   createMemory,
   decodeAction,
@@ -14,12 +13,11 @@ import {
   isConversationMemoryError,
   MemoryConfigError,
   memoryActions,
-  memoryReducer,
+  memoryTransition,
   PROVIDER_SAFE,
   reconfigure,
   RecordedMemory,
-  reduceMemory,
-  registerTokenizer,
+  memoryReducer,
   replay,
   seek,
   TokenizerError,
@@ -28,6 +26,7 @@ import {
   type MemoryState,
   type Message,
 } from 'conversation-memory';
+import { countMessageTokens, registerTokenizer } from 'conversation-memory/tokens';
 import { assistant, call, contents, system, tool, user } from './helpers';
 import { checkPurity } from './laws';
 import { checkReconfigureLaws } from './laws/reconfigure';
@@ -227,8 +226,8 @@ describe('memoryActions.reconfigured', () => {
     expect(memoryActions.reconfigured.match(action)).toBe(true);
 
     const state = five();
-    expect(memoryReducer(state, action)).toEqual(reconfigure(state, { maxMessages: 2 }));
-    expect(reduceMemory(state, action)).toEqual(reconfigure(state, { maxMessages: 2 }).state);
+    expect(memoryTransition(state, action)).toEqual(reconfigure(state, { maxMessages: 2 }));
+    expect(memoryReducer(state, action)).toEqual(reconfigure(state, { maxMessages: 2 }).state);
   });
 
   it('is read back by decodeAction, and a bad payload is a Left naming the field', () => {
@@ -264,7 +263,7 @@ describe('memoryActions.reconfigured', () => {
     ];
     for (const action of actions) {
       log = appendAction(log, action);
-      live.push(memoryReducer(live[live.length - 1] as MemoryState, action).state);
+      live.push(memoryTransition(live[live.length - 1] as MemoryState, action).state);
     }
     expect(replay(log)).toEqual(live[live.length - 1]);
     live.forEach((state, i) => expect(seek(log, i)).toEqual(state));
@@ -301,7 +300,7 @@ describe('ConversationMemory.reconfigure', () => {
     memory.reconfigure({ maxMessages: 1 });
     expect(actions.map((a) => a.type)).toEqual(['memory/messagesAdded', 'memory/reconfigured']);
     expect(actions[1]).toEqual(memoryActions.reconfigured({ maxMessages: 1 }));
-    const replayed = actions.reduce(reduceMemory, createMemory({ tokenizer: 'heuristic' }));
+    const replayed = actions.reduce(memoryReducer, createMemory({ tokenizer: 'heuristic' }));
     expect(replayed).toEqual(memory.state);
   });
 });

@@ -4,12 +4,10 @@ import {
   addMessage,
   addMessages,
   applySummary,
-  countHeuristicTokens,
   createMemory,
   enforceLimits,
   fixToolPairBoundary,
   fromDict,
-  MAX_SUMMARY_CHARS,
   messageToDict,
   setSummary,
   type MemoryConfig,
@@ -18,6 +16,8 @@ import {
   type Transition,
   getPositions,
 } from 'conversation-memory';
+import { countHeuristicTokens } from '../src/tokens/heuristic';
+import { MAX_SUMMARY_CHARS } from 'conversation-memory/constants';
 import { configArb, heuristicConfigArb } from './arbitraries/config';
 import { conversationArb } from './arbitraries/conversation';
 import { expectMessageRoundTrip, messageArb } from './arbitraries/message';

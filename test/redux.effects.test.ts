@@ -8,7 +8,7 @@ import {
   isConversationMemoryError,
   ListenerError,
   MemoryArgumentError,
-  memoryReducer,
+  memoryTransition,
   type MemoryEffect,
   type MemoryState,
 } from 'conversation-memory';
@@ -54,11 +54,11 @@ describe('startMemoryEffectsListening: delivery', () => {
     const expected: Seen[] = [];
     const step = (
       id: string,
-      action: Parameters<typeof memoryReducer>[1],
+      action: Parameters<typeof memoryTransition>[1],
       dispatch: () => void,
     ) => {
       const before = memoryOf(store.getState(), id);
-      for (const effect of memoryReducer(before, action).effects) expected.push([id, effect]);
+      for (const effect of memoryTransition(before, action).effects) expected.push([id, effect]);
       dispatch();
     };
     step('a', { type: 'memory/messagesAdded', payload: [user('1'), user('2'), user('3')] }, () =>

@@ -4,7 +4,7 @@ import {
   clearMemory,
   createMemory,
   memoryActions,
-  memoryReducer,
+  memoryTransition,
   type MemoryAction,
   type MemoryConfig,
   type MemoryEffect,
@@ -124,7 +124,7 @@ const memoryActionOf = (op: Exclude<Op, { kind: 'created' }>): MemoryAction => {
   }
 };
 
-describe('conversations slice: the store is a fold of memoryReducer per conversation', () => {
+describe('conversations slice: the store is a fold of memoryTransition per conversation', () => {
   it('random action sequences give the model’s states, identities and effects, with no warning', () => {
     const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const errored = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -156,7 +156,7 @@ describe('conversations slice: the store is a fold of memoryReducer per conversa
               const transition =
                 op.kind === 'removed'
                   ? clearMemory(memory)
-                  : memoryReducer(memory, memoryActionOf(op));
+                  : memoryTransition(memory, memoryActionOf(op));
               expected = transition.effects;
               unchanged = op.kind !== 'removed' && transition.state === memory;
               if (op.kind === 'removed') model.delete(op.id);

@@ -10,7 +10,7 @@ import {
   memoryActions,
   MemoryArgumentError,
   MemoryConfigError,
-  memoryReducer,
+  memoryTransition,
   type MemoryState,
 } from 'conversation-memory';
 import { createConversationsSlice } from 'conversation-memory/redux';
@@ -403,7 +403,7 @@ describe('plain state: configureStore’s default checks stay silent', () => {
     expect(String(error.mock.calls[0]?.[0])).toMatch(/non-serializable value was detected/);
   });
 
-  it('the state each conversation holds equals the fold of memoryReducer over its actions', () => {
+  it('the state each conversation holds equals the fold of memoryTransition over its actions', () => {
     const { chats, store } = makeChatStore({ maxMessages: 2, tokenizer: 'heuristic' });
     store.dispatch(chats.actions.conversationCreated({ conversationId: 'a' }));
     const actions = [
@@ -415,7 +415,7 @@ describe('plain state: configureStore’s default checks stay silent', () => {
       store.dispatch(chats.actions.memoryActionApplied({ conversationId: 'a', action }));
     }
     const folded = actions.reduce(
-      (state, action) => memoryReducer(state, action).state,
+      (state, action) => memoryTransition(state, action).state,
       createMemory({ maxMessages: 2, tokenizer: 'heuristic' }),
     );
     expect(store.getState().conversations.conversations['a']).toEqual(folded);

@@ -6,7 +6,7 @@ import {
   getRecent,
   getSummary,
   MemoryArgumentError,
-  totalTokens,
+  getTotalTokens,
 } from 'conversation-memory';
 import { contents, user } from './helpers';
 
@@ -59,7 +59,7 @@ describe('selectors', () => {
   it.each([
     ['getHistory', (s: unknown) => getHistory(s as never)],
     ['getSummary', (s: unknown) => getSummary(s as never)],
-    ['totalTokens', (s: unknown) => totalTokens(s as never)],
+    ['getTotalTokens', (s: unknown) => getTotalTokens(s as never)],
     ['getRecent', (s: unknown) => getRecent(s as never, 1)],
   ])('%s rejects a value that is not a state', (api, select) => {
     const valid = createMemory();
@@ -81,6 +81,6 @@ describe('selectors', () => {
 
   it('getSummary and totalTokens read the state', () => {
     expect(getSummary(state)).toBeNull();
-    expect(totalTokens(state)).toBe(3);
+    expect(getTotalTokens(state)).toBe(3);
   });
 });

@@ -6,10 +6,8 @@ import {
   addMessages,
   assistantMessage,
   createMemory,
-  EXTENSION_KEY,
   fromDict,
   fromDictWithEffects,
-  registerTokenizer,
   imageMessage,
   type MemoryState,
   messageToDict,
@@ -21,6 +19,8 @@ import {
   userMessage,
   DEFAULT_CONFIG,
 } from 'conversation-memory';
+import { EXTENSION_KEY } from 'conversation-memory/store-kit';
+import { registerTokenizer } from 'conversation-memory/tokens';
 import { contents } from './helpers';
 
 const sample = (name: string): unknown =>

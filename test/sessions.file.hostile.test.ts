@@ -16,12 +16,9 @@ import {
   addMessages,
   userMessage,
 } from 'conversation-memory';
-import { JsonFileSessionStore } from 'conversation-memory/sessions/node';
-import {
-  DEFAULT_MAX_FILE_BYTES,
-  readRegularFile,
-} from '../src/sessions/node/jsonFile/readRegularFile';
-import { sessionFileName } from '../src/sessions/node/jsonFile/fileNames';
+import { JsonFileSessionStore } from 'conversation-memory/node';
+import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from '../src/node/jsonFile/readRegularFile';
+import { sessionFileName } from '../src/node/jsonFile/fileNames';
 import { sampleState } from './support/sessionConformance';
 import {
   deepArrayText,

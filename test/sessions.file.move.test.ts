@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as FsPromises from 'node:fs/promises';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { moveWithoutOverwriting } from '../src/sessions/node/jsonFile/moveWithoutOverwriting';
+import { moveWithoutOverwriting } from '../src/node/jsonFile/moveWithoutOverwriting';
 
 /** When set, `link` fails as on a file system without hard links. */
 const noHardLinks = vi.hoisted(() => ({ code: undefined as string | undefined }));

@@ -9,9 +9,10 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SessionConflictError, sessionKeyOf, toDict } from 'conversation-memory';
-import { JsonFileSessionStore } from 'conversation-memory/sessions/node';
-import { referenceFileName, sessionFileName } from '../src/sessions/node/jsonFile/fileNames';
+import { SessionConflictError, toDict } from 'conversation-memory';
+import { sessionKeyOf } from 'conversation-memory/store-kit';
+import { JsonFileSessionStore } from 'conversation-memory/node';
+import { referenceFileName, sessionFileName } from '../src/node/jsonFile/fileNames';
 import { sampleState } from './support/sessionConformance';
 import { rejection } from './helpers';
 

@@ -8,8 +8,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JsonFileSessionStore } from 'conversation-memory/sessions/node';
-import { isOwnTempFileName } from '../src/sessions/node/jsonFile/fileNames';
+import { JsonFileSessionStore } from 'conversation-memory/node';
+import { isOwnTempFileName } from '../src/node/jsonFile/fileNames';
 import { sampleState } from './support/sessionConformance';
 
 const root = mkdtempSync(join(tmpdir(), 'cm-sessions-stale-'));

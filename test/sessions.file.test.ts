@@ -25,13 +25,13 @@ import {
   toDict,
   userMessage,
 } from 'conversation-memory';
-import { JsonFileSessionStore } from 'conversation-memory/sessions/node';
+import { JsonFileSessionStore } from 'conversation-memory/node';
 import {
   MAX_SESSION_FILE_NAME_BYTES,
   referenceFileName,
   sessionFileName,
   sessionKeyOfFileName,
-} from '../src/sessions/node/jsonFile/fileNames';
+} from '../src/node/jsonFile/fileNames';
 import { churnSize, churnText } from './support/sessionFileChurn';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
 import { rejection } from './helpers';

@@ -13,8 +13,8 @@ import {
   toDict,
   userMessage,
 } from 'conversation-memory';
-import { RedisSessionStore } from 'conversation-memory/sessions/node';
-import { redisKeyLayout } from '../src/sessions/node/redis/redisKeys';
+import { RedisSessionStore } from 'conversation-memory/node';
+import { redisKeyLayout } from '../src/node/redis/redisKeys';
 import { startRedisServer, type RedisTestServer } from './support/redisServer';
 import { appendWithRetry } from './support/sessionAppend';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
@@ -246,7 +246,7 @@ describe('RedisSessionStore: damaged records', () => {
       const content = await contentOf(hash);
       const error = await rejection(made.load('bad'));
       expect(error).toBeInstanceOf(SessionCorruptError);
-      expect(error).toMatchObject({ code: 'SESSION_CORRUPT', sessionId: 'bad', location: hash });
+      expect(error).toMatchObject({ code: 'CM_SESSION_CORRUPT', sessionId: 'bad', location: hash });
       expect((error as SessionCorruptError).problems.join('\n')).toContain(problem);
       expect((await made.list()).map((entry) => entry.sessionId)).toEqual(['good']);
       expect((await made.search('lisbon')).map((r) => r.sessionId)).toEqual(['good']);
@@ -491,7 +491,7 @@ describe('RedisSessionStore: connections', () => {
     // needs before the reply is late (200 ms left 100 ms, which a CI run overran).
     const made = store({ minReplicas: 1, commandTimeoutMs: 2_000 });
     const error = (await rejection(made.save('s1', sampleState()))) as StoreUnavailableError;
-    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: true });
+    expect(error).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: true });
     expect(error.message).toContain(
       'RedisSessionStore.save: the write was applied, but 0 of the 1 replicas asked for (options.minReplicas) confirmed it within 1000 ms',
     );
@@ -501,7 +501,7 @@ describe('RedisSessionStore: connections', () => {
     // A conflict wrote nothing, and says so.
     await store({ prefix: made.prefix }).save('s2', sampleState());
     expect(await rejection(made.save('s2', sampleState(), { expectedRevision: 0 }))).toMatchObject({
-      code: 'SESSION_CONFLICT',
+      code: 'CM_SESSION_CONFLICT',
     });
   });
 
@@ -521,7 +521,7 @@ describe('RedisSessionStore: connections', () => {
     const started = Date.now();
     const error = await rejection(made.load('s1'));
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: false });
+    expect(error).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: false });
     expect(String((error as Error).message)).toMatch(/Redis is unreachable \(.*ECONNREFUSED/);
     const back = await startRedisServer({ own: true, port });
     try {
@@ -547,7 +547,7 @@ describe('RedisSessionStore: connections', () => {
       const error = (await rejection(call())) as StoreUnavailableError;
       expect(Date.now() - started).toBeLessThan(2000);
       expect(error).toBeInstanceOf(StoreUnavailableError);
-      expect(error.code).toBe('STORE_UNAVAILABLE');
+      expect(error.code).toBe('CM_STORE_UNAVAILABLE');
       // node-redis's own error is the cause, and named in the message.
       const cause = error.cause as Error;
       expect(cause.constructor.name).toMatch(/SocketClosedUnexpectedlyError|ClientOfflineError/);
@@ -581,7 +581,7 @@ describe('RedisSessionStore: connections', () => {
       expect([cause.name, cause.constructor.name]).toContain('TimeoutError');
       // A save whose reply never came may have been applied.
       const saving = (await rejection(made.save('s1', sampleState()))) as StoreUnavailableError;
-      expect(saving).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: true });
+      expect(saving).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: true });
       expect(saving.message).toContain('read it back before deciding again');
       own.process?.kill('SIGCONT');
       expect((await made.load('s1'))?.revision).toBeGreaterThanOrEqual(1);
@@ -607,7 +607,7 @@ describe('RedisSessionStore: connections', () => {
       /TimeoutError|DOMException|SocketClosedUnexpectedlyError/,
     );
     expect(await rejection(made.exists('s1'))).toMatchObject({
-      code: 'STORE_UNAVAILABLE',
+      code: 'CM_STORE_UNAVAILABLE',
       message: expect.stringContaining('Redis did not answer in time'),
     });
     await made.close();

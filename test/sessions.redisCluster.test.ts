@@ -2,17 +2,16 @@ import { createCluster } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   addMessage,
-  compareCodePoints,
   createMemory,
   isConversationMemoryError,
   type SessionStore,
-  sessionKeyOf,
   StoreUnavailableError,
   userMessage,
 } from 'conversation-memory';
-import { RedisSessionStore } from 'conversation-memory/sessions/node';
+import { compareCodePoints, sessionKeyOf } from 'conversation-memory/store-kit';
+import { RedisSessionStore } from 'conversation-memory/node';
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
-import { redisKeyLayout } from '../src/sessions/node/redis/redisKeys';
+import { redisKeyLayout } from '../src/node/redis/redisKeys';
 import { startRedisCluster, type RedisTestCluster } from './support/redisCluster';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
 import { rejection } from './helpers';
@@ -224,9 +223,11 @@ describe('RedisSessionStore on a Redis Cluster: a master fails over while writer
     const codes = failures.map((error) =>
       isConversationMemoryError(error) ? error.code : `foreign: ${String(error)}`,
     );
-    expect(codes.filter((code) => code === 'STORE_UNAVAILABLE').length).toBeGreaterThan(0);
+    expect(codes.filter((code) => code === 'CM_STORE_UNAVAILABLE').length).toBeGreaterThan(0);
     expect(new Set(codes)).toEqual(
-      new Set(codes.filter((code) => code === 'STORE_UNAVAILABLE' || code === 'SESSION_CONFLICT')),
+      new Set(
+        codes.filter((code) => code === 'CM_STORE_UNAVAILABLE' || code === 'CM_SESSION_CONFLICT'),
+      ),
     );
     for (const error of failures.filter((e) => e instanceof StoreUnavailableError)) {
       expect((error as Error).message).toMatch(

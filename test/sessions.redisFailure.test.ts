@@ -8,7 +8,7 @@ import {
 } from 'conversation-memory';
 // node-redis's own error classes: what the store really receives.
 import * as driver from '@redis/client/dist/lib/errors';
-import { redisFailure } from '../src/sessions/node/redis/redisFailure';
+import { redisFailure } from '../src/node/redis/redisFailure';
 
 /** A socket error as Node raises it. */
 const socketError = (code: string): Error =>
@@ -52,7 +52,7 @@ describe('redisFailure: what a failed Redis call becomes', () => {
     const cause = make();
     const error = redisFailure(cause, 'RedisEventStore.append', true) as StoreUnavailableError;
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: false, cause });
+    expect(error).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: false, cause });
     expect(error.message).toMatch(
       /^\[conversation-memory\] RedisEventStore\.append: Redis is unreachable \(.+\); nothing was written: try again later$/,
     );
@@ -61,16 +61,16 @@ describe('redisFailure: what a failed Redis call becomes', () => {
   it.each(refusals)('a refusal (%s): nothing written', (message) => {
     const cause = new driver.SimpleError(message);
     const error = redisFailure(cause, 'RedisSessionStore.save', true) as StoreUnavailableError;
-    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: false, cause });
+    expect(error).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: false, cause });
     expect(error.message).toContain('Redis refused the command for now');
   });
 
   it.each(maybeSent)('%s: a write may have been applied; a read wrote nothing', (_, make) => {
     const write = redisFailure(make(), 'RedisSessionStore.save', true) as StoreUnavailableError;
-    expect(write).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: true });
+    expect(write).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: true });
     expect(write.message).toContain('the change may or may not have been applied');
     const read = redisFailure(make(), 'RedisSessionStore.load', false) as StoreUnavailableError;
-    expect(read).toMatchObject({ code: 'STORE_UNAVAILABLE', mayHaveWritten: false });
+    expect(read).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: false });
   });
 
   it('passes through our own errors, other server replies (NOSCRIPT, a script error) and non-errors', () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryArgumentError, sessionKeyOf } from 'conversation-memory';
-import { RedisEventStore, RedisSessionStore } from 'conversation-memory/sessions/node';
+import { MemoryArgumentError } from 'conversation-memory';
+import { sessionKeyOf } from 'conversation-memory/store-kit';
+import { RedisEventStore, RedisSessionStore } from 'conversation-memory/node';
 // node-redis's own slot function (vendored cluster-key-slot, patched to match Redis on `{}`): an
 // oracle independent of the layout under test.
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
@@ -10,7 +11,7 @@ import {
   redisEventKeyLayout,
   redisHashTag,
   redisKeyLayout,
-} from '../src/sessions/node/redis/redisKeys';
+} from '../src/node/redis/redisKeys';
 
 /** Text rich in what matters here: braces, `%` escapes, `:`, glob characters, a few letters. */
 const tricky = (maxLength: number) =>

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SessionCorruptError } from 'conversation-memory';
-import { SqliteSessionStore } from 'conversation-memory/sessions/node';
+import { SqliteSessionStore } from 'conversation-memory/node';
 import { sampleState } from './support/sessionConformance';
 import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
 

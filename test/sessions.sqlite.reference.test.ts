@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isStorageKey, type MemoryState, sessionKeyOf, toDict } from 'conversation-memory';
-import { SqliteSessionStore } from 'conversation-memory/sessions/node';
+import { type MemoryState, toDict } from 'conversation-memory';
+import { isStorageKey, sessionKeyOf } from 'conversation-memory/store-kit';
+import { SqliteSessionStore } from 'conversation-memory/node';
 import { sampleState } from './support/sessionConformance';
 import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';
 
@@ -161,7 +162,7 @@ describe('SqliteSessionStore: reference rows under keys our scheme never makes',
     expect(
       await store.save('7%', sampleState(), { expectedRevision: 0 }).catch((e: unknown) => e),
     ).toMatchObject({
-      code: 'SESSION_CONFLICT',
+      code: 'CM_SESSION_CONFLICT',
       actualRevision: 1,
     });
     expect(keys(file)).toEqual(['50%25', '7%']);

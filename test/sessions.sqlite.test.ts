@@ -17,7 +17,7 @@ import {
   type SessionStore,
   toDict,
 } from 'conversation-memory';
-import { SqliteSessionStore } from 'conversation-memory/sessions/node';
+import { SqliteSessionStore } from 'conversation-memory/node';
 import { sampleState, sessionStoreConformance } from './support/sessionConformance';
 import { rejection } from './helpers';
 import { tempDatabasePaths, withDatabaseFile } from './support/sqliteFiles';

@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  readServerSentEvents,
-  toServerSentEvents,
-  type AgentStreamEvent,
-} from 'conversation-memory';
+import { type AgentStreamEvent } from 'conversation-memory';
+import { readServerSentEvents, toServerSentEvents } from 'conversation-memory/sse';
 import { agentStreamEventArb } from './arbitraries/streamEvents';
 
 /** Every byte of a stream, joined. */

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   InvalidMessageError,
   isConversationMemoryError,
+  type AgentStreamEvent,
+} from 'conversation-memory';
+import {
   readServerSentEvents,
   ServerSentEventsError,
   toServerSentEvents,
   toServerSentEventsResponse,
-  type AgentStreamEvent,
-} from 'conversation-memory';
+} from 'conversation-memory/sse';
 
 const textOf = async (stream: ReadableStream<Uint8Array>): Promise<string> =>
   new Response(stream).text();

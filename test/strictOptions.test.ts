@@ -13,9 +13,9 @@ import {
   createAgent,
   createEventLog,
   InMemorySessionStore,
-  LocalProvider,
   MemoryArgumentError,
 } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
 import { suggestOption, unknownOption } from '../src/internal/unknownOption';
 
 const provider = new LocalProvider();

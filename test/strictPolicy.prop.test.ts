@@ -4,7 +4,6 @@ import {
   addMessage,
   addMessages,
   clearMemory,
-  countHeuristicTokens,
   createMemory,
   enforceLimits,
   fixToolPairBoundary,
@@ -19,6 +18,7 @@ import {
   type Transition,
   getPositions,
 } from 'conversation-memory';
+import { countHeuristicTokens } from '../src/tokens/heuristic';
 import { driverStepsArb, type DriverStep } from './arbitraries/toolConversation';
 import { PolicyModel, type ModelTrim } from './laws/policyModel';
 

@@ -5,10 +5,10 @@ import {
   createMemory,
   addMessages,
   getSummary,
-  MAX_SUMMARY_CHARS,
   MemoryArgumentError,
   setSummary,
 } from 'conversation-memory';
+import { MAX_SUMMARY_CHARS } from 'conversation-memory/constants';
 import { user } from './helpers';
 
 const empty = createMemory({ tokenizer: 'heuristic' });

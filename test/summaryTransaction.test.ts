@@ -15,9 +15,6 @@ import {
   getPositions,
   getSummary,
   holdForSummary,
-  MAX_PENDING_MESSAGES,
-  MAX_SUMMARY_CHARS,
-  MAX_SUMMARY_COVERAGE,
   MemoryArgumentError,
   setSummary,
   toDict,
@@ -28,6 +25,8 @@ import {
   type SummaryCoverage,
   type TrimmedEffect,
 } from 'conversation-memory';
+import { MAX_SUMMARY_CHARS } from 'conversation-memory/constants';
+import { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from 'conversation-memory/store-kit';
 import { assistant, call, system, tool, user } from './helpers';
 
 /**

@@ -5,10 +5,10 @@ import {
   addMessages,
   createMemory,
   fromDict,
-  registerTokenizer,
   TokenizerError,
   userMessage,
 } from 'conversation-memory';
+import { registerTokenizer } from 'conversation-memory/tokens';
 
 /**
  * A window's token total stays a safe integer, so `totalTokens` always equals the sum of

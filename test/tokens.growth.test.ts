@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from 'conversation-memory';
+import { estimateTokens } from 'conversation-memory/tokens';
 
 /**
  * Growth check, not a performance target: for each kind of long run, counting 4n characters must

@@ -9,7 +9,8 @@ import {
   R50K_TOKEN_SPLIT_REGEX,
 } from 'gpt-tokenizer/encodingParams/constants';
 import { describe, expect, it } from 'vitest';
-import { countMessageTokens, estimateTokens, userMessage } from 'conversation-memory';
+import { userMessage } from 'conversation-memory';
+import { countMessageTokens, estimateTokens } from 'conversation-memory/tokens';
 import type { EncodingName } from 'conversation-memory';
 // Internal units, tested from the source: the pre-check and the cutting are pure functions.
 import { mayHaveLongPreToken, RUN_PIECE } from '../src/tokens/longPreTokens';

@@ -1,17 +1,14 @@
 import fc from 'fast-check';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, it } from 'vitest';
+import { addMessage, createMemory, TokenizerError, userMessage } from 'conversation-memory';
 import {
-  addMessage,
-  createMemory,
   encodingForModel,
   estimateTokens,
   isKnownTokenizer,
   loadTokenizer,
   registerTokenizer,
-  TokenizerError,
-  userMessage,
-} from 'conversation-memory';
+} from 'conversation-memory/tokens';
 // Internal: the model lookup without the cl100k fallback (not exported from the package).
 import { knownModelEncoding } from '../src/tokens/modelEncodings';
 

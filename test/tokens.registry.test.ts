@@ -1,14 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   addMessage,
-  countMessageTokens,
   createMemory,
   isConversationMemoryError,
   MemoryArgumentError,
-  registerTokenizer,
   TokenizerError,
   userMessage,
 } from 'conversation-memory';
+import { countMessageTokens, registerTokenizer } from 'conversation-memory/tokens';
 import type { MessageTokenCounter } from 'conversation-memory';
 
 /** Registered names are global to the process, so every test here uses its own. */

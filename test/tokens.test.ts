@@ -5,22 +5,24 @@ import {
   addMessage,
   addMessages,
   assistantMessage,
-  BUILT_IN_TOKENIZERS,
-  countHeuristicTokens,
-  countMessageTokens,
   createMemory,
-  encodingForModel,
-  estimateTokens,
-  estimateTokensHeuristic,
   MemoryArgumentError,
   imageMessage,
+  TokenizerError,
+  userMessage,
+} from 'conversation-memory';
+import { countHeuristicTokens } from '../src/tokens/heuristic';
+import {
+  BUILT_IN_TOKENIZERS,
+  countMessageTokens,
+  encodingForModel,
+  estimateTokens,
+  estimateTokensFallback,
   isKnownTokenizer,
   loadTokenizer,
   messageText,
   registerTokenizer,
-  TokenizerError,
-  userMessage,
-} from 'conversation-memory';
+} from 'conversation-memory/tokens';
 
 describe('heuristic tokenizer (the reference memory formula)', () => {
   it.each([
@@ -164,13 +166,13 @@ describe('estimateTokens: arguments and the reference fallback', () => {
     );
   });
 
-  it('estimateTokensHeuristic is the reference max(1, len // 4) without tiktoken (verified values)', () => {
-    expect(estimateTokensHeuristic('')).toBe(0);
-    expect(estimateTokensHeuristic('abc')).toBe(1);
-    expect(estimateTokensHeuristic('a'.repeat(400))).toBe(100);
-    expect(estimateTokensHeuristic('Hello, world!')).toBe(3);
-    expect(estimateTokensHeuristic('😀😀😀😀😀😀😀😀')).toBe(2);
-    expect(() => estimateTokensHeuristic(3 as never)).toThrow(MemoryArgumentError);
+  it('estimateTokensFallback is the reference max(1, len // 4) without tiktoken (verified values)', () => {
+    expect(estimateTokensFallback('')).toBe(0);
+    expect(estimateTokensFallback('abc')).toBe(1);
+    expect(estimateTokensFallback('a'.repeat(400))).toBe(100);
+    expect(estimateTokensFallback('Hello, world!')).toBe(3);
+    expect(estimateTokensFallback('😀😀😀😀😀😀😀😀')).toBe(2);
+    expect(() => estimateTokensFallback(3 as never)).toThrow(MemoryArgumentError);
   });
 });
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from 'conversation-memory';
 import { validateTranscript } from 'conversation-memory';
-import { TRANSCRIPT_RULES, type TranscriptProvider } from 'conversation-memory';
+import { type TranscriptProvider } from 'conversation-memory';
+import { TRANSCRIPT_RULES } from 'conversation-memory/constants';
 import { messageArb } from './arbitraries/message';
 import { identifierArb } from './arbitraries/text';
 

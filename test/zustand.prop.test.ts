@@ -4,7 +4,7 @@ import { persist } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
 import {
   createMemory,
-  reduceMemory,
+  memoryReducer,
   type MemoryEffect,
   type MemoryOptions,
 } from 'conversation-memory';
@@ -28,7 +28,7 @@ const persistedStore = (storage: RecordingStorage) =>
   );
 
 describe('zustand memory store (properties)', () => {
-  it('dispatching actions equals folding reduceMemory; notifies exactly when the state changes', () => {
+  it('dispatching actions equals folding memoryReducer; notifies exactly when the state changes', () => {
     fc.assert(
       fc.property(fc.array(anyActionArb, { maxLength: 30 }), (actions) => {
         const store = createMemoryStore(CONFIG);
@@ -46,7 +46,9 @@ describe('zustand memory store (properties)', () => {
             expect(effects).toEqual([]);
           }
         }
-        expect(store.getState().memory).toEqual(actions.reduce(reduceMemory, createMemory(CONFIG)));
+        expect(store.getState().memory).toEqual(
+          actions.reduce(memoryReducer, createMemory(CONFIG)),
+        );
         expect(store.getState().lastEffects).toBe(last);
         expect(notified).toBe(changes);
       }),

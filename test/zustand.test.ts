@@ -11,8 +11,8 @@ import {
   MemoryArgumentError,
   MemoryConfigError,
   MemoryDecodeError,
+  memoryTransition,
   memoryReducer,
-  reduceMemory,
   toDict,
   type MemoryAction,
   type MemoryOptions,
@@ -36,7 +36,7 @@ import {
 const CONFIG: MemoryOptions = { maxMessages: 2, tokenizer: 'heuristic' };
 const add = (text: string) => memoryActions.messageAdded(user(text));
 const stateOf = (...texts: string[]): MemoryState =>
-  texts.map(add).reduce(reduceMemory, createMemory(CONFIG));
+  texts.map(add).reduce(memoryReducer, createMemory(CONFIG));
 const envelopeOf = (state: MemoryState) => JSON.stringify(encodeEnvelope(state));
 
 /** A persisted memory store, as an application makes one, recording its rehydration errors. */
@@ -106,11 +106,11 @@ describe('createMemoryStore', () => {
     expect(createMemoryStore().getState().memory).toEqual(createMemory());
   });
 
-  it('matches memoryReducer step by step, effects included', () => {
+  it('matches memoryTransition step by step, effects included', () => {
     const store = createMemoryStore(CONFIG);
     let memory = createMemory(CONFIG);
     for (const action of [add('a'), add('b'), add('c'), memoryActions.cleared()]) {
-      const expected = memoryReducer(memory, action);
+      const expected = memoryTransition(memory, action);
       expect(store.getState().dispatch(action)).toEqual(expected.effects);
       memory = expected.state;
       expect(store.getState().memory).toEqual(memory);

@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { unreadable } from '../internal/unreadable';

@@ -1,4 +1,4 @@
-import { MemoryConfigError } from '../errors/errorClasses';
+import { MemoryConfigError } from '../errors/memoryErrors';
 import { checkOptionFields } from '../internal/checkConfig';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
@@ -79,7 +79,7 @@ const configFieldsOf = (config: MemoryOptions): MemoryOptions => {
  * @example
  * ```ts
  * let state = createMemory();
- * state = reduceMemory(state, memoryActions.messageAdded(userMessage('hi')));
+ * state = memoryReducer(state, memoryActions.messageAdded(userMessage('hi')));
  * memoryActions.messageAdded.type; // 'memory/messageAdded'
  * ```
  */

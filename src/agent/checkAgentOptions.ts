@@ -1,6 +1,6 @@
 import { either as E } from 'fp-ts';
 import { decodeConfig } from '../codec/decodeConfig';
-import { AgentConfigError } from '../errors/errorClasses';
+import { AgentConfigError } from '../errors/agentErrors';
 import type { EventStore } from '../eventStore/types';
 import { RecordedMemory } from '../eventStore/RecordedMemory';
 import type { MemoryConfig } from '../model/config';

@@ -1,4 +1,4 @@
-import { InvalidMessageError } from '../errors/errorClasses';
+import { InvalidMessageError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';

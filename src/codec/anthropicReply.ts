@@ -1,8 +1,7 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
-import type { CompletionResult } from '../agent/provider';
 import type { AnthropicTextBlock, AnthropicToolUseBlock } from '../formats/anthropicTypes';
-import { ProviderResponseError } from '../errors/errorClasses';
+import { ProviderResponseError } from '../errors/agentErrors';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { registerCanonical } from '../internal/normalizeMessage';
@@ -12,6 +11,7 @@ import { ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';
 import { JsonObjectCodec } from './jsonCodecs';
 import { ownStruct } from './ownStruct';
+import type { ProviderReply } from './providerReply';
 import { reportErrors } from './report';
 import { taggedCodec } from './taggedCodec';
 
@@ -70,6 +70,7 @@ const replyCodec = (budget: ProblemBudget) => {
       content: boundedArray('list of content blocks', block, budget),
     },
     {
+      stop_reason: /* @__PURE__ */ t.union([t.string, t.null], 'string or null'),
       usage: /* @__PURE__ */ ownStruct(
         'usage object',
         { input_tokens: Count, output_tokens: Count },
@@ -106,7 +107,10 @@ const fail = (
   const rest = more > 0 ? [`… and ${complete ? '' : 'at least '}${more} more`] : [];
   const listed = [...problems.slice(0, MAX_LISTED), ...rest].join('; ');
   return E.left(
-    new ProviderResponseError(API, `the reply is not a valid Anthropic message: ${listed}`),
+    new ProviderResponseError(API, `the reply is not a valid Anthropic message: ${listed}`, {
+      problems,
+      problemCount: problems.length,
+    }),
   );
 };
 
@@ -127,11 +131,13 @@ const fail = (
  * - A reply with no text and no tool call (the API may end a turn with empty content) is an
  *   assistant message with `content: ''`. Note that the API refuses an empty assistant message
  *   anywhere but at the end of a later request.
+ * - `stop_reason` (a string or `null`) becomes `finishReason` (`null` when absent).
  * - `usage` (`input_tokens`, `output_tokens`, integers ≥ 0) becomes
  *   `{ inputTokens, outputTokens }`; a reply without `usage` has none.
  *
  * @param reply - the parsed reply
- * @returns `Right({ message, usage? })` or `Left(ProviderResponseError)` listing the problems
+ * @returns `Right({ message, finishReason, usage? })` or `Left(ProviderResponseError)` listing the
+ *   problems (in its message and in `problems`), the same types as `fromOpenAIChatCompletion`
  * @example
  * ```ts
  * fromAnthropicReply({
@@ -140,23 +146,25 @@ const fail = (
  *   usage: { input_tokens: 12, output_tokens: 9 },
  * });
  * // Right({ message: { role: 'assistant', content: 'Let me check.', toolCalls: [{ id: 'toolu_1', name: 'calc', parameters: { expr: '2+2' } }] },
- * //         usage: { inputTokens: 12, outputTokens: 9 } })
+ * //         finishReason: null, usage: { inputTokens: 12, outputTokens: 9 } })
  * ```
  */
 export const fromAnthropicReply = (
   reply: unknown,
-): E.Either<ProviderResponseError, CompletionResult> => {
+): E.Either<ProviderResponseError, ProviderReply> => {
   try {
     const budget = new ProblemBudget();
     const decoded = replyCodec(budget).decode(reply);
     if (E.isLeft(decoded)) return fail(reportErrors(decoded.left), !budget.exhausted);
-    const { content, usage } = decoded.right;
+    const { content, usage, stop_reason: stopReason } = decoded.right;
     const message = toMessage(content);
+    const finishReason = stopReason ?? null;
     return E.right(
       usage === undefined
-        ? { message }
+        ? { message, finishReason }
         : {
             message,
+            finishReason,
             usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens },
           },
     );

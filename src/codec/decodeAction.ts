@@ -1,7 +1,7 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
-import { MemoryDecodeError } from '../errors/errorClasses';
+import { isConversationMemoryError } from '../errors/errorBrand';
+import { MemoryDecodeError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { checkOptionFields } from '../internal/checkConfig';
 import { errorText } from '../internal/errorText';

@@ -1,5 +1,5 @@
 import { either as E } from 'fp-ts';
-import { MemoryConfigError } from '../errors/errorClasses';
+import { MemoryConfigError } from '../errors/memoryErrors';
 import { checkConfig } from '../internal/checkConfig';
 import type { MemoryConfig } from '../model/config';
 

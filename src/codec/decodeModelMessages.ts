@@ -1,5 +1,5 @@
 import { either as E } from 'fp-ts';
-import { MemoryDecodeError } from '../errors/errorClasses';
+import { MemoryDecodeError } from '../errors/memoryErrors';
 import { errorText } from '../internal/errorText';
 import { registerCanonical } from '../internal/normalizeMessage';
 import type { ContentPart, Message, ToolCall } from '../model/message';
@@ -13,7 +13,7 @@ import {
 } from './modelMessageCodec';
 import { reportErrors } from './report';
 
-const API = 'decodeModelMessages';
+const API = 'fromModelMessages';
 
 const imagePart = (data: ImageData, mediaType: string | undefined): ContentPart => {
   const media = mediaType ?? (data.kind === 'base64' ? data.mediaType : undefined);

@@ -1,10 +1,10 @@
 import { either as E } from 'fp-ts';
-import { MemoryDecodeError } from '../errors/errorClasses';
+import { MemoryDecodeError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { isPlainObject } from '../internal/isPlainObject';
 import { normalizeMessage } from '../internal/normalizeMessage';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { isConversationMemoryError } from '../errors/errorBrand';
 import { DEFAULT_SNAPSHOT_EVERY, type EventLog } from '../log/eventLog';
 import { logBuilder } from '../log/logBuilder';
 import { vectorAt, vectorToArray } from '../log/logVector';

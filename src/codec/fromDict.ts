@@ -1,12 +1,12 @@
 import { either as E } from 'fp-ts';
 import type * as t from 'io-ts';
 import { fixToolPairBoundary } from '../core/fixToolPairBoundary';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { isConversationMemoryError } from '../errors/errorBrand';
 import {
   type DecodeErrorOptions,
   MemoryArgumentError,
   MemoryDecodeError,
-} from '../errors/errorClasses';
+} from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { keySegment } from '../internal/escapeText';

@@ -1,5 +1,5 @@
 import { either as E } from 'fp-ts';
-import { type DecodeErrorOptions, MemoryDecodeError } from '../errors/errorClasses';
+import { type DecodeErrorOptions, MemoryDecodeError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import type { Message } from '../model/message';

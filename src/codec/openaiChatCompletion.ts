@@ -1,14 +1,14 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
-import { MemoryDecodeError } from '../errors/errorClasses';
+import { ProviderResponseError } from '../errors/agentErrors';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
-import type { Message } from '../model/message';
 import { BoundedArrayType } from './boundedArray';
 import { ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';
 import { chatMessageCodec, type DraftMessage, finishMessage, ReplyRole } from './openaiChatMessage';
 import { ownStruct } from './ownStruct';
+import type { ProviderReply } from './providerReply';
 import { reportErrors } from './report';
 
 const API = 'fromOpenAIChatCompletion';
@@ -16,23 +16,31 @@ const API = 'fromOpenAIChatCompletion';
 /**
  * A model's reply read from a Chat Completions `chat.completion` object.
  *
+ * @deprecated Since 0.2.0 both reply decoders return a {@link ProviderReply}; this is its old name.
  * @example
  * ```ts
- * const reply: OpenAIChatReply = {
- *   message: { role: 'assistant', content: 'Hello!' },
- *   finishReason: 'stop',
- *   usage: { inputTokens: 9, outputTokens: 2 },
- * };
+ * const reply: OpenAIChatReply = { message: { role: 'assistant', content: 'Hi' }, finishReason: 'stop' };
  * ```
  */
-export interface OpenAIChatReply {
-  /** The first choice's message, in our shape. */
-  readonly message: Message;
-  /** `'stop'`, `'tool_calls'`, `'length'`, `'content_filter'`, … as sent; `null` when absent. */
-  readonly finishReason: string | null;
-  /** `usage.prompt_tokens` and `usage.completion_tokens`, when the reply has a usage object. */
-  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
-}
+export type OpenAIChatReply = ProviderReply;
+
+/** Replies list at most this many problems in their message (all are in `problems`). */
+const MAX_LISTED = 5;
+
+const fail = (
+  problems: readonly string[],
+  complete: boolean,
+): E.Either<ProviderResponseError, never> => {
+  const more = problems.length - MAX_LISTED;
+  const rest = more > 0 ? [`… and ${complete ? '' : 'at least '}${more} more`] : [];
+  const listed = [...problems.slice(0, MAX_LISTED), ...rest].join('; ');
+  return E.left(
+    new ProviderResponseError(API, `the reply is not a valid chat.completion: ${listed}`, {
+      problems,
+      problemCount: problems.length,
+    }),
+  );
+};
 
 const TokenCount = /* @__PURE__ */ checkedCodec<number>('token count', (u) =>
   typeof u === 'number' && Number.isSafeInteger(u) && u >= 0
@@ -81,13 +89,14 @@ const completionCodec = (budget: ProblemBudget) => {
  * arguments, a refusal's text as content when there is no content), its `finish_reason`, and the
  * usage. Never throws on bad input: a reply without choices, with a message that is not an
  * assistant message, with arguments that are not a JSON object, or with fields of the wrong type
- * is a `Left` whose problems name the path and the value
+ * is a `Left(ProviderResponseError)` whose `problems` name the path and the value
  * (`choices[0].message.tool_calls[1].function.arguments: expected a JSON object string, got "{oops"`).
  * An empty reply (`content: null` and no tool calls, as after `finish_reason: 'content_filter'`)
  * is not an error: its message has `content: null`.
  *
  * @param input - the completion object
- * @returns `Right({ message, finishReason, usage? })` or `Left(MemoryDecodeError)`
+ * @returns `Right({ message, finishReason, usage? })` or `Left(ProviderResponseError)`, the same
+ *   types as `fromAnthropicReply`
  * @example
  * ```ts
  * const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: toOpenAIChat(history) });
@@ -97,17 +106,14 @@ const completionCodec = (budget: ProblemBudget) => {
  */
 export const fromOpenAIChatCompletion = (
   input: unknown,
-): E.Either<MemoryDecodeError, OpenAIChatReply> => {
+): E.Either<ProviderResponseError, ProviderReply> => {
   try {
     const budget = new ProblemBudget();
     const decoded = completionCodec(budget).decode(input);
-    if (E.isLeft(decoded)) {
-      const problems = reportErrors(decoded.left);
-      return E.left(new MemoryDecodeError(API, problems, { countComplete: !budget.exhausted }));
-    }
+    if (E.isLeft(decoded)) return fail(reportErrors(decoded.left), !budget.exhausted);
     const [choice] = decoded.right.choices;
     const { usage } = decoded.right;
-    const reply: OpenAIChatReply = {
+    const reply: ProviderReply = {
       message: finishMessage(choice?.message as DraftMessage),
       finishReason: choice?.finish_reason ?? null,
       ...(usage === undefined || usage === null
@@ -117,8 +123,6 @@ export const fromOpenAIChatCompletion = (
     return E.right(reply);
   } catch (error) {
     // A getter or Proxy trap of the input threw while it was read.
-    return E.left(
-      new MemoryDecodeError(API, [`(root): could not read the input: ${errorText(error)}`]),
-    );
+    return fail([`(root): could not read the input: ${errorText(error)}`], true);
   }
 };

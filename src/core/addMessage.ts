@@ -30,7 +30,7 @@ export const addMessage = (state: MemoryState, message: MessageInput): Transitio
   addMessageWith(state, message, true);
 
 /**
- * {@link addMessage}, optionally without building its effect (`reduceMemory`'s replays).
+ * {@link addMessage}, optionally without building its effect (`memoryReducer`'s replays).
  *
  * @internal
  */

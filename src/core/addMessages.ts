@@ -26,7 +26,7 @@ export const addMessages = (state: MemoryState, messages: readonly MessageInput[
   addMessagesWith(state, messages, true);
 
 /**
- * {@link addMessages}, optionally without building its effect (`reduceMemory`'s replays).
+ * {@link addMessages}, optionally without building its effect (`memoryReducer`'s replays).
  *
  * @internal
  */

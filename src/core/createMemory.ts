@@ -1,4 +1,4 @@
-import { MemoryConfigError } from '../errors/errorClasses';
+import { MemoryConfigError } from '../errors/memoryErrors';
 import { checkConfig } from '../internal/checkConfig';
 import { EMPTY, makeState } from '../internal/window';
 import type { MemoryOptions } from '../model/config';

@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { mergeByPosition } from '../internal/pending';
 import { holdsPosition } from '../internal/positions';

@@ -1,4 +1,4 @@
-import { MemoryConfigError } from '../errors/errorClasses';
+import { MemoryConfigError } from '../errors/memoryErrors';
 import { checkConfig } from '../internal/checkConfig';
 import { readState } from '../internal/readState';
 import { sameConfig } from '../internal/sameConfig';
@@ -56,7 +56,7 @@ export const reconfigure = (state: MemoryState, config: MemoryOptions): Transiti
   reconfigureWith(state, config, true);
 
 /**
- * {@link reconfigure}, optionally without building its effects (`reduceMemory`'s replays).
+ * {@link reconfigure}, optionally without building its effects (`memoryReducer`'s replays).
  *
  * @internal
  */

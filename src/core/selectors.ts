@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue, received } from '../internal/describeValue';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
@@ -89,11 +89,11 @@ export const getSummary = (state: MemoryState): string | null => {
  * @returns the sum of the stored per-message counts
  * @example
  * ```ts
- * totalTokens(addMessage(createMemory({ tokenizer: 'heuristic' }), userMessage('abcdefgh')).state); // 2
+ * getTotalTokens(addMessage(createMemory({ tokenizer: 'heuristic' }), userMessage('abcdefgh')).state); // 2
  * ```
  */
-export const totalTokens = (state: MemoryState): number => {
-  state = readState(state, 'totalTokens');
+export const getTotalTokens = (state: MemoryState): number => {
+  state = readState(state, 'getTotalTokens');
   return state.totalTokens;
 };
 

@@ -1,5 +1,5 @@
 import { escapeText, quoteText } from '../internal/escapeText';
-import { brandError, formatMessage } from './ConversationMemoryError';
+import { brandError, formatMessage } from './errorBrand';
 
 /** The longest id, location or problem shown in a message (the error's fields keep them whole). */
 const MAX_SHOWN = 600;
@@ -22,7 +22,7 @@ const quoteId = (id: string): string => quoteText(id, MAX_SHOWN);
  * ```
  */
 export class EventConflictError extends Error {
-  declare readonly code: 'EVENT_CONFLICT';
+  declare readonly code: 'CM_EVENT_CONFLICT';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
   /** The stream's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
@@ -50,7 +50,7 @@ export class EventConflictError extends Error {
         : `stream ${quoteId(streamId)} is at version ${actualVersion}` +
           `, the append expected ${expectedVersion}; nothing was written (load, decide again, append with the new version)`;
     super(formatMessage(api, what), options);
-    brandError(this, 'EVENT_CONFLICT', 'EventConflictError', what);
+    brandError(this, 'CM_EVENT_CONFLICT', 'EventConflictError', what);
     this.streamId = streamId;
     this.expectedVersion = expectedVersion;
     this.actualVersion = actualVersion;
@@ -71,7 +71,7 @@ export class EventConflictError extends Error {
  * ```
  */
 export class EventCorruptError extends Error {
-  declare readonly code: 'EVENT_CORRUPT';
+  declare readonly code: 'CM_EVENT_CORRUPT';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
   /** The stream's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
@@ -98,7 +98,7 @@ export class EventCorruptError extends Error {
       `stream ${quoteId(streamId)} at ${escapeText(location, MAX_SHOWN)}, version ${version}, is corrupt:\n  ${shown.map((problem) => escapeText(problem, MAX_SHOWN)).join('\n  ')}` +
       (problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : '');
     super(formatMessage(api, what), options);
-    brandError(this, 'EVENT_CORRUPT', 'EventCorruptError', what);
+    brandError(this, 'CM_EVENT_CORRUPT', 'EventCorruptError', what);
     this.streamId = streamId;
     this.version = version;
     this.location = location;

@@ -1,5 +1,5 @@
 import { escapeText, quoteText } from '../internal/escapeText';
-import { brandError, formatMessage } from './ConversationMemoryError';
+import { brandError, formatMessage } from './errorBrand';
 
 /** The longest id, location or problem shown in a message (the error's fields keep them whole). */
 const MAX_SHOWN = 600;
@@ -21,7 +21,7 @@ const quoteId = (id: string): string => quoteText(id, MAX_SHOWN);
  * ```
  */
 export class SessionConflictError extends Error {
-  declare readonly code: 'SESSION_CONFLICT';
+  declare readonly code: 'CM_SESSION_CONFLICT';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
   /** The session's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
@@ -52,7 +52,7 @@ export class SessionConflictError extends Error {
           (expectedRevision === 0 ? ' (absent)' : '') +
           '; nothing was written (reload, reapply, save again)';
     super(formatMessage(api, what), options);
-    brandError(this, 'SESSION_CONFLICT', 'SessionConflictError', what);
+    brandError(this, 'CM_SESSION_CONFLICT', 'SessionConflictError', what);
     this.sessionId = sessionId;
     this.expectedRevision = expectedRevision;
     this.actualRevision = actualRevision;
@@ -72,7 +72,7 @@ export class SessionConflictError extends Error {
  * ```
  */
 export class SessionCorruptError extends Error {
-  declare readonly code: 'SESSION_CORRUPT';
+  declare readonly code: 'CM_SESSION_CORRUPT';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
   /** The session's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
@@ -93,7 +93,7 @@ export class SessionCorruptError extends Error {
       `session ${quoteId(sessionId)} at ${escapeText(location, MAX_SHOWN)} is corrupt:\n  ${shown.map((problem) => escapeText(problem, MAX_SHOWN)).join('\n  ')}` +
       (problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : '');
     super(formatMessage(api, what), options);
-    brandError(this, 'SESSION_CORRUPT', 'SessionCorruptError', what);
+    brandError(this, 'CM_SESSION_CORRUPT', 'SessionCorruptError', what);
     this.sessionId = sessionId;
     this.location = location;
     this.problems = Object.freeze([...problems]);
@@ -112,14 +112,14 @@ export class SessionCorruptError extends Error {
  * ```
  */
 export class SessionIdError extends RangeError {
-  declare readonly code: 'SESSION_ID';
+  declare readonly code: 'CM_SESSION_ID';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
   /** Which argument was wrong. */
   readonly field: 'sessionId' | 'namespace';
   constructor(api: string, field: 'sessionId' | 'namespace', what: string) {
     super(formatMessage(api, what));
-    brandError(this, 'SESSION_ID', 'SessionIdError', what);
+    brandError(this, 'CM_SESSION_ID', 'SessionIdError', what);
     this.field = field;
   }
 }

@@ -1,5 +1,5 @@
 import { errorText } from '../internal/errorText';
-import { brandError, formatMessage } from './ConversationMemoryError';
+import { brandError, formatMessage } from './errorBrand';
 
 /**
  * A store's backend could not serve the call: the server is unreachable, did not answer in time,
@@ -22,7 +22,7 @@ import { brandError, formatMessage } from './ConversationMemoryError';
  * ```
  */
 export class StoreUnavailableError extends Error {
-  declare readonly code: 'STORE_UNAVAILABLE';
+  declare readonly code: 'CM_STORE_UNAVAILABLE';
   /** The message without the `[conversation-memory] api:` prefix. */
   declare readonly detail: string;
   /** `true` when the call may have changed the store before it failed (see the class). */
@@ -40,7 +40,7 @@ export class StoreUnavailableError extends Error {
         ? 'the change may or may not have been applied: read it back before deciding again'
         : 'nothing was written: try again later');
     super(formatMessage(api, detail), options);
-    brandError(this, 'STORE_UNAVAILABLE', 'StoreUnavailableError', detail);
+    brandError(this, 'CM_STORE_UNAVAILABLE', 'StoreUnavailableError', detail);
     this.mayHaveWritten = mayHaveWritten;
   }
 }

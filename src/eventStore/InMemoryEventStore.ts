@@ -1,10 +1,10 @@
 import { createMemory } from '../core/createMemory';
-import { reduceMemory } from '../core/memoryReducer';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { memoryReducer } from '../core/memoryTransition';
+import { isConversationMemoryError } from '../errors/errorBrand';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { EventConflictError } from '../errors/eventErrors';
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';
 import type { MemoryState } from '../model/state';
@@ -102,7 +102,7 @@ export class InMemoryEventStore implements EventStore {
     checked.actions.forEach((action, i) => {
       const version = actual + i + 1;
       try {
-        head = reduceMemory(head, action);
+        head = memoryReducer(head, action);
       } catch (error) {
         const reason = isConversationMemoryError(error) ? error.detail : errorText(error);
         throw new MemoryArgumentError(

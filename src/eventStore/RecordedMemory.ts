@@ -1,7 +1,7 @@
 import { memoryActions } from '../actions/memoryActions';
 import type { HeldTrim } from '../core/holdForSummary';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { isConversationMemoryError } from '../errors/errorBrand';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { ConversationMemory } from '../facade/ConversationMemory';
 import type { MemoryAction } from '../model/actions';

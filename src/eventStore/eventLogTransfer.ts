@@ -1,5 +1,5 @@
 import { createMemory } from '../core/createMemory';
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { unreadable } from '../internal/unreadable';
 import { type EventLog, logActions, logSnapshotEveryOf, seek } from '../log/eventLog';

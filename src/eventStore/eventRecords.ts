@@ -2,9 +2,9 @@ import { either as E } from 'fp-ts';
 import { decodeAction } from '../codec/decodeAction';
 import { decodeConfig } from '../codec/decodeConfig';
 import { decodeEnvelope, encodeEnvelope } from '../codec/envelope';
-import { reduceMemory } from '../core/memoryReducer';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { memoryReducer } from '../core/memoryTransition';
+import { isConversationMemoryError } from '../errors/errorBrand';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { EventCorruptError } from '../errors/eventErrors';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
@@ -65,10 +65,10 @@ export const encodeActionJson = (action: MemoryAction): string => JSON.stringify
  * @throws EventCorruptError whose problems start with `action` (`action.payload.role: …`)
  * @example
  * ```ts
- * decodeActionJson('{"type":"memory/cleared"}', { key: 's1', version: 1, location: 'memory', api: 'read' });
+ * readActionJson('{"type":"memory/cleared"}', { key: 's1', version: 1, location: 'memory', api: 'read' });
  * ```
  */
-export const decodeActionJson = (json: unknown, at: RecordPlace): MemoryAction => {
+export const readActionJson = (json: unknown, at: RecordPlace): MemoryAction => {
   const parsed = parse(json);
   if (!parsed.ok) throw corrupt(at, [`action: ${parsed.problem}`]);
   const decoded = decodeAction(parsed.value);
@@ -98,7 +98,7 @@ export const applyStoredAction = (
   at: RecordPlace,
 ): MemoryState => {
   try {
-    return reduceMemory(state, action);
+    return memoryReducer(state, action);
   } catch (error) {
     const reason = isConversationMemoryError(error) ? error.detail : errorText(error);
     throw corrupt(at, [`action: cannot be replayed: ${reason}`], error);
@@ -121,10 +121,10 @@ export const encodeConfigJson = (config: MemoryConfig): string => JSON.stringify
  * @throws EventCorruptError whose problems start with `config`
  * @example
  * ```ts
- * decodeConfigJson('{"maxMessages":20}', { key: 's1', version: 0, location: 'memory', api: 'load' });
+ * readConfigJson('{"maxMessages":20}', { key: 's1', version: 0, location: 'memory', api: 'load' });
  * ```
  */
-export const decodeConfigJson = (json: unknown, at: RecordPlace): MemoryConfig => {
+export const readConfigJson = (json: unknown, at: RecordPlace): MemoryConfig => {
   const parsed = parse(json);
   if (!parsed.ok) throw corrupt(at, [`config: ${parsed.problem}`]);
   const decoded = decodeConfig(parsed.value);
@@ -230,10 +230,10 @@ export const encodeSnapshotJson = (state: MemoryState, at: SnapshotPlace): strin
  * @returns the state, or `undefined`
  * @example
  * ```ts
- * const state = decodeSnapshotJson(row.state, config, { stream: key, version: row.version }) ?? createMemory(config);
+ * const state = readSnapshotJson(row.state, config, { stream: key, version: row.version }) ?? createMemory(config);
  * ```
  */
-export const decodeSnapshotJson = (
+export const readSnapshotJson = (
   json: unknown,
   config: MemoryConfig,
   at: SnapshotPlace,

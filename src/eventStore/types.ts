@@ -130,7 +130,7 @@ export interface EventStoreOptions {
 
 /**
  * A durable, append-only log of memory actions, one stream per conversation: the actions are the
- * truth, the state is derived (`reduceMemory` over them, from `createMemory(config)`). The same on
+ * truth, the state is derived (`memoryReducer` over them, from `createMemory(config)`). The same on
  * every backend. Ids and namespaces are validated like session ids (`SessionIdError`); an append
  * at a stale `expectedVersion` fails with `EventConflictError` and writes nothing; a stored
  * record that does not decode rejects with `EventCorruptError`.

@@ -10,7 +10,7 @@ import { holdForSummary, type HeldTrim } from '../core/holdForSummary';
 import { commitSummary } from '../core/commitSummary';
 import { reconfigure } from '../core/reconfigure';
 import { setSummary } from '../core/setSummary';
-import { ListenerError, MemoryArgumentError } from '../errors/errorClasses';
+import { ListenerError, MemoryArgumentError } from '../errors/memoryErrors';
 import { readState } from '../internal/readState';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryOptions } from '../model/config';

@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { received } from '../internal/describeValue';
 import { unreadable } from '../internal/unreadable';
 import type { Message } from '../model/message';

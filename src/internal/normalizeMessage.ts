@@ -1,4 +1,4 @@
-import { InvalidMessageError } from '../errors/errorClasses';
+import { InvalidMessageError } from '../errors/memoryErrors';
 import type { ContentPart, JsonObject, Message, ToolCall } from '../model/message';
 import { isRole, ROLES } from '../model/role';
 import { cloneJsonObject, NotJsonError } from './cloneJson';

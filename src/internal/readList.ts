@@ -1,4 +1,4 @@
-import { InvalidMessageError } from '../errors/errorClasses';
+import { InvalidMessageError } from '../errors/memoryErrors';
 import { describeValue } from './describeValue';
 import { unreadable } from './unreadable';
 

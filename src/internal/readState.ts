@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import type { MemoryState } from '../model/state';
 import { describeValue } from './describeValue';
 import { errorText } from './errorText';

@@ -1,4 +1,4 @@
-import { TokenizerError } from '../errors/errorClasses';
+import { TokenizerError } from '../errors/memoryErrors';
 import { describeValue } from './describeValue';
 
 /**

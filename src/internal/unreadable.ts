@@ -1,4 +1,4 @@
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { isConversationMemoryError } from '../errors/errorBrand';
 import { errorText } from './errorText';
 
 /** Our error classes that take `(api, what, { cause })`. */

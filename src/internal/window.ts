@@ -214,7 +214,7 @@ export const appendAndTrim = (
     nextPosition,
     plan.remainingTokens,
   );
-  // A replay that keeps only states (`reduceMemory`) skips building the effect.
+  // A replay that keeps only states (`memoryReducer`) skips building the effect.
   if (cut === 0 || !withEffects) return { state: next, effects: NO_EFFECTS };
 
   const effect: MemoryEffect = Object.freeze({

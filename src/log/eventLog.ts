@@ -1,7 +1,7 @@
 import { createMemory } from '../core/createMemory';
-import { memoryReducer, reduceMemory } from '../core/memoryReducer';
+import { memoryTransition, memoryReducer } from '../core/memoryTransition';
 import { unknownOption } from '../internal/unknownOption';
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryOptions } from '../model/config';
@@ -97,7 +97,7 @@ export const fromState = (state: MemoryState, snapshotEvery: number): EventLog =
  * copied in proportion to the log or to `snapshotEvery`.
  *
  * A value that is not a memory action (another slice's action, Redux's `@@redux/INIT`, `null`)
- * is left out: the same log comes back. `memoryReducer` ignores such actions too, so a Redux
+ * is left out: the same log comes back. `memoryTransition` ignores such actions too, so a Redux
  * middleware or a store subscriber can hand every action of the store to `appendAction`. A memory
  * action with an invalid payload is refused (it would not load back from a saved log).
  *
@@ -117,7 +117,7 @@ export const appendAction = (log: EventLog, action: MemoryAction): EventLog => {
   const from = readLog(log, 'appendAction');
   const recorded = recordAction(action, 'appendAction');
   if (recorded === undefined) return log;
-  const head = reduceMemory(from.head, recorded);
+  const head = memoryReducer(from.head, recorded);
   const length = from.length + 1;
   return Object.freeze({
     snapshotEvery: from.snapshotEvery,
@@ -233,7 +233,7 @@ const stateAt = (log: EventLog, n: number, api: string): MemoryState => {
     k * log.snapshotEvery,
     n,
     (action) => {
-      state = reduceMemory(state, action);
+      state = memoryReducer(state, action);
     },
     api,
   );
@@ -311,7 +311,7 @@ export const timeline = (log: EventLog): TimelineStep[] => {
     0,
     from.length,
     (action, i) => {
-      const transition = memoryReducer(state, action);
+      const transition = memoryTransition(state, action);
       state = transition.state;
       steps.push(Object.freeze({ step: i + 1, action, state, effects: transition.effects }));
     },

@@ -1,5 +1,5 @@
-import { reduceMemory } from '../core/memoryReducer';
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { memoryReducer } from '../core/memoryTransition';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryState } from '../model/state';
@@ -52,7 +52,7 @@ export const logBuilder = (
           `action ${actions.length} must be a memory action, received ${describeValue(action)}`,
         );
       }
-      head = reduceMemory(head, recorded);
+      head = memoryReducer(head, recorded);
       actions.push(recorded);
       if (actions.length % snapshotEvery === 0) snapshots.push(head);
     },

@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 
 /**
  * A persistent list: what an event log keeps its actions and snapshots in. Plain frozen data (it

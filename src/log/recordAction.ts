@@ -1,4 +1,4 @@
-import { MemoryArgumentError, MemoryConfigError } from '../errors/errorClasses';
+import { MemoryArgumentError, MemoryConfigError } from '../errors/memoryErrors';
 import { checkOptionFields } from '../internal/checkConfig';
 import { describeValue } from '../internal/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
@@ -145,7 +145,7 @@ const TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<MemoryAction['type']
  * fields read once each (so what is applied and what is kept are one value, whatever the
  * caller's object does later) and checked as `decodeAction` checks them (so a saved log loads
  * back); `undefined` for a value that is not a memory action (another slice's action, Redux's
- * `@@redux/INIT`, `null`): `memoryReducer` leaves the state as it is for those, and so a log
+ * `@@redux/INIT`, `null`): `memoryTransition` leaves the state as it is for those, and so a log
  * leaves them out. A copy this returned before is returned as it is.
  *
  * @param action - the caller's value

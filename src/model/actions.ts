@@ -3,7 +3,7 @@ import type { Message } from './message';
 
 /**
  * Every reducer as data: `{ type, payload }`, plain and serializable, so a store can record it,
- * a log can replay it, and `decodeAction` can read it back from JSON. `memoryReducer` applies one.
+ * a log can replay it, and `decodeAction` can read it back from JSON. `memoryTransition` applies one.
  *
  * | action                          | reducer                 | payload                    |
  * | ------------------------------- | ----------------------- | -------------------------- |

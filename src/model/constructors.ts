@@ -1,4 +1,4 @@
-import { InvalidMessageError } from '../errors/errorClasses';
+import { InvalidMessageError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { keySegment } from '../internal/escapeText';
 import { keyHint, type KeyHints } from '../internal/keyHint';

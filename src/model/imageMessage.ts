@@ -1,4 +1,4 @@
-import { InvalidMessageError } from '../errors/errorClasses';
+import { InvalidMessageError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { unreadable } from '../internal/unreadable';
 import { normalizeMessage } from '../internal/normalizeMessage';

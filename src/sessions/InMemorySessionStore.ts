@@ -1,5 +1,5 @@
 import { unknownOption } from '../internal/unknownOption';
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { readState } from '../internal/readState';
 import type { MemoryState } from '../model/state';

@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import type { Message } from '../model/message';
 import type { SessionSearchResult } from './types';

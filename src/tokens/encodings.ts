@@ -1,4 +1,4 @@
-import { TokenizerError } from '../errors/errorClasses';
+import { TokenizerError } from '../errors/memoryErrors';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { shared } from '../internal/shared';

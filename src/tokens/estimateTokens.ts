@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../errors/errorClasses';
+import { MemoryArgumentError } from '../errors/memoryErrors';
 import { received } from '../internal/describeValue';
 import { encodingCounter } from './encodings';
 import { quarterCodePoints } from './heuristic';
@@ -41,15 +41,15 @@ export const estimateTokens = (text: string, model = 'gpt-4o'): number => {
  * @throws MemoryArgumentError when `text` is not a string
  * @example
  * ```ts
- * estimateTokensHeuristic('abc'); // 1
- * estimateTokensHeuristic('Hello, world!'); // 3
- * estimateTokensHeuristic('a'.repeat(400)); // 100
+ * estimateTokensFallback('abc'); // 1
+ * estimateTokensFallback('Hello, world!'); // 3
+ * estimateTokensFallback('a'.repeat(400)); // 100
  * ```
  */
-export const estimateTokensHeuristic = (text: string): number => {
+export const estimateTokensFallback = (text: string): number => {
   if (typeof text !== 'string') {
     throw new MemoryArgumentError(
-      'estimateTokensHeuristic',
+      'estimateTokensFallback',
       `text must be a string, ${received(text)}`,
     );
   }

@@ -1,5 +1,5 @@
-import { TokenizerError } from '../errors/errorClasses';
-import { isConversationMemoryError } from '../errors/ConversationMemoryError';
+import { TokenizerError } from '../errors/memoryErrors';
+import { isConversationMemoryError } from '../errors/errorBrand';
 import { describeValue } from '../internal/describeValue';
 import { errorText } from '../internal/errorText';
 import { shared } from '../internal/shared';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { registerTokenizer, type MemoryConfig, type TokenizerName } from 'conversation-memory';
+import { type MemoryConfig, type TokenizerName } from 'conversation-memory';
+import { registerTokenizer } from 'conversation-memory/tokens';
 
 /**
  * A custom tokenizer, as users register one: whitespace-separated words of the content plus one

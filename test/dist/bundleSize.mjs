@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { distAliases } from './distAliases.mjs';
 
 const BUDGET = 10 * 1024;
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -28,8 +29,8 @@ const consumers = {
     imports: [
       'createMemory', 'addMessage', 'addMessages', 'enforceLimits', 'fixToolPairBoundary',
       'applySummary', 'setSummary', 'clearMemory', 'getHistory', 'getRecent', 'getSummary',
-      'totalTokens', 'userMessage', 'assistantMessage', 'systemMessage', 'toolMessage',
-      'imageMessage', 'loadTokenizer', 'registerTokenizer',
+      'getTotalTokens', 'userMessage', 'assistantMessage', 'systemMessage', 'toolMessage',
+      'imageMessage',
     ],
     budget: undefined,
   },
@@ -53,7 +54,7 @@ try {
       write: false,
       metafile: true,
       outdir: join(work, name),
-      alias: { 'conversation-memory': join(root, 'dist', 'index.js') },
+      alias: distAliases(root),
       nodePaths: [join(root, 'node_modules')],
       logLevel: 'error',
     });

@@ -17,9 +17,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { distAliases } from './distAliases.mjs';
 
 const consumer = `
-  import { addMessage, createMemory, loadTokenizer, userMessage } from 'conversation-memory';
+  import { addMessage, createMemory, userMessage } from 'conversation-memory';
+  import { loadTokenizer } from 'conversation-memory/tokens';
   const out = [];
   try { createMemory(); out.push('created without loading'); } catch (error) { out.push(error.code); }
   await loadTokenizer('o200k_base');
@@ -61,7 +63,7 @@ try {
       outExtension: { '.js': '.mjs' },
       // 'conversation-memory' is this build; its own dependencies come from this package's
       // node_modules, as they would from an application's.
-      alias: { 'conversation-memory': join(root, 'dist', 'index.js') },
+      alias: distAliases(root),
       nodePaths: [join(root, 'node_modules')],
       logLevel: 'error',
     });
@@ -88,7 +90,7 @@ try {
       format,
       platform: 'node',
       outfile,
-      alias: { 'conversation-memory': join(root, 'dist', 'index.js') },
+      alias: distAliases(root),
       nodePaths: [join(root, 'node_modules')],
       logLevel: 'error',
     });

@@ -1,4 +1,4 @@
-// The built `conversation-memory/sessions/node` must load without the optional peer `redis`:
+// The built `conversation-memory/node` (and its alias `conversation-memory/sessions/node`) must load without the optional peer `redis`:
 // RedisSessionStore imports node-redis only when it makes its own client from a URL. This installs
 // the built package into a temporary node_modules with its dependencies but WITHOUT redis, then,
 // under plain Node, in ESM and in CJS: imports the subpath, runs a store on a caller's client (a
@@ -43,15 +43,18 @@ try {
     console.log('ok');
   `;
   const esm = check(`
-    const { RedisSessionStore } = await import('conversation-memory/sessions/node');
+    const { RedisSessionStore } = await import('conversation-memory/node');
+    const alias = await import('conversation-memory/sessions/node');
+    if (alias.RedisSessionStore !== RedisSessionStore) throw new Error('the alias has other classes');
     const { MemoryArgumentError } = await import('conversation-memory');`);
   const cjs = `(async () => { ${check(`
-    const { RedisSessionStore } = require('conversation-memory/sessions/node');
+    const { RedisSessionStore } = require('conversation-memory/node');
+    if (require('conversation-memory/sessions/node').RedisSessionStore !== RedisSessionStore) throw new Error('the alias has other classes');
     const { MemoryArgumentError } = require('conversation-memory');`)} })().catch((e) => { console.error(e); process.exit(1); });`;
   const run = (args) => execFileSync(process.execPath, args, { cwd: temp, encoding: 'utf8' });
   assert.equal(run(['--input-type=module', '-e', esm]).trim(), 'ok');
   assert.equal(run(['--input-type=commonjs', '-e', cjs]).trim(), 'ok');
-  console.log('sessions/node loads without redis, in ESM and CJS');
+  console.log('node (and its alias sessions/node) loads without redis, in ESM and CJS');
 } finally {
   fs.rmSync(temp, { recursive: true, force: true });
 }

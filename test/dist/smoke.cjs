@@ -20,6 +20,6 @@ const { state, effects } = cm.addMessages(cm.createMemory({ maxMessages: 1, toke
 assert.equal(state.totalTokens, 4);
 assert.equal(effects[0].type, 'memory/trimmed');
 assert.throws(() => cm.createMemory({ maxMessages: 0 }), cm.MemoryConfigError);
-assert.equal(cm.estimateTokens(''), 0);
+assert.equal(require('conversation-memory/tokens').estimateTokens(''), 0);
 assert.equal(typeof cm.ConversationMemory.fromDict, 'function');
 console.log('dist CJS entry: ok');

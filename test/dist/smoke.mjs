@@ -9,10 +9,10 @@ import {
   ConversationMemory,
   createMemory,
   fromDict,
-  registerTokenizer,
   toDict,
   userMessage,
 } from 'conversation-memory';
+import { registerTokenizer } from 'conversation-memory/tokens';
 
 const memory = new ConversationMemory({ maxMessages: 2 });
 memory.addMany([userMessage('a'), userMessage('b'), userMessage('Hello, world!')]);
@@ -26,7 +26,19 @@ assert.equal(fromDict({ max_messages: 0 })._tag, 'Left');
 // The agent runs on the built package, and each adapter subpath loads under plain Node: it
 // imports the root entry by the package's own name, so it shares the root's code (and its error
 // classes) instead of carrying a copy.
-const { createAgent, LocalProvider, ProviderResponseError } = await import('conversation-memory');
+const { createAgent, ProviderResponseError, SessionConflictError } = await import('conversation-memory');
+const { LocalProvider } = await import('conversation-memory/testing');
+// The browser-safe subpaths re-export one shared build (dist/library.js): a store-kit helper
+// throws the root's own error class, in ESM and in CJS.
+const storeKit = await import('conversation-memory/store-kit');
+assert.throws(() => storeKit.checkExpectedRevision('s1', 2, 1), SessionConflictError);
+const requireCjs = createRequire(import.meta.url);
+assert.throws(
+  () => requireCjs('conversation-memory/store-kit').checkExpectedRevision('s1', 2, 1),
+  requireCjs('conversation-memory').SessionConflictError,
+);
+assert.equal(typeof (await import('conversation-memory/sse')).toServerSentEvents, 'function');
+assert.equal((await import('conversation-memory/constants')).SUMMARY_MESSAGE_PREFIX, '[Conversation Summary]');
 const agent = createAgent({ provider: new LocalProvider(), memory: new ConversationMemory() });
 await agent.run('My name is Ada');
 assert.equal((await agent.run('What is my name?')).message.content, 'Your name is Ada.');
@@ -128,7 +140,7 @@ const browserLike = execFileSync(
     '--input-type=module',
     '-e',
     `delete process.getBuiltinModule;
-     const cm = await import('conversation-memory');
+     const cm = { ...(await import('conversation-memory')), ...(await import('conversation-memory/tokens')) };
      const out = [];
      try { cm.createMemory(); out.push('created'); } catch (e) { out.push(e.message); }
      const early = cm.fromDict({ max_messages: 2, messages: [{ role: 'user', content: 'hi' }] });
@@ -195,7 +207,7 @@ const retried = run([
   '-e',
   `const saved = process.getBuiltinModule;
    delete process.getBuiltinModule;
-   import('conversation-memory').then((m) => {
+   import('conversation-memory/tokens').then((m) => {
      const out = [];
      try { m.estimateTokens('Hello, world!', 'gpt-4'); out.push('counted'); } catch (e) { out.push(e.code); }
      process.getBuiltinModule = saved;
@@ -210,7 +222,7 @@ assert.deepEqual(JSON.parse(retried), ['CM_TOKENIZER', 4]);
 const beside010 = run([
   '-e',
   `globalThis[Symbol.for('conversation-memory/encodings@1')] = new Map([['o200k_base', () => 999]]);
-   import('conversation-memory').then((m) => console.log(m.estimateTokens('Hello, world!', 'gpt-4o')));`,
+   import('conversation-memory/tokens').then((m) => console.log(m.estimateTokens('Hello, world!', 'gpt-4o')));`,
 ]);
 assert.equal(beside010.trim(), '4');
 console.log('dist ESM entry: ok');

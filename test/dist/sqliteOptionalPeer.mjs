@@ -1,4 +1,4 @@
-// The SQLite store's peer is optional: the built `conversation-memory/sessions/node` entry (ESM
+// The SQLite store's peer is optional: the built `conversation-memory/node` entry (ESM
 // and CJS) loads without better-sqlite3, says how to install it when a store is made without it,
 // and, with it installed, makes a working store in both formats.
 import assert from 'node:assert/strict';
@@ -19,8 +19,8 @@ Module._resolveFilename = function (request, ...rest) {
   return resolve.call(this, request, ...rest);
 };
 
-const esm = await import('conversation-memory/sessions/node');
-const cjs = require('conversation-memory/sessions/node');
+const esm = await import('conversation-memory/node');
+const cjs = require('conversation-memory/node');
 assert.equal(asked.length, 0, 'importing the entry must not load better-sqlite3');
 for (const [format, entry] of [['ESM', esm], ['CJS', cjs]]) {
   assert.equal(typeof entry.SqliteSessionStore, 'function');
@@ -47,4 +47,4 @@ try {
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
-console.log('dist sessions/node: SQLite peer optional, ESM and CJS stores work: ok');
+console.log('dist node: SQLite peer optional, ESM and CJS stores work: ok');

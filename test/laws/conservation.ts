@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
 import {
-  countMessageTokens,
   type MemoryEffect,
   type MemoryState,
   type Message,
   type TrimmedEffect,
   type Transition,
 } from 'conversation-memory';
+import { countMessageTokens } from 'conversation-memory/tokens';
 
 const isTrimmed = (effect: MemoryEffect): effect is TrimmedEffect =>
   effect.type === 'memory/trimmed';

@@ -6,11 +6,11 @@ import {
   enforceLimits,
   fixToolPairBoundary,
   setSummary,
-  sameConfig,
   type MemoryState,
   type Message,
   type Transition,
 } from 'conversation-memory';
+import { sameConfig } from 'conversation-memory/store-kit';
 
 /**
  * Law 5, identity, for one call. The same state back always comes with no effects; and when the

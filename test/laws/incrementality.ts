@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { countMessageTokens, type MemoryState } from 'conversation-memory';
+import { type MemoryState } from 'conversation-memory';
+import { countMessageTokens } from 'conversation-memory/tokens';
 
 /**
  * Law 7, incrementality. One stored count per message; the stored total equals the sum of the

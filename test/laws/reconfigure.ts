@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import {
-  countMessageTokens,
   getPositions,
   type MemoryState,
   type TrimmedEffect,
   type Transition,
 } from 'conversation-memory';
+import { countMessageTokens } from 'conversation-memory/tokens';
 import { checkBoundary } from './boundary';
 import { checkConservation, checkSummaryEffects } from './conservation';
 import { checkEnforceIdempotent } from './enforceLimits';

@@ -7,8 +7,9 @@
  * Usage: node agentCrashWorker.mjs sqlite <path> <streamId>
  *        node agentCrashWorker.mjs redis <url> <prefix> <streamId>
  */
-import { createAgent, LocalProvider, type EventStore } from 'conversation-memory';
-import { RedisEventStore, SqliteEventStore } from 'conversation-memory/sessions/node';
+import { createAgent, type EventStore } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
+import { RedisEventStore, SqliteEventStore } from 'conversation-memory/node';
 
 const [kind, where, ...rest] = process.argv.slice(2);
 const store: EventStore =

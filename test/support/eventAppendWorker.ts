@@ -13,7 +13,7 @@
  *        tsx test/support/eventAppendWorker.ts batches <db> <round>
  */
 import { isConversationMemoryError, memoryActions, type MemoryAction } from 'conversation-memory';
-import { SqliteEventStore } from 'conversation-memory/sessions/node';
+import { SqliteEventStore } from 'conversation-memory/node';
 
 const CONFIG = { maxMessages: 10_000, tokenizer: 'heuristic' } as const;
 const [mode, file, ...rest] = process.argv.slice(2);
@@ -37,7 +37,7 @@ if (mode === 'writers') {
           }));
           break;
         } catch (error) {
-          if (isConversationMemoryError(error) && error.code === 'EVENT_CONFLICT') {
+          if (isConversationMemoryError(error) && error.code === 'CM_EVENT_CONFLICT') {
             conflicts++;
             expected = (error as unknown as { actualVersion: number }).actualVersion;
             continue;

@@ -119,7 +119,7 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
         );
         expect(error).toBeInstanceOf(EventConflictError);
         expect(error).toMatchObject({
-          code: 'EVENT_CONFLICT',
+          code: 'CM_EVENT_CONFLICT',
           streamId: 's1',
           expectedVersion,
           actualVersion: 1,
@@ -127,7 +127,7 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
       }
       expect((await collect(store.read('s1'))).map((e) => e.action)).toEqual([added('a')]);
       const absent = await rejection(store.append('new', [added('a')], { expectedVersion: 1 }));
-      expect(absent).toMatchObject({ code: 'EVENT_CONFLICT', actualVersion: 0 });
+      expect(absent).toMatchObject({ code: 'CM_EVENT_CONFLICT', actualVersion: 0 });
       expect(await store.load('new')).toBeNull();
     });
 
@@ -424,7 +424,7 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
         );
         const error = await rejection(store.load('s1', { namespace: 'u1' }));
         expect(error).toBeInstanceOf(EventCorruptError);
-        expect(error).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 'u1:s1', version: 2 });
+        expect(error).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: 'u1:s1', version: 2 });
         expect((error as EventCorruptError).problems[0]).toMatch(/^action\.payload: .*role/);
         // Versions before the bad one still load; read yields up to it, then rejects.
         expect((await store.load('s1', { namespace: 'u1', atVersion: 1 }))?.version).toBe(1);
@@ -436,7 +436,7 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
           })(),
         );
         expect(seen).toEqual([1]);
-        expect(failed).toMatchObject({ code: 'EVENT_CORRUPT', version: 2 });
+        expect(failed).toMatchObject({ code: 'CM_EVENT_CORRUPT', version: 2 });
         await corruptAction(store, 'u1:s1', 2, '{not json');
         const notJson = await rejection(store.load('s1', { namespace: 'u1' }));
         expect((notJson as EventCorruptError).problems[0]).toMatch(/^action: not JSON/);
@@ -459,7 +459,7 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
         await deleteAction(store, 'u1:s1', 3);
         const error = await rejection(store.load('s1', { namespace: 'u1' }));
         expect(error).toBeInstanceOf(EventCorruptError);
-        expect(error).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 'u1:s1' });
+        expect(error).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: 'u1:s1' });
         expect((error as EventCorruptError).problems[0]).toMatch(/^stream: /);
         const seen: number[] = [];
         const failed = await rejection(
@@ -469,7 +469,7 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
             }
           })(),
         );
-        expect(failed).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 'u1:s1' });
+        expect(failed).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: 'u1:s1' });
         // What read yielded before rejecting is whole: versions 1, 2, … up to the gap at most.
         expect(seen).toEqual(seen.map((_, i) => i + 1));
         expect(seen.length).toBeLessThan(3);
@@ -479,19 +479,19 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
             .load(info.id, { namespace: info.namespace })
             .catch((error: unknown) => error);
           if (info.streamId === 'u1:ok') expect(loaded).toMatchObject({ version: 1 });
-          else expect(loaded).toMatchObject({ code: 'EVENT_CORRUPT', streamId: info.streamId });
+          else expect(loaded).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: info.streamId });
         }
         // The last action deleted: the stream is not a shorter sound one.
         await store.append('s2', [added('a'), added('b'), added('c')], { expectedVersion: 0 });
         await deleteAction(store, 's2', 3);
         expect(await rejection(store.load('s2'))).toMatchObject({
-          code: 'EVENT_CORRUPT',
+          code: 'CM_EVENT_CORRUPT',
           streamId: 's2',
         });
         for (const expectedVersion of [2, 3]) {
           expect(
             await rejection(store.append('s2', [added('x')], { expectedVersion })),
-          ).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 's2' });
+          ).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: 's2' });
         }
         expect((await store.streams()).map((info) => info.streamId)).not.toContain('s2');
       });
@@ -508,17 +508,17 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
         for (const options of [undefined, { atVersion: 10 }, { atVersion: 3 }]) {
           const error = await rejection(store.load('s1', options));
           expect(error).toBeInstanceOf(EventCorruptError);
-          expect(error).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 's1' });
+          expect(error).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: 's1' });
           expect((error as EventCorruptError).problems[0]).toMatch(/^stream: /);
         }
         expect(await rejection(collect(store.read('s1')))).toMatchObject({
-          code: 'EVENT_CORRUPT',
+          code: 'CM_EVENT_CORRUPT',
           streamId: 's1',
         });
         for (const expectedVersion of [10, 11, 12]) {
           expect(
             await rejection(store.append('s1', [added('x')], { expectedVersion })),
-          ).toMatchObject({ code: 'EVENT_CORRUPT', streamId: 's1' });
+          ).toMatchObject({ code: 'CM_EVENT_CORRUPT', streamId: 's1' });
         }
         expect((await store.streams()).map((info) => [info.streamId, info.version])).toEqual([
           ['fine', 1],

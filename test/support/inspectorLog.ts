@@ -10,7 +10,7 @@ import {
   type EventLog,
   type MemoryAction,
   memoryActions,
-  memoryReducer,
+  memoryTransition,
   type MessageInput,
   systemMessage,
   toolMessage,
@@ -86,7 +86,7 @@ export const SUMMARIZED_CONFIG = {
 export const summarizedLog = (): EventLog => {
   let log = createEventLog(SUMMARIZED_CONFIG, { snapshotEvery: 4 });
   const record = (action: MemoryAction): void => {
-    const { effects } = memoryReducer(log.head, action);
+    const { effects } = memoryTransition(log.head, action);
     log = appendAction(log, action);
     for (const effect of effects) {
       if (effect.type === 'memory/trimmed') log = appendAction(log, memoryActions.trimHeld(effect));

@@ -4,12 +4,12 @@
  * messages `${writer}:${i}` with retry-on-conflict, prints `{"conflicts": n}` and exits.
  */
 import { createInterface } from 'node:readline';
-import { RedisSessionStore } from 'conversation-memory/sessions/node';
+import { RedisSessionStore } from 'conversation-memory/node';
 import { appendWithRetry } from './sessionAppend';
 
 const [url, prefix, sessionId, writer, count] = process.argv.slice(2);
 if (url === undefined || prefix === undefined || sessionId === undefined || writer === undefined) {
-  throw new Error('usage: redisAppendWorker URL PREFIX SESSION_ID WRITER COUNT');
+  throw new Error('usage: redisAppendWorker URL PREFIX CM_SESSION_ID WRITER COUNT');
 }
 const store = new RedisSessionStore({ url, prefix });
 await store.exists(sessionId); // connects

@@ -15,7 +15,7 @@
  */
 import { createInterface } from 'node:readline';
 import { isConversationMemoryError, memoryActions, type MemoryAction } from 'conversation-memory';
-import { RedisEventStore } from 'conversation-memory/sessions/node';
+import { RedisEventStore } from 'conversation-memory/node';
 
 const CONFIG = { maxMessages: 10_000, tokenizer: 'heuristic' } as const;
 const [mode, url, prefix, ...rest] = process.argv.slice(2);
@@ -41,7 +41,7 @@ if (mode === 'writers') {
           }));
           break;
         } catch (error) {
-          if (isConversationMemoryError(error) && error.code === 'EVENT_CONFLICT') {
+          if (isConversationMemoryError(error) && error.code === 'CM_EVENT_CONFLICT') {
             conflicts++;
             expected = (error as unknown as { actualVersion: number }).actualVersion;
             continue;

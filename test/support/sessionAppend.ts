@@ -24,7 +24,7 @@ export const appendWithRetry = async (
       await store.save(sessionId, next, { expectedRevision: loaded?.revision ?? 0 });
       return conflicts;
     } catch (error) {
-      if (!(isConversationMemoryError(error) && error.code === 'SESSION_CONFLICT')) throw error;
+      if (!(isConversationMemoryError(error) && error.code === 'CM_SESSION_CONFLICT')) throw error;
     }
   }
 };

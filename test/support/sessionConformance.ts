@@ -100,7 +100,7 @@ export const sessionStoreConformance = (name: string, hooks: ConformanceHooks): 
       );
       expect(error).toBeInstanceOf(SessionConflictError);
       expect(error).toMatchObject({
-        code: 'SESSION_CONFLICT',
+        code: 'CM_SESSION_CONFLICT',
         sessionId: 's1',
         expectedRevision: 0,
         actualRevision: 1,
@@ -277,7 +277,7 @@ export const sessionStoreConformance = (name: string, hooks: ConformanceHooks): 
         ]) {
           const error = await rejection(call());
           expect(error).toBeInstanceOf(SessionIdError);
-          expect(isConversationMemoryError(error) && error.code).toBe('SESSION_ID');
+          expect(isConversationMemoryError(error) && error.code).toBe('CM_SESSION_ID');
           expect((error as Error).message).toContain(text);
         }
       }
@@ -470,7 +470,7 @@ export const sessionStoreConformance = (name: string, hooks: ConformanceHooks): 
         await corrupt(store, 'bad');
         const error = await rejection(store.load('bad'));
         expect(error).toBeInstanceOf(SessionCorruptError);
-        expect(error).toMatchObject({ code: 'SESSION_CORRUPT', sessionId: 'bad' });
+        expect(error).toMatchObject({ code: 'CM_SESSION_CORRUPT', sessionId: 'bad' });
         expect((error as SessionCorruptError).problems.length).toBeGreaterThan(0);
         expect((await store.list()).map((entry) => entry.sessionId)).toEqual(['good']);
         expect((await store.search('lisbon')).map((r) => r.sessionId)).toEqual(['good']);

@@ -17,7 +17,7 @@ import {
   SessionConflictError,
   userMessage,
 } from 'conversation-memory';
-import { JsonFileSessionStore } from 'conversation-memory/sessions/node';
+import { JsonFileSessionStore } from 'conversation-memory/node';
 import { churnSize, churnText } from './sessionFileChurn';
 
 const empty = (): MemoryState =>

@@ -13,7 +13,7 @@ import {
   isConversationMemoryError,
   userMessage,
 } from 'conversation-memory';
-import { SqliteSessionStore } from 'conversation-memory/sessions/node';
+import { SqliteSessionStore } from 'conversation-memory/node';
 
 const [file, id, countText, startText] = process.argv.slice(2);
 const count = Number(countText);
@@ -30,7 +30,7 @@ try {
         await store.save('shared', next, { expectedRevision: loaded?.revision ?? 0 });
         break;
       } catch (error) {
-        if (isConversationMemoryError(error) && error.code === 'SESSION_CONFLICT') {
+        if (isConversationMemoryError(error) && error.code === 'CM_SESSION_CONFLICT') {
           conflicts++;
           continue;
         }

@@ -1,15 +1,15 @@
 import type { ModelMessage } from 'ai';
 import type { either as E } from 'fp-ts';
-import { decodeModelMessages, type Message, type MemoryDecodeError } from 'conversation-memory';
-// Root-entry decoder, not yet exported from 'conversation-memory' (the lead will export it).
+import type { Message, MemoryDecodeError } from 'conversation-memory';
+import { decodeModelMessages } from '../../library';
 
 /**
  * Converts Vercel AI SDK `ModelMessage`s (AI SDK 6) to our messages, decoding them as untrusted
  * input: a value that is not a list of model messages, or holds what our messages cannot (a PDF
  * file, a tool approval), gives `Left(MemoryDecodeError)` with every problem and its path
  * (`messages[1].content[0].input: expected a JSON object, got "{oops"`); it never throws.
- * The decoding is the root entry's `decodeModelMessages` (whose name the errors carry): it needs
- * no `ai` types, so it lives with the other decoders.
+ * The decoder needs no `ai` types, so it lives with the other decoders in the shared library
+ * build (it is not exported anywhere else: this is the one function for the job).
  *
  * A tool message with several `tool-result` parts becomes one tool message per part; `reasoning`
  * parts and `providerOptions` are dropped. For the messages {@link toModelMessages} writes, the

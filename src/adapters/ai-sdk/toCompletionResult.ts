@@ -6,7 +6,8 @@ import {
 } from 'conversation-memory';
 // Not yet exported from 'conversation-memory' (the lead will export them).
 import type { CompletionResult, CompletionUsage } from 'conversation-memory';
-import { ProviderResponseError, describeValue } from 'conversation-memory';
+import { ProviderResponseError } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 
 /** A received value for an error message: a string named as one, quoted and escaped. */
 const received = (value: unknown): string =>

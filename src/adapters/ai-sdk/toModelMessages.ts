@@ -6,12 +6,8 @@ import type {
   ToolCallPart,
   UserContent,
 } from 'ai';
-import {
-  describeValue,
-  MemoryArgumentError,
-  type ContentPart,
-  type Message,
-} from 'conversation-memory';
+import { MemoryArgumentError, type ContentPart, type Message } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 
 const API = 'toModelMessages';
 

@@ -5,8 +5,8 @@ import {
   type CompletionResult,
   type CompletionStreamPart,
   type Provider,
-  describeValue,
 } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 import { messagesParams, readReply } from './messagesParams';
 import { streamMessages } from './streamMessages';
 

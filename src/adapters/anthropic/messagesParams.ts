@@ -1,14 +1,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   AgentConfigError,
-  ANTHROPIC_SYSTEM_SEPARATOR,
-  describeValue,
   fromAnthropicReply,
   ProviderResponseError,
   toAnthropic,
   type CompletionRequest,
   type CompletionResult,
 } from 'conversation-memory';
+import { ANTHROPIC_SYSTEM_SEPARATOR } from 'conversation-memory/constants';
+import { describeValue } from 'conversation-memory/store-kit';
 
 const API = 'anthropicProvider';
 
@@ -86,9 +86,13 @@ export const messagesParams = (
 export const readReply = (reply: unknown, name: string): CompletionResult => {
   const result = fromAnthropicReply(reply);
   if (result._tag === 'Left') {
+    const { problems, problemCount } = result.left;
     throw new ProviderResponseError(API, `provider ${describeValue(name)}: ${result.left.detail}`, {
       cause: result.left,
+      problems,
+      problemCount,
     });
   }
-  return result.right;
+  const { message, usage } = result.right;
+  return usage === undefined ? { message } : { message, usage };
 };

@@ -1,4 +1,5 @@
-import { describeValue, ProviderResponseError } from 'conversation-memory';
+import { ProviderResponseError } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 
 type Fields = Readonly<Record<string, unknown>>;
 

@@ -33,7 +33,7 @@ export const readCompletion = (
     throw new ProviderResponseError(
       api,
       `the ${name} reply is not a usable chat.completion: ${problems.join('; ')}${more}`,
-      { cause: reply.left },
+      { cause: reply.left, problems, problemCount },
     );
   }
   const { message, usage } = reply.right;

@@ -59,7 +59,8 @@ const guarded =
  * @throws AgentConfigError when an option has the wrong type
  * @example
  * ```ts
- * import { createAgent, LocalProvider } from 'conversation-memory';
+ * import { createAgent } from 'conversation-memory';
+import { LocalProvider } from 'conversation-memory/testing';
  * import { otelObserver } from 'conversation-memory/otel';
  *
  * const agent = createAgent({ provider: new LocalProvider(), observers: [otelObserver()] });

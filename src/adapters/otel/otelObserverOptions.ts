@@ -1,5 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
-import { AgentConfigError, describeValue } from 'conversation-memory';
+import { AgentConfigError } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 
 /**
  * Options of {@link otelObserver}.

@@ -1,5 +1,5 @@
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import { describeValue } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 import { GEN_AI } from './genAiAttributes';
 
 /**

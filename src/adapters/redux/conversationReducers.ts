@@ -5,8 +5,8 @@ import {
   memoryActions,
   type MemoryConfig,
   type MemoryState,
-  describeValue,
 } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 import { conversationStep, type StepAction } from './conversationStep';
 import { readPayload } from './readPayload';
 import type {
@@ -29,7 +29,7 @@ const asDraft = (memory: MemoryState): Draft<MemoryState> => memory as Draft<Mem
 
 /**
  * A case reducer that applies its slice action's memory action to the conversation with the core
- * reducers (`memoryReducer`): {@link conversationStep} hands them the conversation's plain state,
+ * reducers (`memoryTransition`): {@link conversationStep} hands them the conversation's plain state,
  * never the Immer draft (the core rejects drafts), and the frozen state they return is assigned
  * back. A state they return unchanged is the draft's own original, which Immer does not count as
  * a change, so a no-op action keeps the very same root state. A missing conversation is left alone.

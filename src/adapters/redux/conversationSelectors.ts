@@ -2,7 +2,7 @@ import {
   getHistory,
   getPositions,
   getSummary,
-  totalTokens,
+  getTotalTokens,
   type MemoryState,
   type Message,
 } from 'conversation-memory';
@@ -55,7 +55,7 @@ export const conversationSelectors = () => {
     },
     selectTotalTokens: (state: ConversationsState, conversationId: string): number => {
       const memory = conversationOf(state, conversationId);
-      return memory === undefined ? 0 : totalTokens(memory);
+      return memory === undefined ? 0 : getTotalTokens(memory);
     },
     selectConversationIds: (state: ConversationsState): readonly string[] => {
       const record = state.conversations;

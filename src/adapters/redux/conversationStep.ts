@@ -1,5 +1,5 @@
 import {
-  memoryReducer,
+  memoryTransition,
   type MemoryAction,
   type MemoryState,
   type Message,
@@ -58,7 +58,7 @@ const MEMORY_ACTION_OF: {
 };
 
 /**
- * What a slice action does to its conversation in `state`: the transition `memoryReducer` gives,
+ * What a slice action does to its conversation in `state`: the transition `memoryTransition` gives,
  * or `undefined` when the conversation does not exist (the action is ignored). The reducers and
  * the effects listener both call this one function, the reducers on the Immer draft of the
  * state before the action, the listener on that same state (`getOriginalState`), so the listener
@@ -82,5 +82,5 @@ export const conversationStep = (
   const conversations = state.conversations;
   if (!Object.hasOwn(conversations, conversationId)) return undefined;
   const memory = plainMemory(conversations[conversationId] as MemoryState);
-  return { conversationId, transition: memoryReducer(memory, MEMORY_ACTION_OF[kind](fields)) };
+  return { conversationId, transition: memoryTransition(memory, MEMORY_ACTION_OF[kind](fields)) };
 };

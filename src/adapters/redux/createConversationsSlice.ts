@@ -1,5 +1,6 @@
 import { createSlice, type Slice } from '@reduxjs/toolkit';
-import { createMemory, MemoryArgumentError, describeValue } from 'conversation-memory';
+import { createMemory, MemoryArgumentError } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 import { conversationReducers, type ConversationsCaseReducers } from './conversationReducers';
 import { conversationSelectors, type ConversationsSelectors } from './conversationSelectors';
 import type { ConversationsSliceOptions, ConversationsState } from './types';
@@ -42,7 +43,7 @@ const INITIAL_STATE: ConversationsState = /* @__PURE__ */ Object.freeze({
  * - `summaryApplied({ conversationId, text })`, `cleared({ conversationId })`: `applySummary`,
  *   `clearMemory`.
  * - `memoryActionApplied({ conversationId, action })`: any `memoryActions` action, through
- *   `memoryReducer` (`summarySet`, `limitsEnforced`, `trimHeld`, `summaryCommitted`, …).
+ *   `memoryTransition` (`summarySet`, `limitsEnforced`, `trimHeld`, `summaryCommitted`, …).
  * - `conversationRemoved({ conversationId })`: deletes the conversation (the effects listener
  *   reports its messages as a clear would).
  *

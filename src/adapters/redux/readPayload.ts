@@ -1,4 +1,5 @@
-import { MemoryArgumentError, describeValue } from 'conversation-memory';
+import { MemoryArgumentError } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 
 /**
  * Reads the payload of a slice action and its `conversationId`: a non-empty string other than

@@ -62,7 +62,7 @@ const sliceState = <Name extends string>(
  * reducer ran (`getState()` is the state after the action).
  *
  * The reducers stay pure: they keep no effects anywhere. The listener recomputes the transition
- * with the very function the reducer used (`memoryReducer` on the conversation), from
+ * with the very function the reducer used (`memoryTransition` on the conversation), from
  * `listenerApi.getOriginalState()` (the state the reducer started from) and the same action;
  * the core reducers are deterministic (tokenizers are named in the config), so these are exactly
  * the effects of the transition the store holds. That costs the action's work once more (a

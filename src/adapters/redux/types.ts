@@ -107,7 +107,7 @@ export interface SummaryAppliedPayload {
 
 /**
  * The payload of `memoryActionApplied`: any {@link MemoryAction} (from `memoryActions`), applied
- * to one conversation with `memoryReducer`; the way to reach the reducers the slice has no named
+ * to one conversation with `memoryTransition`; the way to reach the reducers the slice has no named
  * action for (`summarySet`, `limitsEnforced`, `trimHeld`, `summaryCommitted`, …).
  *
  * @example

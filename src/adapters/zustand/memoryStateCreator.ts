@@ -1,6 +1,6 @@
 import {
   createMemory,
-  memoryReducer,
+  memoryTransition,
   type MemoryEffect,
   type MemoryOptions,
 } from 'conversation-memory';
@@ -36,7 +36,7 @@ export const memoryStateCreator = (
     dispatch: (action) => {
       const { memory } = get();
       // Throws for an invalid payload before anything is set: the store stays as it was.
-      const { state, effects } = memoryReducer(memory, action);
+      const { state, effects } = memoryTransition(memory, action);
       if (state !== memory || effects.length > 0) set({ memory: state, lastEffects: effects });
       return effects;
     },

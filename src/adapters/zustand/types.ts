@@ -3,7 +3,7 @@ import type { StoreApi } from 'zustand/vanilla';
 
 /**
  * The state of a memory store: the memory itself, the effects of the last dispatch that changed
- * something, and `dispatch`, which applies a memory action with `memoryReducer`.
+ * something, and `dispatch`, which applies a memory action with `memoryTransition`.
  *
  * - `dispatch(action)` stores the new memory and the action's effects in `lastEffects`, notifies
  *   subscribers once, and returns the effects.

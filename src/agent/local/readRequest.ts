@@ -1,5 +1,5 @@
-import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
-import { MemoryArgumentError } from '../../errors/errorClasses';
+import { isConversationMemoryError } from '../../errors/errorBrand';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { cloneJsonObject, NotJsonError } from '../../internal/cloneJson';
 import { describeValue } from '../../internal/describeValue';
 import { errorText } from '../../internal/errorText';

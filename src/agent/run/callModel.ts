@@ -1,4 +1,4 @@
-import { ProviderResponseError } from '../../errors/errorClasses';
+import { ProviderResponseError } from '../../errors/agentErrors';
 import { errorText } from '../../internal/errorText';
 import { normalizeMessage } from '../../internal/normalizeMessage';
 import type { Message } from '../../model/message';

@@ -1,12 +1,12 @@
 import { createMemory } from '../../core/createMemory';
-import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
+import { isConversationMemoryError } from '../../errors/errorBrand';
 import type { RecordedMemory } from '../../eventStore/RecordedMemory';
 import type { MemoryAction } from '../../model/actions';
 import type { MemoryState } from '../../model/state';
 import type { CheckedEventStore } from '../checkAgentOptions';
 
 const isConflict = (error: unknown): boolean =>
-  isConversationMemoryError(error) && error.code === 'EVENT_CONFLICT';
+  isConversationMemoryError(error) && error.code === 'CM_EVENT_CONFLICT';
 
 /**
  * The agent's link to its event stream for one run (or one `clearMemory`): `load` puts the

@@ -1,4 +1,4 @@
-import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
+import { isConversationMemoryError } from '../../errors/errorBrand';
 import type { MemoryEffect, TrimmedEffect } from '../../model/effects';
 import type { Message } from '../../model/message';
 import type { RunContext } from './context';

@@ -1,4 +1,5 @@
-import { InvalidMessageError, ProviderResponseError } from '../../errors/errorClasses';
+import { InvalidMessageError } from '../../errors/memoryErrors';
+import { ProviderResponseError } from '../../errors/agentErrors';
 import { errorText } from '../../internal/errorText';
 import { normalizeMessage } from '../../internal/normalizeMessage';
 import { assistantMessage, toolMessage } from '../../model/constructors';

@@ -1,6 +1,6 @@
 import { addMessages } from '../../core/addMessages';
 import { holdForSummary } from '../../core/holdForSummary';
-import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
+import { isConversationMemoryError } from '../../errors/errorBrand';
 import type { ConversationMemory } from '../../facade/ConversationMemory';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
@@ -63,7 +63,7 @@ export const reapplyRun = (
 };
 
 const isConflict = (error: unknown): boolean =>
-  isConversationMemoryError(error) && error.code === 'SESSION_CONFLICT';
+  isConversationMemoryError(error) && error.code === 'CM_SESSION_CONFLICT';
 
 /**
  * Saves the memory at the end of a run, expecting the revision the run loaded. When another

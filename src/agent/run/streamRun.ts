@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../../errors/errorClasses';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
 import type { AgentStreamEvent } from '../streamEvents';
 import type { AgentRunResult } from '../types';
 import { EventQueue } from './eventQueue';

@@ -1,4 +1,4 @@
-import { ServerSentEventsError } from '../../errors/streamErrors';
+import { ServerSentEventsError } from '../../errors/serverSentEventsErrors';
 import { describeValue } from '../../internal/describeValue';
 import { escapeText, quoteText } from '../../internal/escapeText';
 import type { AgentStreamEvent } from '../streamEvents';

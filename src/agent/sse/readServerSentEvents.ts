@@ -1,4 +1,4 @@
-import { MemoryArgumentError } from '../../errors/errorClasses';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../internal/describeValue';
 import type { AgentStreamEvent } from '../streamEvents';
 import { decodeStreamEvent } from './decodeStreamEvent';

@@ -1,4 +1,4 @@
-import { ServerSentEventsError } from '../../errors/streamErrors';
+import { ServerSentEventsError } from '../../errors/serverSentEventsErrors';
 
 /** One event as the format gives it: its name (`message` when none) and its data lines joined. */
 export interface RawServerSentEvent {

@@ -1,5 +1,5 @@
-import { isConversationMemoryError } from '../../errors/ConversationMemoryError';
-import { MemoryArgumentError } from '../../errors/errorClasses';
+import { isConversationMemoryError } from '../../errors/errorBrand';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../internal/describeValue';
 import { escapeJsonText } from '../../internal/escapeText';
 import type { AgentStreamEvent } from '../streamEvents';

@@ -84,7 +84,7 @@ const sqliteFailure = (file: string): InspectResult =>
     file,
     [
       'a SQLite database, not a JSON file. Export a stream of the event store to a log file, then inspect that:',
-      `  const store = new SqliteEventStore({ path: ${quoteText(file, 200)} }); // from conversation-memory/sessions/node`,
+      `  const store = new SqliteEventStore({ path: ${quoteText(file, 200)} }); // from conversation-memory/node`,
       "  const log = await exportEventLog(store, 'thread-7'); // store.streams() lists the ids",
       "  writeFileSync('thread-7.json', JSON.stringify(encodeEnvelope(log))); // then: conversation-memory inspect thread-7.json",
       '(README "Event store"; for a session of the SQLite session store, save encodeEnvelope of its loaded state)',

@@ -1,6 +1,6 @@
 import { either as E } from 'fp-ts';
 import { decodeEnvelope } from '../../codec/envelope';
-import { MemoryDecodeError } from '../../errors/errorClasses';
+import { MemoryDecodeError } from '../../errors/memoryErrors';
 import { describeValue } from '../../internal/describeValue';
 import { errorText } from '../../internal/errorText';
 import { isPlainObject } from '../../internal/isPlainObject';

@@ -14,7 +14,7 @@ export const removalRules = (
  * @returns the count, the count by rule (rules that removed nothing left out) and the positions
  * @example
  * ```ts
- * trimmedCount(memoryReducer(state, action).effects); // { count: 1, byRule: { messageLimit: 1 }, positions: [0] }
+ * trimmedCount(memoryTransition(state, action).effects); // { count: 1, byRule: { messageLimit: 1 }, positions: [0] }
  * ```
  */
 export const trimmedCount = (effects: readonly MemoryEffect[]): TrimmedCount => {

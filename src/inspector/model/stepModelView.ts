@@ -1,5 +1,5 @@
 import { getPositions } from '../../core/selectors';
-import { MemoryArgumentError } from '../../errors/errorClasses';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../internal/describeValue';
 import { type EventLog, seek } from '../../log/eventLog';
 import type { Message } from '../../model/message';

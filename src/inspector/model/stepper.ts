@@ -1,4 +1,4 @@
-import { memoryReducer } from '../../core/memoryReducer';
+import { memoryTransition } from '../../core/memoryTransition';
 import { actionAt, type EventLog, snapshotAt } from '../../log/eventLog';
 import type { MemoryState } from '../../model/state';
 import type { ViewTarget } from '../../view/viewTypes';
@@ -99,7 +99,7 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
       }
     }
     for (let i = from; i < n; i++) {
-      const { state: next } = memoryReducer(state, actionAt(log, i));
+      const { state: next } = memoryTransition(state, actionAt(log, i));
       replayed++;
       state = next;
       states.set(i + 1, state);

@@ -1,4 +1,4 @@
-import { memoryReducer } from '../../core/memoryReducer';
+import { memoryTransition } from '../../core/memoryTransition';
 import { type EventLog, logActions, seek } from '../../log/eventLog';
 import type { MemoryAction } from '../../model/actions';
 import type { MemoryEffect } from '../../model/effects';
@@ -46,7 +46,7 @@ export const timelineRows = (log: EventLog): TimelineRow[] => {
   let state = seek(log, 0);
   const rows: TimelineRow[] = [rowOf(0, null, state, [])];
   for (const action of logActions(log)) {
-    const transition = memoryReducer(state, action);
+    const transition = memoryTransition(state, action);
     state = transition.state;
     rows.push(rowOf(rows.length, action, state, transition.effects));
   }

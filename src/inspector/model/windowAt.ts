@@ -1,7 +1,7 @@
 import { summaryMessage } from '../../view/summaryMessage';
-import { memoryReducer } from '../../core/memoryReducer';
+import { memoryTransition } from '../../core/memoryTransition';
 import { getPositions } from '../../core/selectors';
-import { MemoryArgumentError } from '../../errors/errorClasses';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../internal/describeValue';
 import { actionAt, type EventLog, seek } from '../../log/eventLog';
 import type { MemoryAction } from '../../model/actions';
@@ -74,7 +74,7 @@ export const stepView = (
   let effects: readonly MemoryEffect[] = [];
   let trimmed: TrimmedEntry[] = [];
   if (action !== null) {
-    const transition = memoryReducer(state, action);
+    const transition = memoryTransition(state, action);
     trimmed = trimmedEntries(state, transition.effects);
     ({ state, effects } = transition);
   }

@@ -1,0 +1,13 @@
+/**
+ * `conversation-memory/sessions/node`: the former name of `conversation-memory/node`, kept as an
+ * alias until 1.0. It re-exports that entry, so both names give the same classes.
+ *
+ * @deprecated Import from `conversation-memory/node`.
+ * @example
+ * ```ts
+ * import { JsonFileSessionStore } from 'conversation-memory/node';
+ * ```
+ *
+ * @packageDocumentation
+ */
+export * from 'conversation-memory/node';

@@ -1,0 +1,26 @@
+/**
+ * `conversation-memory/tokens`: counting tokens outside a memory and adding tokenizers. A memory
+ * picks its tokenizer by name in its config (`createMemory({ tokenizer: 'o200k_base' })`); this
+ * entry is for registering another one, loading one to count with, and estimating a text's tokens
+ * as selectools' `estimate_tokens` does.
+ *
+ * @example
+ * ```ts
+ * import { estimateTokens, registerTokenizer } from 'conversation-memory/tokens';
+ * estimateTokens('Hello, world!'); // 4
+ * ```
+ *
+ * @packageDocumentation
+ */
+export {
+  registerTokenizer,
+  loadTokenizer,
+  isKnownTokenizer,
+  countMessageTokens,
+  BUILT_IN_TOKENIZERS,
+  estimateTokens,
+  estimateTokensFallback,
+  encodingForModel,
+  messageText,
+} from '../library';
+export type { MessageTokenCounter, EncodingName, TokenizerName } from '../library';

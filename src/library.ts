@@ -1,0 +1,322 @@
+/**
+ * The implementation behind every browser-safe entry: the root (`src/index.ts`),
+ * `conversation-memory/store-kit`, `/testing`, `/sse`, `/tokens` and `/constants` each re-export
+ * their part of this list. The build keeps it one module (`dist/library.js`, not importable by
+ * users: the package's `exports` map does not list it), so all entries share one copy of each
+ * module: one tokenizer registry, one class per error.
+ *
+ * @internal
+ */
+
+// Model
+export { ROLES, isRole } from './model/role';
+export { DEFAULT_CONFIG } from './model/config';
+export { PROVIDER_SAFE } from './model/providerSafe';
+export { userMessage, assistantMessage, systemMessage, toolMessage } from './model/constructors';
+export { imageMessage } from './model/imageMessage';
+
+// Reducers
+export { createMemory } from './core/createMemory';
+export { addMessage } from './core/addMessage';
+export { addMessages } from './core/addMessages';
+export { enforceLimits } from './core/enforceLimits';
+export { reconfigure } from './core/reconfigure';
+export { fixToolPairBoundary } from './core/fixToolPairBoundary';
+export { applySummary, MAX_SUMMARY_CHARS } from './core/applySummary';
+export { setSummary } from './core/setSummary';
+export { clearMemory } from './core/clearMemory';
+export { holdForSummary } from './core/holdForSummary';
+export { commitSummary } from './core/commitSummary';
+export { planTrim } from './core/planTrim';
+export { memoryTransition, memoryReducer } from './core/memoryTransition';
+
+// Actions, event logs, envelopes
+export { memoryActions } from './actions/memoryActions';
+export { decodeAction } from './codec/decodeAction';
+export {
+  createEventLog,
+  appendAction,
+  replay,
+  seek,
+  fork,
+  timeline,
+  logActions,
+  DEFAULT_SNAPSHOT_EVERY,
+  MAX_SNAPSHOT_EVERY,
+} from './log/eventLog';
+export { encodeEnvelope, decodeEnvelope, ENVELOPE_VERSION } from './codec/envelope';
+export { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from './model/state';
+
+// Selectors
+export {
+  getHistory,
+  getRecent,
+  getSummary,
+  getTotalTokens,
+  getPositions,
+  getPendingSummary,
+} from './core/selectors';
+
+// Tokens
+export {
+  registerTokenizer,
+  loadTokenizer,
+  isKnownTokenizer,
+  countMessageTokens,
+  BUILT_IN_TOKENIZERS,
+} from './tokens/registry';
+export { estimateTokens, estimateTokensFallback } from './tokens/estimateTokens';
+export { encodingForModel } from './tokens/modelEncodings';
+export { messageText } from './tokens/messageText';
+export { countHeuristicTokens } from './tokens/heuristic';
+
+// Serialization and decoding
+export { toDict, messageToDict } from './serialization/toDict';
+export { fromDict, fromDictWithEffects } from './codec/fromDict';
+export { decodeConfig } from './codec/decodeConfig';
+export { decodeState } from './codec/decodeState';
+export { EXTENSION_KEY } from './codec/persisted';
+
+// Object API
+export { ConversationMemory } from './facade/ConversationMemory';
+
+// The model view: what the next provider call receives
+export { modelView } from './view/modelView';
+export { interruptedToolResult, INTERRUPTED_TOOL_RESULT } from './view/interruptedToolResult';
+
+// Provider formats
+export { validateTranscript } from './formats/validateTranscript';
+export { toAnthropic, ANTHROPIC_SYSTEM_SEPARATOR } from './formats/anthropic';
+export { imageMediaType } from './formats/imageMediaType';
+export { fromAnthropic } from './codec/anthropic';
+export { fromAnthropicReply } from './codec/anthropicReply';
+export { toOpenAIChat, DEFAULT_IMAGE_MEDIA_TYPE } from './formats/openaiChat';
+export { fromOpenAIChat } from './codec/openaiChat';
+export { fromOpenAIChatCompletion } from './codec/openaiChatCompletion';
+export { decodeModelMessages } from './codec/decodeModelMessages';
+export { TRANSCRIPT_RULES } from './formats/transcriptRule';
+
+// Agent
+export { createAgent } from './agent/createAgent';
+export {
+  SUMMARIZE_PROMPT,
+  SUMMARIZER_SYSTEM_PROMPT,
+  SUMMARY_MESSAGE_PREFIX,
+} from './agent/prompts';
+export {
+  LocalProvider,
+  LOCAL_CALL_DIRECTIVE,
+  LOCAL_DEFAULT_MAX_TOKENS,
+  LOCAL_CHARS_PER_TOKEN,
+} from './agent/LocalProvider';
+// Streaming an agent over server-sent events (web streams only)
+export { toServerSentEvents } from './agent/sse/toServerSentEvents';
+export { toServerSentEventsResponse } from './agent/sse/toServerSentEventsResponse';
+export { readServerSentEvents, SSE_MAX_EVENT_LENGTH } from './agent/sse/readServerSentEvents';
+
+// Errors
+export {
+  MemoryConfigError,
+  MemoryArgumentError,
+  MemoryDecodeError,
+  InvalidMessageError,
+  TokenizerError,
+  ListenerError,
+} from './errors/memoryErrors';
+export { AgentConfigError, ProviderResponseError } from './errors/agentErrors';
+export { isConversationMemoryError } from './errors/errorBrand';
+export { SessionConflictError, SessionCorruptError, SessionIdError } from './errors/sessionErrors';
+export { StoreUnavailableError } from './errors/storeErrors';
+export { ServerSentEventsError } from './errors/serverSentEventsErrors';
+
+// Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
+export { InMemorySessionStore } from './sessions/InMemorySessionStore';
+// Building blocks every store uses (and a custom store should): validation, revisions, TTL, search.
+export { describeValue } from './internal/describeValue';
+export { unknownOption } from './internal/unknownOption';
+export {
+  MAX_SESSION_ID_LENGTH,
+  sessionKeyOf,
+  namespaceOf,
+  parseSessionKey,
+  sessionAddressOf,
+  namespaceKeyPrefix,
+  isStorageKey,
+} from './sessions/sessionKey';
+export { expectedRevisionOf, checkExpectedRevision } from './sessions/revision';
+export { sessionTtlOf, sessionClockOf, isSessionExpired } from './sessions/ttl';
+export {
+  DEFAULT_SEARCH_LIMIT,
+  searchTerms,
+  searchLimitOf,
+  snippetOf,
+  scoreSessionMessages,
+  rankSearchResults,
+  compareCodePoints,
+} from './sessions/search';
+export type {
+  SessionStore,
+  SessionOptions,
+  SaveOptions,
+  SavedSession,
+  LoadedSession,
+  SessionAddress,
+  SessionMetadata,
+  SessionSearchResult,
+  SearchOptions,
+  SessionStoreOptions,
+} from './sessions/types';
+export type { SessionKey } from './sessions/sessionKey';
+
+export type { Role } from './model/role';
+export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from './model/message';
+export type { MessageInput, ToolCallInput, ContentPartInput } from './model/messageInput';
+export type { ToolResultOrigin } from './model/constructors';
+export type { Base64Image } from './model/imageMessage';
+export type { MemoryConfig, MemoryOptions, TokenizerName, ToolPairPolicy } from './model/config';
+export type { MemoryState, PositionRun } from './model/state';
+export type { MemoryAction, MemoryActionType } from './model/actions';
+export type { HeldTrim } from './core/holdForSummary';
+export type { ActionCreator } from './actions/memoryActions';
+export type { EventLog, EventLogOptions, TimelineStep } from './log/eventLog';
+export type { LogVector } from './log/logVector';
+export type { Envelope, DecodedEnvelope } from './codec/envelope';
+export type { SummaryCoverage } from './model/summaryCoverage';
+export type { TrimPlan } from './core/planTrim';
+export type {
+  Transition,
+  MemoryEffect,
+  TrimmedEffect,
+  SummaryChangedEffect,
+  PendingDiscardedEffect,
+  HeldForSummaryEffect,
+  ReconfiguredEffect,
+  TrimBreakdown,
+  TrimRule,
+} from './model/effects';
+export type { MessageTokenCounter } from './tokens/registry';
+export type { EncodingName } from './tokens/encodings';
+export type { FromDictOptions } from './codec/fromDict';
+export type {
+  MemoryDict,
+  MessageDict,
+  ToolCallDict,
+  ContentPartDict,
+  ExtensionDict,
+} from './serialization/types';
+export type { MemoryListener } from './facade/ConversationMemory';
+export type { LocalProviderOptions } from './agent/LocalProvider';
+export type {
+  OpenAIChatTextPart,
+  OpenAIChatImagePart,
+  OpenAIChatContentPart,
+  OpenAIChatToolCall,
+  OpenAIChatSystemMessage,
+  OpenAIChatUserMessage,
+  OpenAIChatAssistantMessage,
+  OpenAIChatToolMessage,
+  OpenAIChatMessage,
+} from './formats/openaiChatTypes';
+export type { OpenAIChatReply } from './codec/openaiChatCompletion';
+export type { ProviderReply } from './codec/providerReply';
+export type {
+  AnthropicTextBlock,
+  AnthropicImageSource,
+  AnthropicImageBlock,
+  AnthropicToolUseBlock,
+  AnthropicToolResultBlock,
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicTranscript,
+} from './formats/anthropicTypes';
+export type {
+  TranscriptRule,
+  TranscriptProvider,
+  TranscriptViolation,
+} from './formats/transcriptRule';
+export type {
+  Agent,
+  AgentConfig,
+  AgentErrorContext,
+  AgentInput,
+  AgentObserver,
+  AgentOptions,
+  AgentRunResult,
+  AgentTool,
+  ResumeOptions,
+  RunOptions,
+  ToolContext,
+} from './agent/types';
+export type {
+  Provider,
+  CompletionRequest,
+  CompletionResult,
+  CompletionStreamPart,
+  CompletionUsage,
+  ToolSpec,
+} from './agent/provider';
+export type {
+  ModelCallInfo,
+  ModelResultInfo,
+  ModelErrorInfo,
+  ToolStartInfo,
+  ToolEndInfo,
+} from './agent/hooks';
+export type { AgentStreamEvent } from './agent/streamEvents';
+export type {
+  ModelView,
+  ModelViewOptions,
+  TranscriptEntry,
+  ViewChange,
+  ViewOmissionReason,
+  ViewTarget,
+} from './view/viewTypes';
+export type { ReadServerSentEventsOptions } from './agent/sse/readServerSentEvents';
+export type { ErrorCode } from './errors/errorBrand';
+export type { DecodeFailureKind, DecodeErrorOptions } from './errors/memoryErrors';
+
+// Event store: append-only action streams (InMemoryEventStore here, SqliteEventStore and
+// RedisEventStore at conversation-memory/node). The building blocks below are what every store
+// uses to check arguments and read or write its records (public at conversation-memory/store-kit).
+export { EventConflictError, EventCorruptError } from './errors/eventErrors';
+export { InMemoryEventStore } from './eventStore/InMemoryEventStore';
+export {
+  checkAppend,
+  readRangeOf,
+  atVersionOf,
+  checkAtVersion,
+  snapshotEveryOf,
+} from './eventStore/eventArgs';
+export {
+  encodeActionJson,
+  readActionJson,
+  applyStoredAction,
+  encodeConfigJson,
+  readConfigJson,
+  sameConfig,
+  checkSameConfig,
+  encodeSnapshotJson,
+  readSnapshotJson,
+} from './eventStore/eventRecords';
+export type { CheckedAppend } from './eventStore/eventArgs';
+export type { RecordPlace, SnapshotPlace } from './eventStore/eventRecords';
+export type {
+  EventStore,
+  EventStoreOptions,
+  AppendOptions,
+  AppendResult,
+  ReadOptions,
+  StoredAction,
+  LoadOptions,
+  LoadedStream,
+  StreamInfo,
+  StreamOptions,
+} from './eventStore/types';
+
+// A memory that reports each change as its action (what the agent appends to an event store), and
+// moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
+export { RecordedMemory } from './eventStore/RecordedMemory';
+export type { ActionListener } from './eventStore/RecordedMemory';
+export { exportEventLog, importEventLog } from './eventStore/eventLogTransfer';
+export type { ExportEventLogOptions, ImportEventLogOptions } from './eventStore/eventLogTransfer';
+export type { AgentEventStore } from './agent/types';

@@ -1,0 +1,30 @@
+/**
+ * `conversation-memory/node`: every Node-only store. The session stores on JSON files, SQLite
+ * and Redis implement the root entry's `SessionStore` and pass one conformance suite; the event
+ * stores on SQLite and Redis implement `EventStore` and pass another. They are built on
+ * `conversation-memory/store-kit`. (`conversation-memory/sessions/node` is this entry's former
+ * name, an alias until 1.0.)
+ *
+ * @packageDocumentation
+ */
+export {
+  JsonFileSessionStore,
+  type JsonFileSessionStoreOptions,
+} from './jsonFile/JsonFileSessionStore';
+export {
+  RedisSessionStore,
+  type RedisClusterClient,
+  type RedisClusterOptions,
+  type RedisSessionClient,
+  type RedisSessionStoreOptions,
+} from './redis/RedisSessionStore';
+export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite/SqliteSessionStore';
+export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/SqliteEventStore';
+export {
+  RedisEventStore,
+  type RedisEventClient,
+  type RedisEventStoreOptions,
+  type StreamListener,
+  type SubscribeOptions,
+  type Unsubscribe,
+} from './redis/RedisEventStore';

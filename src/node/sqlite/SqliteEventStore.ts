@@ -1,0 +1,353 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  type AppendOptions,
+  type AppendResult,
+  createMemory,
+  EventConflictError,
+  type EventStore,
+  type LoadedStream,
+  type LoadOptions,
+  type MemoryAction,
+  MemoryArgumentError,
+  type MemoryConfig,
+  type MemoryState,
+  type ReadOptions,
+  type StoredAction,
+  type StreamInfo,
+  type StreamOptions,
+} from 'conversation-memory';
+import {
+  applyStoredAction,
+  atVersionOf,
+  checkAppend,
+  checkAtVersion,
+  checkSameConfig,
+  compareCodePoints,
+  readActionJson,
+  readConfigJson,
+  encodeActionJson,
+  encodeConfigJson,
+  namespaceKeyPrefix,
+  namespaceOf,
+  readRangeOf,
+  sessionAddressOf,
+  sessionKeyOf,
+} from 'conversation-memory/store-kit';
+import { retryWhileBusy, rethrowBusy } from './busyRetry';
+import { prepareEventSchema } from './eventSchema';
+import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
+import { EVENT_PAGE, type EventStatements, prepareEventStatements } from './eventStatements';
+import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
+import { loadBetterSqlite3 } from './loadBetterSqlite3';
+import { checkPage, shapeError, streamShapeOf } from './streamShape';
+
+export type { SqliteEventStoreOptions } from './eventStoreOptions';
+
+const API = 'SqliteEventStore';
+/** SQLite's own (blocking) wait before the non-blocking retries take over. */
+const BUSY_TIMEOUT_MS = 20;
+
+/** A stream's head, checked: its id, its config (unchecked) and its version. */
+interface Head {
+  readonly id: number;
+  readonly config: unknown;
+  readonly version: number;
+}
+
+/** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
+interface LoadStart {
+  readonly id: number;
+  readonly config: MemoryConfig;
+  readonly from: number;
+  readonly target: number;
+  readonly state: MemoryState;
+}
+
+/**
+ * An {@link EventStore} in a SQLite file (better-sqlite3 12.x, an optional peer, loaded when a
+ * store is made), in WAL mode. Three tables: `event_streams` (a never-reused id per stream, its
+ * config, its creation time, its version), `event_actions` (one row per action, primary key
+ * `(stream, version)`) and `event_snapshots` (every `snapshotEvery` actions, the state's envelope
+ * bound to the stream's key and the version).
+ *
+ * An append is one `BEGIN IMMEDIATE` transaction: the version check, the action rows (the primary
+ * key makes a second action at a version impossible) and the snapshots it reaches commit together
+ * or not at all, so writers in other processes never lose or duplicate an action. A writer that
+ * finds the database locked waits without blocking the event loop and, after `lockTimeoutMs`,
+ * fails with `EventConflictError` (never `SQLITE_BUSY`). `read` and `load` page through the
+ * actions (`EVENT_PAGE` = 512 at a time), never holding a whole stream. A snapshot that does not decode,
+ * or is bound to another stream or version, is passed over (the actions are the truth); an action
+ * or config that does not decode rejects with `EventCorruptError`, and so does a stream whose
+ * actions do not run from 1 to its version without a gap (see `streamShapeOf`): `append`, `read`
+ * and `load` reject, writing nothing, and `streams()` leaves it out. A gap is noticed by the reads
+ * that page over it: `load` reads only the actions after the snapshot it starts from.
+ *
+ * @example
+ * ```ts
+ * import { SqliteEventStore } from 'conversation-memory/node';
+ *
+ * const store = new SqliteEventStore({ path: 'events.db' });
+ * const loaded = await store.load('thread-7');
+ * await store.append('thread-7', [memoryActions.messageAdded(userMessage('hi'))], {
+ *   expectedVersion: loaded?.version ?? 0,
+ * });
+ * await store.close();
+ * ```
+ */
+export class SqliteEventStore implements EventStore {
+  readonly #db: BetterSqlite3.Database;
+  readonly #sql: EventStatements;
+  readonly #location: string;
+  readonly #snapshotEvery: number;
+  readonly #lockTimeoutMs: number;
+  #closed = false;
+
+  constructor(options: SqliteEventStoreOptions) {
+    const settings = readEventStoreOptions(options, API);
+    this.#location = `sqlite:${settings.path}`;
+    this.#snapshotEvery = settings.snapshotEvery;
+    this.#lockTimeoutMs = settings.lockTimeoutMs;
+    const Database = loadBetterSqlite3(API);
+    let db: BetterSqlite3.Database | undefined;
+    try {
+      db = new Database(settings.path, { timeout: settings.lockTimeoutMs });
+      prepareEventSchema(db);
+      this.#sql = prepareEventStatements(db);
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      this.#db = db;
+    } catch (error) {
+      db?.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new MemoryArgumentError(
+        API,
+        `could not open the event database ${JSON.stringify(settings.path)}: ${reason}`,
+        { cause: error },
+      );
+    }
+  }
+
+  #stillOpen(api: string): () => void {
+    const check = (): void => {
+      if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
+    };
+    check();
+    return check;
+  }
+
+  /** Runs `step` in one read snapshot (retried while busy). */
+  #read<T>(step: () => T, stillOpen: () => void): Promise<T> {
+    const read = this.#db.transaction(step);
+    return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+  }
+
+  #at(api: string, key: string, version: number) {
+    return { key, version, location: this.#location, api };
+  }
+
+  #place(api: string, key: string, id: number): StreamPlace {
+    return { key, id, location: this.#location, api };
+  }
+
+  /**
+   * The stream's head, checked (inside a transaction): `undefined` when there is no stream.
+   *
+   * @throws EventCorruptError when its actions do not run from 1 to its version
+   */
+  #head(api: string, key: string): Head | undefined {
+    const row = this.#sql.selectHead.get(key);
+    if (row === undefined) return undefined;
+    const shape = streamShapeOf(row);
+    if ('problem' in shape) throw shapeError(shape, this.#at(api, key, 0));
+    return { id: row.id, config: row.config, version: shape.version };
+  }
+
+  async append(
+    streamId: string,
+    actions: readonly MemoryAction[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    const stillOpen = this.#stillOpen('append');
+    const api = `${API}.append`;
+    const checked = checkAppend(streamId, actions, options, api);
+    const { key, expectedVersion } = checked;
+    const sql = this.#sql;
+    const write = this.#db.transaction((): number => {
+      // A damaged stream is reported, never appended to.
+      const head = this.#head(api, key);
+      const actual = head?.version ?? 0;
+      if (actual !== expectedVersion) {
+        throw new EventConflictError(api, key, expectedVersion, actual);
+      }
+      let config = checked.config;
+      let id: number;
+      if (head === undefined) {
+        config ??= createMemory().config;
+        id = Number(
+          sql.insertStream.run(key, encodeConfigJson(config), Date.now() / 1000).lastInsertRowid,
+        );
+      } else {
+        id = head.id;
+        if (config !== undefined) {
+          checkSameConfig(key, readConfigJson(head.config, this.#at(api, key, 0)), config, api);
+        }
+      }
+      checked.actions.forEach((action, i) => {
+        sql.insertAction.run(id, actual + i + 1, encodeActionJson(action));
+      });
+      const version = actual + checked.actions.length;
+      sql.setVersion.run(version, id);
+      // Snapshots are an optimisation: a config that does not decode means none this time.
+      const snapshotConfig = (): MemoryConfig =>
+        config ??
+        (head === undefined
+          ? createMemory().config
+          : readConfigJson(head.config, this.#at(api, key, 0)));
+      writeSnapshots(this.#sql, this.#place(api, key, id), snapshotConfig, {
+        before: actual,
+        actions: checked.actions,
+        every: this.#snapshotEvery,
+      });
+      return version;
+    });
+    const version = await retryWhileBusy(
+      () => write.immediate(),
+      this.#lockTimeoutMs,
+      (busy) => {
+        throw new EventConflictError(
+          api,
+          key,
+          expectedVersion,
+          expectedVersion,
+          `another writer kept the database locked for longer than lockTimeoutMs (${this.#lockTimeoutMs} ms)`,
+          { cause: busy },
+        );
+      },
+      stillOpen,
+    );
+    return { version };
+  }
+
+  /**
+   * Pages through the actions of stream `id` from `from` to `to`, each page one read; ends early
+   * (`false`) when the stream was deleted meanwhile (its id is never reused), and rejects at the
+   * first version missing in a stream that is still there.
+   */
+  async *#pages(
+    api: string,
+    key: string,
+    id: number,
+    from: number,
+    to: number,
+    stillOpen: () => void,
+  ): AsyncGenerator<StoredAction, boolean> {
+    for (let next = from; next <= to;) {
+      if (next > from) await yieldToLoop();
+      stillOpen();
+      const page = await this.#read(
+        () =>
+          this.#sql.isLive.get(id) === undefined
+            ? undefined
+            : this.#sql.page.all(id, next, to, EVENT_PAGE),
+        stillOpen,
+      );
+      if (page === undefined) return false;
+      const want = Math.min(EVENT_PAGE, to - next + 1);
+      const { sound, gap } = checkPage(page, next, want, this.#at(api, key, next));
+      for (const { version, payload } of sound) {
+        const at = this.#at(api, key, version as number);
+        yield Object.freeze({ version: version as number, action: readActionJson(payload, at) });
+      }
+      if (gap !== undefined) throw gap;
+      next += page.length;
+    }
+    return true;
+  }
+
+  async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
+    const stillOpen = this.#stillOpen('read');
+    const api = `${API}.read`;
+    const { key } = sessionKeyOf(streamId, options, api);
+    const { from, to } = readRangeOf(options, api);
+    const head = await this.#read(() => this.#head(api, key), stillOpen);
+    if (head === undefined) return;
+    yield* this.#pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
+  }
+
+  async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
+    const stillOpen = this.#stillOpen('load');
+    const api = `${API}.load`;
+    const { key } = sessionKeyOf(streamId, options, api);
+    const atVersion = atVersionOf(options, api);
+    const start = await this.#read((): LoadStart | null => {
+      const head = this.#head(api, key);
+      if (head === undefined) return null;
+      const target = atVersion ?? head.version;
+      checkAtVersion(key, target, head.version, api);
+      const config = readConfigJson(head.config, this.#at(api, key, 0));
+      const snapshot = snapshotAtOrBelow(this.#sql, this.#place(api, key, head.id), config, target);
+      return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
+    }, stillOpen);
+    if (start === null) return null;
+    let { state } = start;
+    const pages = this.#pages(api, key, start.id, start.from + 1, start.target, stillOpen);
+    for (;;) {
+      const next = await pages.next();
+      if (next.done === true) {
+        // The stream was deleted while it was being read: it is absent now.
+        return next.value ? { state, version: start.target } : null;
+      }
+      const { version, action } = next.value;
+      state = applyStoredAction(state, action, this.#at(api, key, version));
+    }
+  }
+
+  async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
+    const stillOpen = this.#stillOpen('streams');
+    const namespace = namespaceOf(
+      typeof options === 'object' && options !== null ? options.namespace : undefined,
+      `${API}.streams`,
+    );
+    const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+    const rows = await this.#read(() => this.#sql.list.all(), stillOpen);
+    const found: StreamInfo[] = [];
+    for (const row of rows) {
+      if (!row.stream.startsWith(prefix)) continue;
+      // A damaged stream is left out, as `load` rejects it.
+      const shape = streamShapeOf(row);
+      if ('problem' in shape) continue;
+      const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
+      found.push(
+        Object.freeze({
+          streamId: row.stream.slice(prefix.length),
+          ...sessionAddressOf(row.stream),
+          version: shape.version,
+          createdAt,
+        }),
+      );
+    }
+    return found.sort((a, b) => compareCodePoints(a.streamId, b.streamId));
+  }
+
+  async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
+    const stillOpen = this.#stillOpen('delete');
+    const api = `${API}.delete`;
+    const { key } = sessionKeyOf(streamId, options, api);
+    const sql = this.#sql;
+    const remove = this.#db.transaction((): boolean => {
+      const row = sql.selectHead.get(key);
+      if (row === undefined) return false;
+      sql.deleteActions.run(row.id);
+      sql.deleteSnapshots.run(row.id);
+      sql.deleteStream.run(row.id);
+      return true;
+    });
+    return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}
