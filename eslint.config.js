@@ -3,7 +3,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'test/.readme/'] },
+  // build/ holds generated files: the inspector page (npm run build:page) and the API reference (npm run docs).
+  { ignores: ['dist/', 'build/', 'coverage/', 'node_modules/', 'test/.readme/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -8,6 +8,7 @@
  * registry, one class per error).
  *
  * @packageDocumentation
+ * @module conversation-memory
  */
 
 export {

@@ -10,6 +10,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module conversation-memory/constants
  */
 export {
   ROLES,

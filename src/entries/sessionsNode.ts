@@ -9,5 +9,6 @@
  * ```
  *
  * @packageDocumentation
+ * @module conversation-memory/sessions/node
  */
 export * from 'conversation-memory/node';

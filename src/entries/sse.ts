@@ -9,6 +9,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module conversation-memory/sse
  */
 export {
   toServerSentEvents,

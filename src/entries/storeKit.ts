@@ -11,6 +11,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module conversation-memory/store-kit
  */
 export {
   // Arguments and messages

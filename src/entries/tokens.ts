@@ -11,6 +11,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module conversation-memory/tokens
  */
 export {
   registerTokenizer,

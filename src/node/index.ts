@@ -6,6 +6,7 @@
  * name, an alias until 1.0.)
  *
  * @packageDocumentation
+ * @module conversation-memory/node
  */
 export {
   JsonFileSessionStore,

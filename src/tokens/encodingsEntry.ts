@@ -6,10 +6,11 @@
  * no encoding at all, so that a page counting with `'heuristic'` deploys none of the tables
  * (3.7 MB of JavaScript for o200k and cl100k). A page that counts with `'o200k_base'` (the
  * default) or `'cl100k_base'` awaits this `loadTokenizer` once, before it creates a memory. Node,
- * and any bundle made without the `"browser"` condition, needs nothing from here (the root
- * entry's `loadTokenizer` loads the tables itself), but importing it there works the same.
+ * and any bundle made without the `"browser"` condition, needs nothing from here (`conversation-memory/tokens`'
+ * `loadTokenizer` loads the tables itself), but importing it there works the same.
  *
  * @packageDocumentation
+ * @module conversation-memory/encodings
  */
 import type { TokenizerName } from 'conversation-memory';
 import { loadTokenizer as loadKnownTokenizer } from 'conversation-memory/tokens';

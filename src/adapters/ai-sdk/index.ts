@@ -4,6 +4,7 @@
  * backed by any AI SDK `LanguageModel`.
  *
  * @packageDocumentation
+ * @module conversation-memory/ai-sdk
  */
 export { toModelMessages } from './toModelMessages';
 export { fromModelMessages } from './fromModelMessages';

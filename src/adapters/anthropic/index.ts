@@ -3,6 +3,7 @@
  * Anthropic Messages API through `@anthropic-ai/sdk` (an optional peer dependency).
  *
  * @packageDocumentation
+ * @module conversation-memory/anthropic
  */
 export {
   anthropicProvider,

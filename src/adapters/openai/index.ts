@@ -3,6 +3,7 @@
  * Completions through the official `openai` client (an optional peer dependency).
  *
  * @packageDocumentation
+ * @module conversation-memory/openai
  */
 export { openaiProvider } from './openaiProvider';
 export type { OpenAIProviderOptions } from './openaiProvider';

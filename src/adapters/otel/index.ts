@@ -4,6 +4,7 @@
  * (an optional peer dependency).
  *
  * @packageDocumentation
+ * @module conversation-memory/otel
  */
 export { otelObserver, OTEL_TRACER_NAME } from './otelObserver';
 export type { OtelObserverOptions } from './otelObserverOptions';

@@ -4,6 +4,7 @@
  * middleware (`startMemoryEffectsListening`). `@reduxjs/toolkit` 2 is an optional peer dependency.
  *
  * @packageDocumentation
+ * @module conversation-memory/redux
  */
 export { createConversationsSlice } from './createConversationsSlice';
 export { startMemoryEffectsListening } from './startMemoryEffectsListening';

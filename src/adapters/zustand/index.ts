@@ -5,6 +5,7 @@
  * optional peer dependency.
  *
  * @packageDocumentation
+ * @module conversation-memory/zustand
  */
 export { createMemoryStore } from './createMemoryStore';
 export { memoryStateCreator } from './memoryStateCreator';

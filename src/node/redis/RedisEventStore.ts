@@ -96,7 +96,7 @@ interface Head {
  * expected version exactly one wins and the others write nothing. The snapshot states are
  * computed here beforehand (from the state at the expected version) and written by the script
  * only if the stream is still the one they were computed on. `read` and `load` page through
- * `XRANGE` ({@link PAGE} entries at a time); `streams` walks the meta keys with SCAN on every
+ * `XRANGE` (512 entries at a time); `streams` walks the meta keys with SCAN on every
  * master. `subscribe` follows a stream live with blocking `XREAD`s on a connection of its own.
  * Failures to reach Redis reject with `StoreUnavailableError`; with `minReplicas`, an append
  * resolves only once that many replicas hold it.

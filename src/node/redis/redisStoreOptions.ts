@@ -19,7 +19,7 @@ import {
 export const DEFAULT_REDIS_SESSION_PREFIX = 'conversation-memory:session:';
 
 /**
- * Options of `RedisSessionStore`: the connection (see {@link RedisConnectionOptions}: one of
+ * Options of `RedisSessionStore`: the connection (see `RedisConnectionOptions`: one of
  * `url`, `cluster` or `client`; `prefix`, default `'conversation-memory:session:'`;
  * `commandTimeoutMs`; `minReplicas`), `defaultTtl` in seconds (sliding) and `now` (the clock,
  * Unix seconds).
