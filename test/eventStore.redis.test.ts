@@ -407,7 +407,7 @@ describe('RedisEventStore: several writers', () => {
       );
     }
     expect((await make({ prefix }).load('shared'))?.version).toBeGreaterThan(10);
-  }, 60_000);
+  }, 180_000); // 50 worker processes: minutes on a loaded machine (a timeout, not a speed check)
 });
 
 /** Resolves once `check()` holds (polling), or rejects after `ms`. */

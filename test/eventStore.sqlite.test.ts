@@ -341,5 +341,5 @@ describe('SqliteEventStore: processes', () => {
       );
       await store.close();
     }
-  }, 60_000);
+  }, 180_000); // 50 worker processes: minutes on a loaded machine (a timeout, not a speed check)
 });
