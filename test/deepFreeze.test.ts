@@ -8,7 +8,7 @@ import {
   InvalidMessageError,
   type Message,
 } from 'conversation-memory';
-import { deepFreeze, deepFreezeMessage } from '../src/internal/freeze';
+import { deepFreeze, deepFreezeMessage } from '../src/model/freeze';
 
 /** Every object and array reachable from `value` through own enumerable keys. */
 const objectsIn = (value: unknown, seen = new Set<object>()): Set<object> => {

@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { joinSummary, MAX_SUMMARY_CHARS } from '../src/core/applySummary';
-import { escapeJsonText, escapeText } from '../src/internal/escapeText';
-import { codePointLength } from '../src/internal/codePoints';
+import { escapeJsonText, escapeText } from '../src/util/escapeText';
+import { codePointLength } from '../src/util/codePoints';
 import { parseArgs } from '../src/inspector/cli/args';
 import { closestName, editDistance } from '../src/inspector/cli/closestName';
 import { coverageText } from '../src/inspector/model/coverageText';

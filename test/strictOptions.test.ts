@@ -16,7 +16,7 @@ import {
   MemoryArgumentError,
 } from 'conversation-memory';
 import { LocalProvider } from 'conversation-memory/testing';
-import { suggestOption, unknownOption } from '../src/internal/unknownOption';
+import { suggestOption, unknownOption } from '../src/util/unknownOption';
 
 const provider = new LocalProvider();
 

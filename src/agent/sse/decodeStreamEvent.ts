@@ -1,6 +1,6 @@
 import { ServerSentEventsError } from '../../errors/serverSentEventsErrors';
-import { describeValue } from '../../internal/describeValue';
-import { escapeText, quoteText } from '../../internal/escapeText';
+import { describeValue } from '../../util/describeValue';
+import { escapeText, quoteText } from '../../util/escapeText';
 import type { AgentStreamEvent } from '../streamEvents';
 
 type Fields = Readonly<Record<string, unknown>>;

@@ -1,8 +1,8 @@
 import { InvalidMessageError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { unreadable } from '../internal/unreadable';
 import { normalizeMessage } from '../internal/normalizeMessage';
-import type { ContentPart, Message } from './message';
+import type { ContentPart, Message } from '../model/message';
 
 /**
  * An image given as base64 data (what the reference reads from a file; this browser-safe core

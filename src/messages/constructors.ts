@@ -1,11 +1,11 @@
 import { InvalidMessageError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
-import { keySegment } from '../internal/escapeText';
-import { keyHint, type KeyHints } from '../internal/keyHint';
+import { describeValue } from '../util/describeValue';
+import { keySegment } from '../util/escapeText';
+import { keyHint, type KeyHints } from '../util/keyHint';
 import { unreadable } from '../internal/unreadable';
 import { normalizeMessage } from '../internal/normalizeMessage';
-import type { Message } from './message';
-import type { ToolCallInput } from './messageInput';
+import type { Message } from '../model/message';
+import type { ToolCallInput } from '../model/messageInput';
 
 /**
  * A user message.

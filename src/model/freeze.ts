@@ -1,4 +1,4 @@
-import type { Message } from '../model/message';
+import type { Message } from './message';
 
 /**
  * Whether whole windows are frozen too. Messages, effects and state records are always frozen
