@@ -63,7 +63,7 @@ const remoteError = (api: string, data: unknown): ServerSentEventsError => {
  * @throws ServerSentEventsError naming the event for bad data, or for an `error` event
  * @internal
  */
-export const decodeStreamEvent = (
+export const readStreamEvent = (
   api: string,
   name: string,
   data: string,
