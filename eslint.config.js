@@ -1,6 +1,7 @@
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './scripts/layerOrder.js';
 
 export default tseslint.config(
   // build/ holds generated files: the inspector page (npm run build:page) and the API reference (npm run docs).
@@ -24,7 +25,10 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
+    plugins: { layers },
     rules: {
+      // src/ is in layers (scripts/layerOrder.js): nothing imports upward.
+      'layers/layer-order': 'error',
       'no-console': 'error',
       'no-restricted-imports': [
         'error',

@@ -12,8 +12,8 @@
 export { ROLES, isRole } from './model/role';
 export { DEFAULT_CONFIG } from './model/config';
 export { PROVIDER_SAFE } from './model/providerSafe';
-export { userMessage, assistantMessage, systemMessage, toolMessage } from './model/constructors';
-export { imageMessage } from './model/imageMessage';
+export { userMessage, assistantMessage, systemMessage, toolMessage } from './messages/constructors';
+export { imageMessage } from './messages/imageMessage';
 
 // Reducers
 export { createMemory } from './core/createMemory';
@@ -132,8 +132,8 @@ export { ServerSentEventsError } from './errors/serverSentEventsErrors';
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
 export { InMemorySessionStore } from './sessions/InMemorySessionStore';
 // Building blocks every store uses (and a custom store should): validation, revisions, TTL, search.
-export { describeValue } from './internal/describeValue';
-export { unknownOption } from './internal/unknownOption';
+export { describeValue } from './util/describeValue';
+export { unknownOption } from './util/unknownOption';
 export {
   MAX_SESSION_ID_LENGTH,
   sessionKeyOf,
@@ -171,8 +171,8 @@ export type { SessionKey } from './sessions/sessionKey';
 export type { Role } from './model/role';
 export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from './model/message';
 export type { MessageInput, ToolCallInput, ContentPartInput } from './model/messageInput';
-export type { ToolResultOrigin } from './model/constructors';
-export type { Base64Image } from './model/imageMessage';
+export type { ToolResultOrigin } from './messages/constructors';
+export type { Base64Image } from './messages/imageMessage';
 export type { MemoryConfig, MemoryOptions, TokenizerName, ToolPairPolicy } from './model/config';
 export type { MemoryState, PositionRun } from './model/state';
 export type { MemoryAction, MemoryActionType } from './model/actions';

@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { unreadable } from '../internal/unreadable';
 import type { Message, ToolCall } from '../model/message';

@@ -1,8 +1,8 @@
 import { InvalidMessageError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
-import { userMessage } from '../model/constructors';
+import { userMessage } from '../messages/constructors';
 import type { MemoryEffect } from '../model/effects';
 import type { Message } from '../model/message';
 import { checkAgentOptions } from './checkAgentOptions';

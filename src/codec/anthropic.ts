@@ -1,9 +1,9 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
 import { MemoryDecodeError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
-import { isPlainObject } from '../internal/isPlainObject';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
+import { isPlainObject } from '../util/isPlainObject';
 import type { Message } from '../model/message';
 import { anthropicBlockCodecs, TextBlockCodec } from './anthropicBlocks';
 import { anthropicToMessages, type DecodedMessage } from './anthropicToMessages';

@@ -1,6 +1,6 @@
 import { either as E } from 'fp-ts';
 import { MemoryDecodeError } from '../errors/memoryErrors';
-import { errorText } from '../internal/errorText';
+import { errorText } from '../util/errorText';
 import { registerCanonical } from '../internal/normalizeMessage';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import { ProblemBudget } from './budget';

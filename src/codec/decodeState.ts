@@ -1,9 +1,9 @@
 import { either as E } from 'fp-ts';
 import { type DecodeErrorOptions, MemoryDecodeError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
-import { keySegment } from '../internal/escapeText';
-import { isPlainObject } from '../internal/isPlainObject';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
+import { keySegment } from '../util/escapeText';
+import { isPlainObject } from '../util/isPlainObject';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { positionsOf } from '../internal/positions';
 import type { MemoryState } from '../model/state';

@@ -1,8 +1,8 @@
 import { either as E } from 'fp-ts';
 import { MemoryDecodeError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
-import { isPlainObject } from '../internal/isPlainObject';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
+import { isPlainObject } from '../util/isPlainObject';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { isConversationMemoryError } from '../errors/errorBrand';
 import { DEFAULT_SNAPSHOT_EVERY, type EventLog } from '../log/eventLog';

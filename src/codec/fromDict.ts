@@ -7,10 +7,10 @@ import {
   MemoryArgumentError,
   MemoryDecodeError,
 } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
-import { keySegment } from '../internal/escapeText';
-import { isPlainObject } from '../internal/isPlainObject';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
+import { keySegment } from '../util/escapeText';
+import { isPlainObject } from '../util/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
 import { tokenizerProblem } from '../internal/tokenizerProblem';
 import { addToTotal } from '../internal/tokenTotal';

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
 
 /**
  * An image as an AI SDK part carries it, reduced to what our content parts hold: a URL, or base64

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { cloneJsonObject, NotJsonError } from '../internal/cloneJson';
-import { shortenPath } from '../internal/shortenPath';
+import { shortenPath } from '../util/shortenPath';
 import type { JsonObject } from '../model/message';
 
 /** The failure for a value that is not JSON: the reason, and where inside the value it is. */

@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
 import { cloneJsonObject, NotJsonError } from '../internal/cloneJson';
-import { describeValue } from '../internal/describeValue';
-import { isPlainObject } from '../internal/isPlainObject';
-import { shortenPath } from '../internal/shortenPath';
+import { describeValue } from '../util/describeValue';
+import { isPlainObject } from '../util/isPlainObject';
+import { shortenPath } from '../util/shortenPath';
 import type { JsonObject } from '../model/message';
 
 const notAnObjectString = (u: unknown): string =>

@@ -1,4 +1,4 @@
-import { limitProblem, nullableLimitProblem } from '../internal/limitProblem';
+import { limitProblem, nullableLimitProblem } from '../util/limitProblem';
 import { checkedCodec } from './checkedCodec';
 
 /**

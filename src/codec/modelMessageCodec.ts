@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import type { JsonObject } from '../model/message';
 import { boundedArray } from './boundedArray';
 import type { ProblemBudget } from './budget';
@@ -7,7 +7,7 @@ import { checkedCodec } from './checkedCodec';
 import { type ImageData, ImageDataCodec } from './imageData';
 import { JsonObjectCodec, JsonTextCodec } from './jsonCodecs';
 import { ownStruct } from './ownStruct';
-import { tagged } from './tagged';
+import { taggedCodec } from './taggedCodec';
 
 /**
  * Structural codecs for the part of the Vercel AI SDK's `ModelMessage` (AI SDK 6) that our
@@ -60,13 +60,13 @@ const ImageMediaType = /* @__PURE__ */ checkedCodec<string>('image media type', 
 
 const text = { required: { text: t.string }, optional: none };
 
-const userPart = /* @__PURE__ */ tagged<ModelPart>('part', 'type', {
+const userPart = /* @__PURE__ */ taggedCodec<ModelPart>('part', 'type', {
   text,
   image: { required: { image: ImageDataCodec }, optional: { mediaType: t.string } },
   file: { required: { data: ImageDataCodec, mediaType: ImageMediaType }, optional: none },
 });
 
-const assistantPart = /* @__PURE__ */ tagged<ModelPart>('part', 'type', {
+const assistantPart = /* @__PURE__ */ taggedCodec<ModelPart>('part', 'type', {
   text,
   reasoning: text,
   'tool-call': {
@@ -75,7 +75,7 @@ const assistantPart = /* @__PURE__ */ tagged<ModelPart>('part', 'type', {
   },
 });
 
-const output = /* @__PURE__ */ tagged<ModelToolOutput>('tool output', 'type', {
+const output = /* @__PURE__ */ taggedCodec<ModelToolOutput>('tool output', 'type', {
   text: { required: { value: t.string }, optional: none },
   'error-text': { required: { value: t.string }, optional: none },
   json: { required: { value: JsonTextCodec }, optional: none },
@@ -83,7 +83,7 @@ const output = /* @__PURE__ */ tagged<ModelToolOutput>('tool output', 'type', {
   'execution-denied': { required: none, optional: { reason: t.string } },
 });
 
-const toolResult = /* @__PURE__ */ tagged<ModelToolResult>('part', 'type', {
+const toolResult = /* @__PURE__ */ taggedCodec<ModelToolResult>('part', 'type', {
   'tool-result': {
     required: { toolCallId: t.string, toolName: t.string, output },
     optional: none,
@@ -102,7 +102,7 @@ export const modelMessagesCodec = (budget: ProblemBudget) => {
       [t.string, boundedArray('list of parts', parts, budget)],
       'text or list of parts',
     );
-  const message = /* @__PURE__ */ tagged<DecodedModelMessage>('model message', 'role', {
+  const message = /* @__PURE__ */ taggedCodec<DecodedModelMessage>('model message', 'role', {
     system: { required: { content: t.string }, optional: none },
     user: { required: { content: content(userPart) }, optional: none },
     assistant: { required: { content: content(assistantPart) }, optional: none },

@@ -1,7 +1,7 @@
 import { either as E } from 'fp-ts';
 import { type DecodeErrorOptions, MemoryDecodeError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
 import type { Message } from '../model/message';
 import { boundedArray } from './boundedArray';
 import { ProblemBudget } from './budget';

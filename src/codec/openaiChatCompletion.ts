@@ -1,8 +1,8 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
 import { ProviderResponseError } from '../errors/agentErrors';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
 import { BoundedArrayType } from './boundedArray';
 import { ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';

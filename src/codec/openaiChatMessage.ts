@@ -1,7 +1,7 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
-import { describeValue } from '../internal/describeValue';
-import { isPlainObject } from '../internal/isPlainObject';
+import { describeValue } from '../util/describeValue';
+import { isPlainObject } from '../util/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import type { Role } from '../model/role';

@@ -1,6 +1,6 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
-import { isPlainObject } from '../internal/isPlainObject';
+import { isPlainObject } from '../util/isPlainObject';
 
 type Props = Readonly<Record<string, t.Mixed>>;
 

@@ -3,7 +3,7 @@ import type { JsonObject } from '../model/message';
 import { boundedArray } from './boundedArray';
 import { JsonObjectCodec } from './jsonCodecs';
 import type { ProblemBudget } from './budget';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { checkedCodec } from './checkedCodec';
 import { Limit, NullableLimit } from './limits';
 import { ownStruct } from './ownStruct';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 
 /**
  * The largest `next_position` (and `nextPosition`) a file or a stored state may name: far beyond

@@ -1,4 +1,4 @@
-import type { CompletionResult } from '../agent/provider';
+import type { CompletionResult } from '../model/completion';
 
 /**
  * A model's reply as `fromOpenAIChatCompletion` and `fromAnthropicReply` both read it: the

@@ -1,5 +1,5 @@
 import { isConversationMemoryError } from '../errors/errorBrand';
-import { errorText } from '../internal/errorText';
+import { errorText } from '../util/errorText';
 import type { ProblemList } from './budget';
 
 /**

@@ -1,5 +1,5 @@
-import { describeValue } from '../internal/describeValue';
-import { isPlainObject } from '../internal/isPlainObject';
+import { describeValue } from '../util/describeValue';
+import { isPlainObject } from '../util/isPlainObject';
 import type { PositionRun } from '../model/state';
 import type { ProblemList } from './budget';
 import { MAX_POSITION, positionProblem } from './position';

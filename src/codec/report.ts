@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
-import { describeValue } from '../internal/describeValue';
-import { shortenPath } from '../internal/shortenPath';
+import { describeValue } from '../util/describeValue';
+import { shortenPath } from '../util/shortenPath';
 
 const isArrayTag = (tag: string | undefined): boolean =>
   tag === 'ArrayType' || tag === 'ReadonlyArrayType' || tag === 'BoundedArrayType';

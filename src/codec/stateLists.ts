@@ -1,4 +1,4 @@
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE, type MemoryState } from '../model/state';
 import type { MessageDict } from '../serialization/types';
 import type { ProblemList } from './budget';

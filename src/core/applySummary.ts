@@ -1,4 +1,4 @@
-import { lastCodePoints } from '../internal/codePoints';
+import { lastCodePoints } from '../util/codePoints';
 import { summaryText } from '../internal/summaryArguments';
 import { NO_EFFECTS } from '../internal/window';
 import type { Transition } from '../model/effects';

@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { mergeByPosition } from '../internal/pending';
 import { holdsPosition } from '../internal/positions';
 import { isSummarized } from '../internal/summarized';

@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue, received } from '../internal/describeValue';
+import { describeValue, received } from '../util/describeValue';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { positionsOf } from '../internal/positions';

@@ -1,4 +1,4 @@
-import { errorText } from '../internal/errorText';
+import { errorText } from '../util/errorText';
 import { brandError, formatMessage } from './errorBrand';
 
 /** Errors list at most this many problems; `problemCount` tells how many there were. */

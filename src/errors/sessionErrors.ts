@@ -1,4 +1,4 @@
-import { escapeText, quoteText } from '../internal/escapeText';
+import { escapeText, quoteText } from '../util/escapeText';
 import { brandError, formatMessage } from './errorBrand';
 
 /** The longest id, location or problem shown in a message (the error's fields keep them whole). */

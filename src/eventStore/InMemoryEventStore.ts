@@ -1,8 +1,8 @@
 import { createMemory } from '../core/createMemory';
 import { memoryReducer } from '../core/memoryTransition';
 import { isConversationMemoryError } from '../errors/errorBrand';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
 import { EventConflictError } from '../errors/eventErrors';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import type { MemoryAction } from '../model/actions';

@@ -2,7 +2,7 @@ import { memoryActions } from '../actions/memoryActions';
 import type { HeldTrim } from '../core/holdForSummary';
 import { isConversationMemoryError } from '../errors/errorBrand';
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { ConversationMemory } from '../facade/ConversationMemory';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryEffect, TrimmedEffect } from '../model/effects';

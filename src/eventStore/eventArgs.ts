@@ -2,7 +2,7 @@ import { either as E } from 'fp-ts';
 import { decodeAction } from '../codec/decodeAction';
 import { decodeConfig } from '../codec/decodeConfig';
 import { MemoryArgumentError, MemoryDecodeError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { DEFAULT_SNAPSHOT_EVERY } from '../log/eventLog';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';

@@ -1,6 +1,6 @@
 import { createMemory } from '../core/createMemory';
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { unreadable } from '../internal/unreadable';
 import { type EventLog, logActions, logSnapshotEveryOf, seek } from '../log/eventLog';
 import { logBuilder } from '../log/logBuilder';

@@ -12,7 +12,7 @@ import { reconfigure } from '../core/reconfigure';
 import { setSummary } from '../core/setSummary';
 import { ListenerError, MemoryArgumentError } from '../errors/memoryErrors';
 import { readState } from '../internal/readState';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { Message } from '../model/message';

@@ -1,4 +1,4 @@
-import { escapeText, quoteText } from '../internal/escapeText';
+import { escapeText, quoteText } from '../util/escapeText';
 import type { TranscriptProvider } from './transcriptRule';
 
 /**

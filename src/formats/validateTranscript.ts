@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { received } from '../internal/describeValue';
+import { received } from '../util/describeValue';
 import { unreadable } from '../internal/unreadable';
 import type { Message } from '../model/message';
 import { checkToolPairing } from './checkToolPairing';

@@ -1,10 +1,10 @@
 import { DEFAULT_CONFIG, type MemoryConfig, type MemoryOptions } from '../model/config';
-import { describeValue } from './describeValue';
-import { errorText } from './errorText';
-import { keySegment } from './escapeText';
-import { isPlainObject } from './isPlainObject';
-import { keyHint, type KeyHints } from './keyHint';
-import { limitProblem, nullableLimitProblem } from './limitProblem';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
+import { keySegment } from '../util/escapeText';
+import { isPlainObject } from '../util/isPlainObject';
+import { keyHint, type KeyHints } from '../util/keyHint';
+import { limitProblem, nullableLimitProblem } from '../util/limitProblem';
 import { tokenizerProblem } from './tokenizerProblem';
 
 /**

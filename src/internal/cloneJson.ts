@@ -1,8 +1,8 @@
 import type { JsonObject, JsonValue } from '../model/message';
-import { describeValue } from './describeValue';
-import { isPlainObject } from './isPlainObject';
-import { keySegment } from './escapeText';
-import { shortenPath } from './shortenPath';
+import { describeValue } from '../util/describeValue';
+import { isPlainObject } from '../util/isPlainObject';
+import { keySegment } from '../util/escapeText';
+import { shortenPath } from '../util/shortenPath';
 
 /**
  * Thrown by {@link cloneJsonObject} with the path of the first non-JSON value; callers turn it

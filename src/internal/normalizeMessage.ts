@@ -2,11 +2,11 @@ import { InvalidMessageError } from '../errors/memoryErrors';
 import type { ContentPart, JsonObject, Message, ToolCall } from '../model/message';
 import { isRole, ROLES } from '../model/role';
 import { cloneJsonObject, NotJsonError } from './cloneJson';
-import { describeValue } from './describeValue';
-import { keySegment } from './escapeText';
-import { keyHint, type KeyHints } from './keyHint';
-import { deepFreezeMessage } from './freeze';
-import { isPlainObject } from './isPlainObject';
+import { describeValue } from '../util/describeValue';
+import { keySegment } from '../util/escapeText';
+import { keyHint, type KeyHints } from '../util/keyHint';
+import { deepFreezeMessage } from '../model/freeze';
+import { isPlainObject } from '../util/isPlainObject';
 import { unreadable } from './unreadable';
 
 /**

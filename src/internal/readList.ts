@@ -1,5 +1,5 @@
 import { InvalidMessageError } from '../errors/memoryErrors';
-import { describeValue } from './describeValue';
+import { describeValue } from '../util/describeValue';
 import { unreadable } from './unreadable';
 
 /**

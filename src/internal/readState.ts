@@ -1,7 +1,7 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import type { MemoryState } from '../model/state';
-import { describeValue } from './describeValue';
-import { errorText } from './errorText';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
 
 const isStateShaped = (candidate: Partial<MemoryState> | null): candidate is MemoryState => {
   if (typeof candidate !== 'object' || candidate === null) return false;

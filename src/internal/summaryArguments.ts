@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from './describeValue';
+import { describeValue } from '../util/describeValue';
 
 /**
  * The argument checks of the summary reducers, shared with their action creators, so that an

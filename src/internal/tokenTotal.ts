@@ -1,5 +1,5 @@
 import { TokenizerError } from '../errors/memoryErrors';
-import { describeValue } from './describeValue';
+import { describeValue } from '../util/describeValue';
 
 /**
  * Adds a message's count to a window's running total, which must stay a safe integer: past

@@ -1,5 +1,5 @@
 import { isKnownTokenizer, isTokenizerReady } from '../tokens/registry';
-import { describeValue } from './describeValue';
+import { describeValue } from '../util/describeValue';
 import { tokenizerOfModel } from '../tokens/tokenizerOfModel';
 
 /** When a model id is given where a tokenizer name belongs: the encoding of that model. */

@@ -1,5 +1,5 @@
 import { isConversationMemoryError } from '../errors/errorBrand';
-import { errorText } from './errorText';
+import { errorText } from '../util/errorText';
 
 /** Our error classes that take `(api, what, { cause })`. */
 type ArgumentErrorClass = new (api: string, what: string, options?: { cause?: unknown }) => Error;

@@ -2,7 +2,7 @@ import type { MemoryConfig } from '../model/config';
 import type { MemoryEffect, Transition, TrimBreakdown, TrimRule } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
-import { freezeWindow } from './freeze';
+import { freezeWindow } from '../model/freeze';
 import { messageAt, type Sequence } from './sequence';
 import { keptRanges, runsOfRanges, sliceRanges } from './applyRemovals';
 import { positionAt, positionsOf, runsAfterPrefixCut } from './positions';

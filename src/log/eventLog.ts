@@ -1,8 +1,8 @@
 import { createMemory } from '../core/createMemory';
 import { memoryTransition, memoryReducer } from '../core/memoryTransition';
-import { unknownOption } from '../internal/unknownOption';
+import { unknownOption } from '../util/unknownOption';
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryState } from '../model/state';

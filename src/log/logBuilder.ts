@@ -1,6 +1,6 @@
 import { memoryReducer } from '../core/memoryTransition';
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryState } from '../model/state';
 import type { EventLog } from './eventLogTypes';

@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { unreadable } from '../internal/unreadable';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryState } from '../model/state';

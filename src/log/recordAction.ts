@@ -1,6 +1,6 @@
 import { MemoryArgumentError, MemoryConfigError } from '../errors/memoryErrors';
 import { checkOptionFields } from '../internal/checkConfig';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { unreadable } from '../internal/unreadable';
 import type { MemoryAction } from '../model/actions';

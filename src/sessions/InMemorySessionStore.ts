@@ -1,6 +1,6 @@
-import { unknownOption } from '../internal/unknownOption';
+import { unknownOption } from '../util/unknownOption';
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { readState } from '../internal/readState';
 import type { MemoryState } from '../model/state';
 import { checkExpectedRevision, expectedRevisionOf } from './revision';

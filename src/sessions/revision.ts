@@ -1,6 +1,6 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { SessionConflictError } from '../errors/sessionErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 
 /**
  * Reads `options.expectedRevision` of a save: `undefined` (an unconditional save) or an integer

@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import type { Message } from '../model/message';
 import type { SessionSearchResult } from './types';
 

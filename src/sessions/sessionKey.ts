@@ -1,6 +1,6 @@
 import { SessionIdError } from '../errors/sessionErrors';
-import { codePointLength } from '../internal/codePoints';
-import { describeValue } from '../internal/describeValue';
+import { codePointLength } from '../util/codePoints';
+import { describeValue } from '../util/describeValue';
 
 /**
  * The longest id or namespace, in characters (code points), as in the reference.

@@ -1,5 +1,5 @@
 import { TokenizerError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import type { EncodingName } from './encodings';
 import { loadedCounter, type EncodingCounter } from './loadedEncodings';
 import type { MemoryEncoding } from './memoryEncoding';

@@ -1,6 +1,6 @@
 import { TokenizerError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
 import { adoptEncoding, type EncodingModule } from './adoptEncoding';
 import type { EncodingName } from './encodings';
 import { importEncoding } from './importEncoding';

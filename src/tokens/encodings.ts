@@ -1,5 +1,5 @@
 import { TokenizerError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
+import { describeValue } from '../util/describeValue';
 import { tryEncodingCounter } from './encodingLoader';
 import type { EncodingCounter } from './loadedEncodings';
 

@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { received } from '../internal/describeValue';
+import { received } from '../util/describeValue';
 import { encodingCounter } from './encodings';
 import { quarterCodePoints } from './heuristic';
 import { encodingForModel } from './modelEncodings';

@@ -1,4 +1,4 @@
-import { codePointLength } from '../internal/codePoints';
+import { codePointLength } from '../util/codePoints';
 import type { Message } from '../model/message';
 
 const SURROGATE = /[\uD800-\uDFFF]/;

@@ -1,4 +1,4 @@
-import { shared } from '../internal/shared';
+import { shared } from '../util/shared';
 import type { EncodingName } from './encodings';
 
 /**

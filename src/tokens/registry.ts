@@ -1,8 +1,8 @@
 import { TokenizerError } from '../errors/memoryErrors';
 import { isConversationMemoryError } from '../errors/errorBrand';
-import { describeValue } from '../internal/describeValue';
-import { errorText } from '../internal/errorText';
-import { shared } from '../internal/shared';
+import { describeValue } from '../util/describeValue';
+import { errorText } from '../util/errorText';
+import { shared } from '../util/shared';
 import type { TokenizerName } from '../model/config';
 import type { Message } from '../model/message';
 import { loadEncoding, tryEncodingCounter } from './encodingLoader';

@@ -1,5 +1,5 @@
-import { errorText } from '../internal/errorText';
-import { deepFreezeMessage } from '../internal/freeze';
+import { errorText } from '../util/errorText';
+import { deepFreezeMessage } from '../model/freeze';
 import type { Message } from '../model/message';
 
 /** A counter as the registry holds it (the public type lives in `registry.ts`). */

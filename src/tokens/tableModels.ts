@@ -19,7 +19,7 @@ const byModel = <E extends EncodingName>(
  * modelFamilies.ts answers the same way (`gpt-oss-20b`; `gpt-4-…` and `gpt-3.5-turbo-…` by
  * prefix). Importing the table instead would put it in every bundle of the root entry, used or
  * not: gpt-tokenizer does not declare itself free of side effects, and its module computes the
- * table when it loads (1.3 KB gzipped with what it imports). test/tokens.tableModels.test.ts
+ * table when it loads (1.3 KB gzipped with what it imports). test/tokens/tokens.tableModels.test.ts
  * compares every model of gpt-tokenizer's own table, so an upgrade that changes it fails there.
  */
 

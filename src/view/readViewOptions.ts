@@ -1,6 +1,6 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../internal/describeValue';
-import { quoteText } from '../internal/escapeText';
+import { describeValue } from '../util/describeValue';
+import { quoteText } from '../util/escapeText';
 import { unreadable } from '../internal/unreadable';
 import type { ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes';
 

@@ -1,4 +1,4 @@
-import { systemMessage } from '../model/constructors';
+import { systemMessage } from '../messages/constructors';
 import type { Message } from '../model/message';
 
 /**

@@ -30,7 +30,7 @@ const jsonKeyArb: fc.Arbitrary<string> = fc.oneof(
 
 /**
  * `-0` becomes `0`. JSON has no `-0`, so the library stores a `-0` parameter as `0` (tested in
- * `test/addMessage.test.ts`); generated input keeps to what the library stores, so the
+ * `test/core/addMessage.test.ts`); generated input keeps to what the library stores, so the
  * "admitted unchanged" checks compare like with like.
  */
 const withoutNegativeZero = (value: unknown): unknown => {

@@ -1,8 +1,8 @@
 import { isConversationMemoryError } from '../../errors/errorBrand';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { cloneJsonObject, NotJsonError } from '../../internal/cloneJson';
-import { describeValue } from '../../internal/describeValue';
-import { errorText } from '../../internal/errorText';
+import { describeValue } from '../../util/describeValue';
+import { errorText } from '../../util/errorText';
 import { normalizeMessage } from '../../internal/normalizeMessage';
 import { unreadable } from '../../internal/unreadable';
 import type { JsonObject, Message } from '../../model/message';

@@ -1,4 +1,4 @@
-import { codePointLength } from '../../internal/codePoints';
+import { codePointLength } from '../../util/codePoints';
 
 /**
  * Text helpers of `LocalProvider`. Lengths are counted in Unicode code points (a surrogate pair

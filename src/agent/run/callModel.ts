@@ -1,5 +1,5 @@
 import { ProviderResponseError } from '../../errors/agentErrors';
-import { errorText } from '../../internal/errorText';
+import { errorText } from '../../util/errorText';
 import { normalizeMessage } from '../../internal/normalizeMessage';
 import type { Message } from '../../model/message';
 import type { ModelCallInfo } from '../hooks';

@@ -1,5 +1,5 @@
-import { errorText } from '../../internal/errorText';
-import { toolMessage } from '../../model/constructors';
+import { errorText } from '../../util/errorText';
+import { toolMessage } from '../../messages/constructors';
 import type { JsonValue, Message, ToolCall } from '../../model/message';
 import type { AgentTool } from '../types';
 

@@ -1,8 +1,8 @@
 import { InvalidMessageError } from '../../errors/memoryErrors';
 import { ProviderResponseError } from '../../errors/agentErrors';
-import { errorText } from '../../internal/errorText';
+import { errorText } from '../../util/errorText';
 import { normalizeMessage } from '../../internal/normalizeMessage';
-import { assistantMessage, toolMessage } from '../../model/constructors';
+import { assistantMessage, toolMessage } from '../../messages/constructors';
 import type { Message, ToolCall } from '../../model/message';
 import type { CompletionResult } from '../provider';
 import { interruptedToolResult } from '../../view/interruptedToolResult';

@@ -1,5 +1,5 @@
 import { normalizeMessage } from '../../internal/normalizeMessage';
-import { userMessage } from '../../model/constructors';
+import { userMessage } from '../../messages/constructors';
 import type { Message } from '../../model/message';
 import { SUMMARIZE_PROMPT, SUMMARIZER_SYSTEM_PROMPT } from '../prompts';
 import type { RunContext } from './context';

@@ -1,7 +1,7 @@
 import { MemoryArgumentError } from '../../errors/memoryErrors';
-import { describeValue } from '../../internal/describeValue';
+import { describeValue } from '../../util/describeValue';
 import type { AgentStreamEvent } from '../streamEvents';
-import { decodeStreamEvent } from './decodeStreamEvent';
+import { readStreamEvent } from './readStreamEvent';
 import { ServerSentEventParser } from './serverSentEventParser';
 
 const API = 'readServerSentEvents';
@@ -54,7 +54,7 @@ async function* readEvents(
       const { done, value } = await reader.read();
       const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
       for (const raw of parser.feed(text)) {
-        const event = decodeStreamEvent(API, raw.event, raw.data);
+        const event = readStreamEvent(API, raw.event, raw.data);
         if (event !== undefined) yield event;
       }
       if (done) break;

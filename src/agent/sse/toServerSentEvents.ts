@@ -1,7 +1,7 @@
 import { isConversationMemoryError } from '../../errors/errorBrand';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
-import { describeValue } from '../../internal/describeValue';
-import { escapeJsonText } from '../../internal/escapeText';
+import { describeValue } from '../../util/describeValue';
+import { escapeJsonText } from '../../util/escapeText';
 import type { AgentStreamEvent } from '../streamEvents';
 
 const API = 'toServerSentEvents';

@@ -1,4 +1,4 @@
-import { quoteText } from '../../internal/escapeText';
+import { quoteText } from '../../util/escapeText';
 import type { ViewTarget } from '../../view/viewTypes';
 import { VIEW_TARGETS } from '../model/stepModelView';
 import { closestName } from './closestName';

@@ -1,4 +1,4 @@
-import { escapeText } from '../../internal/escapeText';
+import { escapeText } from '../../util/escapeText';
 import type { MemoryConfig } from '../../model/config';
 import { messageLabel } from '../model/actionLabel';
 import { coverageText } from '../model/coverageText';

@@ -1,5 +1,5 @@
 import { either as E } from 'fp-ts';
-import { escapeJsonText, escapeText, quoteText } from '../../internal/escapeText';
+import { escapeJsonText, escapeText, quoteText } from '../../util/escapeText';
 import { parseInput } from '../model/readInput';
 import { stepsText } from '../model/stepsText';
 import { pageDataOf } from '../page/data';

@@ -1,4 +1,4 @@
-import { escapeText } from '../../internal/escapeText';
+import { escapeText } from '../../util/escapeText';
 import type { MemoryAction } from '../../model/actions';
 import type { MemoryOptions } from '../../model/config';
 import type { Message } from '../../model/message';

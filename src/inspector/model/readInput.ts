@@ -1,9 +1,9 @@
 import { either as E } from 'fp-ts';
 import { decodeEnvelope } from '../../codec/envelope';
 import { MemoryDecodeError } from '../../errors/memoryErrors';
-import { describeValue } from '../../internal/describeValue';
-import { errorText } from '../../internal/errorText';
-import { isPlainObject } from '../../internal/isPlainObject';
+import { describeValue } from '../../util/describeValue';
+import { errorText } from '../../util/errorText';
+import { isPlainObject } from '../../util/isPlainObject';
 import { DEFAULT_SNAPSHOT_EVERY, fromState } from '../../log/eventLog';
 import type { InputKind, Inspected, SessionInfo } from './types';
 

@@ -1,6 +1,6 @@
 import { getPositions } from '../../core/selectors';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
-import { describeValue } from '../../internal/describeValue';
+import { describeValue } from '../../util/describeValue';
 import { type EventLog, seek } from '../../log/eventLog';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';

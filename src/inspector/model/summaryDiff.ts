@@ -1,5 +1,5 @@
 import { MAX_SUMMARY_CHARS } from '../../core/applySummary';
-import { codePointLength } from '../../internal/codePoints';
+import { codePointLength } from '../../util/codePoints';
 
 /**
  * What one step did to the summary, against the summary before it:

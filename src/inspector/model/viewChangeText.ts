@@ -1,4 +1,4 @@
-import { escapeText } from '../../internal/escapeText';
+import { escapeText } from '../../util/escapeText';
 import type { Message } from '../../model/message';
 import type { ViewChange } from '../../view/viewTypes';
 

@@ -2,7 +2,7 @@ import { summaryMessage } from '../../view/summaryMessage';
 import { memoryTransition } from '../../core/memoryTransition';
 import { getPositions } from '../../core/selectors';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
-import { describeValue } from '../../internal/describeValue';
+import { describeValue } from '../../util/describeValue';
 import { actionAt, type EventLog, seek } from '../../log/eventLog';
 import type { MemoryAction } from '../../model/actions';
 import type { MemoryEffect } from '../../model/effects';

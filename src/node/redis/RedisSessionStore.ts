@@ -27,7 +27,7 @@ import {
 } from 'conversation-memory/store-kit';
 import { RedisConnection } from './redisConnection';
 import { type RedisKeyLayout, redisKeyLayout } from './redisKeys';
-import { decodeRedisMemory, readRedisRecord } from './redisRecord';
+import { readRedisMemory, readRedisRecord } from './redisRecord';
 import { saveRedisRecord } from './redisSave';
 import { scanRedisKeys } from './redisScan';
 import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './redisScripts';
@@ -150,7 +150,7 @@ export class RedisSessionStore implements SessionStore {
     if (record.kind === 'corrupt') {
       throw new SessionCorruptError(api, where.key, hash, record.problems);
     }
-    const decoded = decodeRedisMemory(record.memory);
+    const decoded = readRedisMemory(record.memory);
     if (!decoded.ok) {
       throw new SessionCorruptError(api, where.key, hash, decoded.problems, {
         cause: decoded.cause,
@@ -173,7 +173,7 @@ export class RedisSessionStore implements SessionStore {
       const records = await Promise.all(keys.map((key) => this.#read(key, true, api)));
       for (const [i, record] of records.entries()) {
         if (record.kind !== 'live') continue;
-        const decoded = decodeRedisMemory(record.memory);
+        const decoded = readRedisMemory(record.memory);
         if (!decoded.ok) continue;
         const { id, namespace, createdAt, updatedAt } = record;
         yield { key: keys[i] as string, id, namespace, state: decoded.state, createdAt, updatedAt };

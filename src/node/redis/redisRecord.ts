@@ -170,10 +170,10 @@ export const readRedisRecord = (
  *
  * @example
  * ```ts
- * decodeRedisMemory('{"max_messages": 0}'); // { ok: false, problems: ['memory.max_messages: …'] }
+ * readRedisMemory('{"max_messages": 0}'); // { ok: false, problems: ['memory.max_messages: …'] }
  * ```
  */
-export const decodeRedisMemory = (
+export const readRedisMemory = (
   memory: string | undefined,
 ):
   | { readonly ok: true; readonly state: MemoryState }

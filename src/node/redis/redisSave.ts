@@ -5,7 +5,7 @@ import { type SessionKey } from 'conversation-memory/store-kit';
 import type { RedisConnection } from './redisConnection';
 import { redisExpirySeconds } from './redisExpiry';
 import type { RedisKeyLayout } from './redisKeys';
-import { decodeRedisMemory, readRedisRecord, recordToken } from './redisRecord';
+import { readRedisMemory, readRedisRecord, recordToken } from './redisRecord';
 import { READ_SCRIPT, runScript, SAVE_SCRIPT } from './redisScripts';
 import type { VerifiedTokens } from './verifiedTokens';
 
@@ -111,7 +111,7 @@ export const saveRedisRecord = async (
     );
     if (record.kind === 'live') {
       seen = record.revision;
-      if (decodeRedisMemory(record.memory).ok) {
+      if (readRedisMemory(record.memory).ok) {
         // A conditional save that is already stale need not ask the script again.
         if (expected !== undefined && expected !== record.revision) {
           throw new SessionConflictError(api, where.key, expected, record.revision);

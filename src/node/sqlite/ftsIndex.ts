@@ -1,5 +1,5 @@
 import type { Message } from 'conversation-memory';
-import { decodeMemoryJson } from './sessionRow';
+import { readMemoryJson } from './sessionRow';
 import type { Statements } from './statements';
 
 /** The FTS5 statements (present when FTS5 search is on). */
@@ -107,7 +107,7 @@ export const moveIndex = (fts: FtsStatements, from: string, to: string): void =>
 export const backfillIndex = (fts: FtsStatements, now: number): string[] => {
   const sound: string[] = [];
   for (const row of fts.selectStale.all()) {
-    const decoded = decodeMemoryJson(row.memory_json, 'heuristic');
+    const decoded = readMemoryJson(row.memory_json, 'heuristic');
     const messages = 'state' in decoded ? decoded.state.messages : [];
     const at =
       typeof row.updated_at === 'number' && Number.isFinite(row.updated_at) ? row.updated_at : now;

@@ -1,6 +1,6 @@
 import { scoreSessionMessages } from 'conversation-memory/store-kit';
 import type { ScoredSession } from './scoredSession';
-import { decodeParsedMemory, type SessionRow } from './sessionRow';
+import { readParsedMemory, type SessionRow } from './sessionRow';
 
 /**
  * Whether a parsed memory has a user or assistant message whose content contains a term: a cheap
@@ -51,7 +51,7 @@ export const scanSessions = (
       continue;
     }
     if (!mayMatch(parsed, terms)) continue;
-    const decoded = decodeParsedMemory(parsed, 'heuristic');
+    const decoded = readParsedMemory(parsed, 'heuristic');
     if (!('state' in decoded)) continue;
     const scored = scoreSessionMessages(decoded.state.messages, terms);
     if (scored === undefined) continue;

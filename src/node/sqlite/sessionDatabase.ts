@@ -4,7 +4,7 @@ import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
 import { unindexSession } from './ftsIndex';
 import { loadBetterSqlite3 } from './loadBetterSqlite3';
 import { prepareSchema } from './schema';
-import { decodeMemoryJson, readRowMeta } from './sessionRow';
+import { readMemoryJson, readRowMeta } from './sessionRow';
 import { type MetaRow, prepareStatements, type Statements } from './statements';
 import { ValidatedRows } from './validatedRows';
 
@@ -111,7 +111,7 @@ export class SessionDatabase {
     const meta = readRowMeta(row);
     if ('problems' in meta) return meta.problems;
     if (this.known.has(key)) return undefined;
-    const memory = decodeMemoryJson(this.sql.selectMemory.get(key), 'heuristic');
+    const memory = readMemoryJson(this.sql.selectMemory.get(key), 'heuristic');
     if ('problems' in memory) return memory.problems;
     this.known.add(key);
     return undefined;

@@ -119,10 +119,10 @@ const inColumn = (problem: string): string =>
  * @returns the state, or the problems
  * @example
  * ```ts
- * decodeMemoryJson('{"max_messages": 0}'); // { problems: ['memory_json.max_messages: …'], kind: 'data', … }
+ * readMemoryJson('{"max_messages": 0}'); // { problems: ['memory_json.max_messages: …'], kind: 'data', … }
  * ```
  */
-export const decodeMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
+export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
   if (typeof text !== 'string') {
     return {
       problems: [`memory_json: expected JSON text, got ${describeColumn(text)}`],
@@ -137,18 +137,18 @@ export const decodeMemoryJson = (text: unknown, tokenizer?: 'heuristic'): Decode
     const reason = error instanceof Error ? error.message : String(error);
     return { problems: [`memory_json: not valid JSON (${reason})`], kind: 'data', cause: error };
   }
-  return decodeParsedMemory(parsed, tokenizer);
+  return readParsedMemory(parsed, tokenizer);
 };
 
 /**
- * {@link decodeMemoryJson} after `JSON.parse`: for a caller that parsed the column already.
+ * {@link readMemoryJson} after `JSON.parse`: for a caller that parsed the column already.
  *
  * @example
  * ```ts
- * decodeParsedMemory(JSON.parse(row.memory_json), 'heuristic');
+ * readParsedMemory(JSON.parse(row.memory_json), 'heuristic');
  * ```
  */
-export const decodeParsedMemory = (parsed: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
+export const readParsedMemory = (parsed: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
   const decoded = fromDict(parsed, tokenizer === undefined ? undefined : { tokenizer });
   if (E.isRight(decoded)) return { state: decoded.right };
   return {
@@ -175,7 +175,7 @@ export const decodeParsedMemory = (parsed: unknown, tokenizer?: 'heuristic'): De
  */
 export const loadedFromRow = (row: SessionRow, api: string, location: string): LoadedSession => {
   const meta = readRowMeta(row);
-  const memory = decodeMemoryJson(row.memory_json);
+  const memory = readMemoryJson(row.memory_json);
   if ('meta' in meta && 'state' in memory) {
     return Object.freeze({
       state: memory.state,

@@ -1,0 +1,96 @@
+/**
+ * Runs every script in examples/ with tsx, as a user would, and checks that it exits 0 and prints
+ * its key line. Each example also asserts its own claims at runtime (it throws when the window is
+ * wrong), so an API change that breaks an example fails here.
+ *
+ * Examples import `conversation-memory` by name, as an application does, so each file can be
+ * copied as it is. tsx resolves the name through tsconfig.json's `paths` to `src/`; with
+ * `TEST_DIST=1` a tsconfig that maps it to the built `dist/` is used instead.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+const tsconfig =
+  process.env['TEST_DIST'] === '1' ? ['--tsconfig', 'test/dist/tsconfig.examples.json'] : [];
+
+/** Arguments an example is run with: the chat server answers one request of its own and exits. */
+const argsOf: Readonly<Record<string, readonly string[]>> = { 'chat-server.ts': ['--once'] };
+
+/** One line each example must print (its conclusion), by file name. */
+const expected: Readonly<Record<string, string>> = {
+  'chat-server.ts': 'chat server: 5 text deltas streamed, finish says "Nice to meet you, Ada."',
+  'demo.ts':
+    'demo complete: 4 runs, 3 trims, 3 summaries, summary injected in 4 model calls; the model answered "Your name is Alice." from the summary',
+  'aiSdkAdapter.ts': 'ai-sdk example complete: 2 calls, tool turn answered',
+  'anthropicAdapter.ts': 'anthropic adapter: tool turn complete, final answer "2 + 2 = 4"',
+  'openaiAdapter.ts': 'openai adapter: 2 calls, roles sent: system, user, assistant, tool',
+  'eventSourcedAgent.ts':
+    'event-sourced agent: child killed with SIGKILL at version 4, resumed from the stream, finished at version 8; load equals replay',
+  'modelView.ts': 'model view: 6 messages sent, 1 changes, 0 violations; memory unchanged',
+  'streamingAgent.ts':
+    'streaming agent: 2 model calls, 1 tool call, the streamed text is the final answer',
+  'memoryTour.ts':
+    'demo complete: removed 2 by the message limit, 3 by the token limit, 3 at the tool-pair boundary',
+  'reducerLoop.ts': 'replayed 8 actions: same final state',
+  'saveRestore.ts':
+    'toDict(fromDict(saved file)) writes the saved JSON back exactly: same keys, order and values',
+  'summarizeOnTrim.ts':
+    'summarize-on-trim: 1 failed summary lost nothing; the first commit covers positions 0–3',
+  'reduxChat.ts':
+    'redux chat: 2 threads, 3 trims printed by the listener, 5 messages archived + 6 in windows = 11 sent',
+  'sharedSessions.ts': 'shared sessions: 4 turns by 3 agents, revision 4, 8 messages, no turn lost',
+  'slidingWindow.ts': `Final window: [ASSISTANT("Hi!"), USER("What's 2+2?"), ASSISTANT("4")]`,
+  'tokenLimit.ts': 'message is kept even though maxTokens is 40',
+  'zustandChat.ts':
+    'zustand example: reloaded 3 messages (positions 1, 2, 3); a newer save was reported and left untouched until clearStorage',
+  'timeTravel.ts':
+    'time travel: 8 steps replayed, seek(3) shows the tool turn, a fork from step 5 diverges',
+  'toolPairs.ts': '    breakdown: messageLimit=1 tokenLimit=0 toolPairBoundary=3',
+};
+
+const examples = readdirSync(new URL('../../examples', import.meta.url))
+  .filter((name) => name.endsWith('.ts'))
+  .sort();
+
+describe('examples', () => {
+  it('every example imports the package by name, never a relative path', () => {
+    for (const name of examples) {
+      const source = readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8');
+      expect(source).toMatch(/from 'conversation-memory';/);
+      // The adapter examples start the test suite's loopback server in place of the provider.
+      expect(source.replace(/from '\.\.\/test\/support\/loopback\/\w+';/g, '')).not.toMatch(
+        /from '\.\.?\//,
+      );
+    }
+  });
+
+  it('every example has an expected line', () => {
+    expect(examples).toEqual(Object.keys(expected).sort());
+  });
+
+  // Concurrently (vitest runs up to five at once): each is a separate process that mostly waits
+  // (tsx's start, servers, a child process), so running them one by one left the cores idle.
+  it.concurrent.each(examples)(
+    '%s runs and prints its key line',
+    async (name) => {
+      // execFile rejects (failing the test, with the script's stderr) on a non-zero exit.
+      const { stdout } = await run(
+        tsx,
+        [...tsconfig, `examples/${name}`, ...(argsOf[name] ?? [])],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 45_000,
+        },
+      );
+      expect(stdout).toContain(expected[name]);
+    },
+    60_000,
+  );
+});
