@@ -1,3 +1,4 @@
+import { unknownOption } from '../internal/unknownOption';
 import { createMemory } from '../core/createMemory';
 import { memoryReducer } from '../core/memoryTransition';
 import { isConversationMemoryError } from '../errors/errorBrand';
@@ -72,6 +73,10 @@ export class InMemoryEventStore implements EventStore {
   #closed = false;
 
   constructor(options: EventStoreOptions = {}) {
+    if (typeof options === 'object' && options !== null) {
+      const unknown = unknownOption(options, ['snapshotEvery'], 'options');
+      if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
+    }
     this.#snapshotEvery = snapshotEveryOf(
       (options as EventStoreOptions | undefined)?.snapshotEvery,
       API,

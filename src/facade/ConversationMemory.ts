@@ -1,10 +1,10 @@
 import { either as E } from 'fp-ts';
-import { fromDict, type FromDictOptions } from '../codec/fromDict';
+import { type FromDictOptions, loadDict } from '../codec/fromDict';
 import { addMessage } from '../core/addMessage';
 import { addMessages } from '../core/addMessages';
 import { applySummary } from '../core/applySummary';
 import { clearMemory } from '../core/clearMemory';
-import { createMemory } from '../core/createMemory';
+import { createMemoryFor } from '../core/createMemory';
 import { getPendingSummary, getPositions, getRecent } from '../core/selectors';
 import { holdForSummary, type HeldTrim } from '../core/holdForSummary';
 import { commitSummary } from '../core/commitSummary';
@@ -66,7 +66,8 @@ export class ConversationMemory {
    * ```
    */
   constructor(options?: MemoryOptions) {
-    this.#state = adopting === undefined ? createMemory(options) : adopting.state;
+    this.#state =
+      adopting === undefined ? createMemoryFor('new ConversationMemory', options) : adopting.state;
   }
 
   /**
@@ -103,9 +104,9 @@ export class ConversationMemory {
    * ```
    */
   static fromDict(input: unknown, options?: FromDictOptions): ConversationMemory {
-    const decoded = fromDict(input, options);
+    const decoded = loadDict('ConversationMemory.fromDict', input, options);
     if (E.isLeft(decoded)) throw decoded.left;
-    return ConversationMemory.fromState(decoded.right);
+    return ConversationMemory.fromState(decoded.right.state);
   }
 
   /**

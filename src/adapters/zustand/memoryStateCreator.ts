@@ -1,10 +1,6 @@
-import {
-  createMemory,
-  memoryTransition,
-  type MemoryEffect,
-  type MemoryOptions,
-} from 'conversation-memory';
+import { memoryTransition, type MemoryEffect, type MemoryOptions } from 'conversation-memory';
 import type { StateCreator } from 'zustand/vanilla';
+import { createMemoryAs } from '../shared/createMemoryAs';
 import type { MemoryStoreState } from './types';
 
 const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);
@@ -26,10 +22,20 @@ const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);
  * );
  * ```
  */
-export const memoryStateCreator = (
-  memoryOptions?: MemoryOptions,
+export const memoryStateCreator = (memoryOptions?: MemoryOptions): StateCreator<MemoryStoreState> =>
+  stateCreatorFor('memoryStateCreator', memoryOptions);
+
+/**
+ * {@link memoryStateCreator} for the public call named `api`, which the error of bad options
+ * names (`createMemoryStore`).
+ *
+ * @internal
+ */
+export const stateCreatorFor = (
+  api: string,
+  memoryOptions: MemoryOptions | undefined,
 ): StateCreator<MemoryStoreState> => {
-  const initial = createMemory(memoryOptions);
+  const initial = createMemoryAs(api, memoryOptions);
   return (set, get) => ({
     memory: initial,
     lastEffects: NO_EFFECTS,

@@ -37,6 +37,7 @@ import {
   sessionClockOf,
   sessionTtlOf,
   searchTerms,
+  unknownOption,
 } from 'conversation-memory/store-kit';
 import { syncDirectory, writeFileAtomic } from './atomicWrite';
 import { acquireFileLock, type FileLock } from './fileLock';
@@ -163,6 +164,14 @@ export class JsonFileSessionStore implements SessionStore {
         "options must be an object such as { directory: './sessions' }",
       );
     }
+    // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
+    const unknown = unknownOption(
+      options,
+      ['directory', 'defaultTtl', 'now', 'lockWaitMs', 'staleLockMs', 'maxFileBytes'],
+      'options',
+      { ttl: 'defaultTtl', default_ttl: 'defaultTtl', dir: 'directory', path: 'directory' },
+    );
+    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
     if (typeof options.directory !== 'string' || options.directory === '') {
       throw new MemoryArgumentError(
         API,

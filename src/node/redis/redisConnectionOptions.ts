@@ -39,6 +39,20 @@ export interface RedisConnectionOptions {
  * const read: RedisConnectionRead = readRedisConnectionOptions({ url: 'redis://localhost:6379' }, 'app:', 'RedisSessionStore');
  * ```
  */
+/**
+ * The names of {@link RedisConnectionOptions}, for the check of misspelled options.
+ *
+ * @internal
+ */
+export const REDIS_CONNECTION_OPTIONS: readonly string[] = [
+  'url',
+  'cluster',
+  'client',
+  'prefix',
+  'commandTimeoutMs',
+  'minReplicas',
+];
+
 export interface RedisConnectionRead {
   readonly source: RedisSource;
   readonly prefix: string;
