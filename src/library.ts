@@ -144,6 +144,8 @@ export {
   isStorageKey,
 } from './sessions/sessionKey';
 export { expectedRevisionOf, checkExpectedRevision } from './sessions/revision';
+export { checkSessionOptions, checkEventOptions } from './sessions/methodOptions';
+export type { SessionMethod, EventMethod } from './sessions/methodOptions';
 export { sessionTtlOf, sessionClockOf, isSessionExpired } from './sessions/ttl';
 export {
   DEFAULT_SEARCH_LIMIT,

@@ -267,6 +267,92 @@ const rows: readonly Row[] = [
   },
 ];
 
+/** Every method of each session store, with a misspelled option. */
+const sessionStores = {
+  InMemorySessionStore: () => new InMemorySessionStore(),
+  JsonFileSessionStore: () => new JsonFileSessionStore({ directory: folder }),
+  SqliteSessionStore: () => new SqliteSessionStore({ path: ':memory:' }),
+  RedisSessionStore: () => new RedisSessionStore({ client: fakeRedis }),
+};
+const sessionMethodRows: Row[] = Object.entries(sessionStores).flatMap(([name, make]) => [
+  {
+    call: `${name}.save`,
+    run: () => make().save('s1', createMemory(), { expectedrevision: 0 } as never),
+    error: MemoryArgumentError,
+    message: `${name}.save: options.expectedrevision is not an option (did you mean expectedRevision?)`,
+  },
+  {
+    call: `${name}.branch`,
+    run: () => make().branch('s1', 's2', { revision: 0 } as never),
+    error: MemoryArgumentError,
+    message: `${name}.branch: options.revision is not an option (did you mean expectedRevision?)`,
+  },
+  ...(['load', 'exists', 'delete'] as const).map((method) => ({
+    call: `${name}.${method}`,
+    run: () => make()[method]('s1', { namespce: 'u1' } as never),
+    error: MemoryArgumentError,
+    message: `${name}.${method}: options.namespce is not an option (did you mean namespace?)`,
+  })),
+  {
+    call: `${name}.search`,
+    run: () => make().search('hello', { limt: 3 } as never),
+    error: MemoryArgumentError,
+    message: `${name}.search: options.limt is not an option (did you mean limit?)`,
+  },
+]);
+
+/** The first item of an async iterable (an async generator runs its checks on the first next). */
+const firstOf = <T>(items: AsyncIterable<T>): Promise<IteratorResult<T>> =>
+  items[Symbol.asyncIterator]().next();
+
+/** Every method of each event store, with a misspelled option. */
+const eventStores = {
+  InMemoryEventStore: () => new InMemoryEventStore(),
+  SqliteEventStore: () => new SqliteEventStore({ path: ':memory:' }),
+  RedisEventStore: () => new RedisEventStore({ client: fakeRedis }),
+};
+const eventMethodRows: Row[] = Object.entries(eventStores).flatMap(([name, make]) => [
+  {
+    call: `${name}.append`,
+    run: () => make().append('s1', [], { expectedVersion: 0, namespce: 'u1' } as never),
+    error: MemoryArgumentError,
+    message: `${name}.append: options.namespce is not an option (did you mean namespace?)`,
+  },
+  {
+    call: `${name}.read`,
+    run: () => firstOf(make().read('s1', { fromversion: 2 } as never)),
+    error: MemoryArgumentError,
+    message: `${name}.read: options.fromversion is not an option (did you mean fromVersion?)`,
+  },
+  {
+    call: `${name}.load`,
+    run: () => make().load('s1', { atversion: 2 } as never),
+    error: MemoryArgumentError,
+    message: `${name}.load: options.atversion is not an option (did you mean atVersion?)`,
+  },
+  {
+    call: `${name}.streams`,
+    run: () => make().streams({ namespce: 'u1' } as never),
+    error: MemoryArgumentError,
+    message: `${name}.streams: options.namespce is not an option (did you mean namespace?)`,
+  },
+  {
+    call: `${name}.delete`,
+    run: () => make().delete('s1', { namespce: 'u1' } as never),
+    error: MemoryArgumentError,
+    message: `${name}.delete: options.namespce is not an option (did you mean namespace?)`,
+  },
+]);
+const subscribeRow: Row = {
+  call: 'RedisEventStore.subscribe',
+  run: () =>
+    new RedisEventStore({ client: fakeRedis }).subscribe('s1', 0, () => undefined, {
+      onerror: () => undefined,
+    } as never),
+  error: MemoryArgumentError,
+  message: 'RedisEventStore.subscribe: options.onerror is not an option (did you mean onError?)',
+};
+
 /** The error `run` throws or rejects with, or `undefined` when it does neither. */
 const failureOf = async (run: () => unknown): Promise<unknown> => {
   try {
@@ -278,10 +364,13 @@ const failureOf = async (run: () => unknown): Promise<unknown> => {
 };
 
 describe('every options object is strict', () => {
-  it.each(rows)('$call refuses an unknown key', async ({ run, error, message }) => {
-    const failure = await failureOf(run);
-    expect(failure).toBeInstanceOf(error);
-    expect(isConversationMemoryError(failure)).toBe(true);
-    expect((failure as Error).message).toContain(message);
-  });
+  it.each([...rows, ...sessionMethodRows, ...eventMethodRows, subscribeRow])(
+    '$call refuses an unknown key',
+    async ({ run, error, message }) => {
+      const failure = await failureOf(run);
+      expect(failure).toBeInstanceOf(error);
+      expect(isConversationMemoryError(failure)).toBe(true);
+      expect((failure as Error).message).toContain(message);
+    },
+  );
 });

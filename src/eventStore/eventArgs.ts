@@ -6,6 +6,7 @@ import { describeValue } from '../internal/describeValue';
 import { DEFAULT_SNAPSHOT_EVERY } from '../log/eventLog';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';
+import { checkEventOptions } from '../sessions/methodOptions';
 import { sessionKeyOf } from '../sessions/sessionKey';
 
 /**
@@ -56,6 +57,7 @@ export const checkAppend = (
       `options must be an object with expectedVersion (0 creates the stream), received ${describeValue(options)}`,
     );
   }
+  checkEventOptions(options, 'append', api);
   const { key } = sessionKeyOf(streamId, options, api);
   const { expectedVersion, config } = options as { expectedVersion?: unknown; config?: unknown };
   if (!isVersion(expectedVersion)) {

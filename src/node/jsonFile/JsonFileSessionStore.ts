@@ -38,6 +38,7 @@ import {
   sessionTtlOf,
   searchTerms,
   unknownOption,
+  checkSessionOptions,
 } from 'conversation-memory/store-kit';
 import { syncDirectory, writeFileAtomic } from './atomicWrite';
 import { acquireFileLock, type FileLock } from './fileLock';
@@ -361,6 +362,7 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
+    checkSessionOptions(options, 'save', `${API}.save`);
     return this.#save('save', sessionId, state, options);
   }
 
@@ -470,6 +472,7 @@ export class JsonFileSessionStore implements SessionStore {
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     this.#open('load');
+    checkSessionOptions(options, 'load', `${API}.load`);
     return this.#load(`${API}.load`, sessionKeyOf(sessionId, options, `${API}.load`));
   }
 
@@ -494,6 +497,7 @@ export class JsonFileSessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     this.#open('exists');
+    checkSessionOptions(options, 'exists', `${API}.exists`);
     const where = sessionKeyOf(sessionId, options, `${API}.exists`);
     const found = await this.#find(where, sessionFileName(where.key));
     if (found.kind === 'absent') return false;
@@ -502,6 +506,7 @@ export class JsonFileSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     this.#open('delete');
+    checkSessionOptions(options, 'delete', `${API}.delete`);
     const api = `${API}.delete`;
     const where = sessionKeyOf(sessionId, options, api);
     const name = sessionFileName(where.key);
@@ -532,6 +537,7 @@ export class JsonFileSessionStore implements SessionStore {
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     this.#open('branch');
+    checkSessionOptions(options, 'branch', `${API}.branch`);
     const api = `${API}.branch`;
     const source = sessionKeyOf(sourceId, options, api);
     sessionKeyOf(newId, options, api);
@@ -595,6 +601,7 @@ export class JsonFileSessionStore implements SessionStore {
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     this.#open('search');
+    checkSessionOptions(options, 'search', `${API}.search`);
     const api = `${API}.search`;
     const terms = searchTerms(query);
     const limit = searchLimitOf(options?.limit);

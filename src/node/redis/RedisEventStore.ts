@@ -37,6 +37,7 @@ import {
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
+  checkEventOptions,
 } from 'conversation-memory/store-kit';
 import { RedisConnection } from './redisConnection';
 import {
@@ -378,6 +379,7 @@ export class RedisEventStore implements EventStore {
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
     const api = this.#open('read');
+    checkEventOptions(options, 'read', `${API}.read`);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     const head = await this.#head(api, key, 0);
@@ -387,6 +389,7 @@ export class RedisEventStore implements EventStore {
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
     const api = this.#open('load');
+    checkEventOptions(options, 'load', `${API}.load`);
     const { key } = sessionKeyOf(streamId, options, api);
     const atVersion = atVersionOf(options, api);
     const head = await this.#head(api, key, atVersion);
@@ -401,6 +404,7 @@ export class RedisEventStore implements EventStore {
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     const api = this.#open('streams');
+    checkEventOptions(options, 'streams', `${API}.streams`);
     const namespace = namespaceOf(
       typeof options === 'object' && options !== null ? options.namespace : undefined,
       api,
@@ -436,6 +440,7 @@ export class RedisEventStore implements EventStore {
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
     const api = this.#open('delete');
+    checkEventOptions(options, 'delete', `${API}.delete`);
     const { key } = sessionKeyOf(streamId, options, api);
     const reply = await runScript(this.#connection, DELETE_EVENTS_SCRIPT, this.#keys(key), [], api);
     await this.#connection.confirmWrite(this.#layout.stream(key), api);
@@ -472,6 +477,7 @@ export class RedisEventStore implements EventStore {
     options?: SubscribeOptions,
   ): Unsubscribe {
     const api = this.#open('subscribe');
+    checkEventOptions(options, 'subscribe', api);
     const { key } = sessionKeyOf(streamId, options, api);
     if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
       throw new MemoryArgumentError(

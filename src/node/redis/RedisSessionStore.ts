@@ -24,6 +24,7 @@ import {
   sessionAddressOf,
   sessionKeyOf,
   describeValue,
+  checkSessionOptions,
 } from 'conversation-memory/store-kit';
 import { RedisConnection } from './redisConnection';
 import { type RedisKeyLayout, redisKeyLayout } from './redisKeys';
@@ -118,7 +119,9 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    return this.#save(this.#open('save'), sessionId, state, options);
+    const api = this.#open('save');
+    checkSessionOptions(options, 'save', api);
+    return this.#save(api, sessionId, state, options);
   }
 
   async #save(
@@ -143,6 +146,7 @@ export class RedisSessionStore implements SessionStore {
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     const api = this.#open('load');
+    checkSessionOptions(options, 'load', `${API}.load`);
     const where = sessionKeyOf(sessionId, options, api);
     const hash = this.#layout.session(where.key);
     const record = await this.#read(where.key, true, api);
@@ -201,6 +205,7 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const api = this.#open('delete');
+    checkSessionOptions(options, 'delete', `${API}.delete`);
     const where = sessionKeyOf(sessionId, options, api);
     const hash = this.#layout.session(where.key);
     this.#verified.delete(hash);
@@ -217,6 +222,7 @@ export class RedisSessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const api = this.#open('exists');
+    checkSessionOptions(options, 'exists', `${API}.exists`);
     const where = sessionKeyOf(sessionId, options, api);
     const record = await this.#read(where.key, false, api);
     return record.kind === 'live' || record.kind === 'corrupt';
@@ -224,6 +230,7 @@ export class RedisSessionStore implements SessionStore {
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     const api = this.#open('branch');
+    checkSessionOptions(options, 'branch', `${API}.branch`);
     const source = sessionKeyOf(sourceId, options, api);
     sessionKeyOf(newId, options, api);
     const loaded = await this.load(source.id, { namespace: source.namespace });
@@ -235,6 +242,7 @@ export class RedisSessionStore implements SessionStore {
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     const api = this.#open('search');
+    checkSessionOptions(options, 'search', `${API}.search`);
     const terms = searchTerms(query);
     const limit = searchLimitOf(options?.limit);
     const namespace = namespaceOf(options?.namespace, api);

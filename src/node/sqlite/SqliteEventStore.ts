@@ -33,6 +33,7 @@ import {
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
+  checkEventOptions,
 } from 'conversation-memory/store-kit';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
@@ -266,6 +267,7 @@ export class SqliteEventStore implements EventStore {
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
     const stillOpen = this.#stillOpen('read');
+    checkEventOptions(options, 'read', `${API}.read`);
     const api = `${API}.read`;
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
@@ -276,6 +278,7 @@ export class SqliteEventStore implements EventStore {
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
     const stillOpen = this.#stillOpen('load');
+    checkEventOptions(options, 'load', `${API}.load`);
     const api = `${API}.load`;
     const { key } = sessionKeyOf(streamId, options, api);
     const atVersion = atVersionOf(options, api);
@@ -304,6 +307,7 @@ export class SqliteEventStore implements EventStore {
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     const stillOpen = this.#stillOpen('streams');
+    checkEventOptions(options, 'streams', `${API}.streams`);
     const namespace = namespaceOf(
       typeof options === 'object' && options !== null ? options.namespace : undefined,
       `${API}.streams`,
@@ -331,6 +335,7 @@ export class SqliteEventStore implements EventStore {
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
     const stillOpen = this.#stillOpen('delete');
+    checkEventOptions(options, 'delete', `${API}.delete`);
     const api = `${API}.delete`;
     const { key } = sessionKeyOf(streamId, options, api);
     const sql = this.#sql;

@@ -24,6 +24,7 @@ import {
   type SessionKey,
   sessionKeyOf,
   describeValue,
+  checkSessionOptions,
 } from 'conversation-memory/store-kit';
 import { rethrowBusy } from './busyRetry';
 import { indexSession, moveIndex } from './ftsIndex';
@@ -232,6 +233,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
     const stillOpen = this.#open('save');
+    checkSessionOptions(options, 'save', `${API}.save`);
     const where = sessionKeyOf(sessionId, options, `${API}.save`);
     const expected = expectedRevisionOf(options, `${API}.save`);
     return this.#save('save', where, this.#encode('save', state), expected, stillOpen);
@@ -239,6 +241,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     const stillOpen = this.#open('load');
+    checkSessionOptions(options, 'load', `${API}.load`);
     const where = sessionKeyOf(sessionId, options, `${API}.load`);
     return this.#load('load', where, stillOpen);
   }
@@ -278,6 +281,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const stillOpen = this.#open('delete');
+    checkSessionOptions(options, 'delete', `${API}.delete`);
     const where = sessionKeyOf(sessionId, options, `${API}.delete`);
     const { sql } = this.#database;
     return this.#database.write(
@@ -300,6 +304,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const stillOpen = this.#open('exists');
+    checkSessionOptions(options, 'exists', `${API}.exists`);
     const where = sessionKeyOf(sessionId, options, `${API}.exists`);
     const row = await this.#database.read(() => {
       const key = this.#rowKeyOf(where);
@@ -310,6 +315,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     const stillOpen = this.#open('branch');
+    checkSessionOptions(options, 'branch', `${API}.branch`);
     const source = sessionKeyOf(sourceId, options, `${API}.branch`);
     const target = sessionKeyOf(newId, options, `${API}.branch`);
     const expected = expectedRevisionOf(options, `${API}.branch`);
@@ -326,6 +332,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     const stillOpen = this.#open('search');
+    checkSessionOptions(options, 'search', `${API}.search`);
     const terms = searchTerms(query);
     const limit = searchLimitOf(options?.limit);
     const namespace = namespaceOf(options?.namespace, `${API}.search`);
