@@ -90,7 +90,7 @@ const READERS: Record<string, (state: MemoryState) => unknown> = {
   getRecent: (state) => getRecent(state, 1),
   getSummary: (state) => getSummary(state),
   getPositions: (state) => getPositions(state),
-  totalTokens: (state) => getTotalTokens(state),
+  getTotalTokens: (state) => getTotalTokens(state),
   toDict: (state) => toDict(state),
   'ConversationMemory.fromState': (state) => ConversationMemory.fromState(state),
 };

@@ -1,7 +1,7 @@
 import { either as E } from 'fp-ts';
 import { decodeAction } from '../codec/decodeAction';
-import { decodeConfig } from '../codec/decodeConfig';
-import { MemoryArgumentError, MemoryDecodeError } from '../errors/memoryErrors';
+import { MemoryArgumentError, MemoryConfigError, MemoryDecodeError } from '../errors/memoryErrors';
+import { checkConfig } from '../internal/checkConfig';
 import { describeValue } from '../internal/describeValue';
 import { DEFAULT_SNAPSHOT_EVERY } from '../log/eventLog';
 import type { MemoryAction } from '../model/actions';
@@ -68,9 +68,17 @@ export const checkAppend = (
   }
   let checkedConfig: MemoryConfig | undefined;
   if (config !== undefined) {
-    const decoded = decodeConfig(config);
-    if (E.isLeft(decoded)) throw decoded.left;
-    checkedConfig = decoded.right;
+    const checked = checkConfig(config);
+    if (!checked.ok) {
+      // Named for the store method called and the field: `S.append: options.config.maxMessages …`.
+      const problems = checked.problems.map((problem) =>
+        problem.startsWith('options ')
+          ? `options.config${problem.slice('options'.length)}`
+          : `options.config.${problem}`,
+      );
+      throw new MemoryConfigError(api, problems);
+    }
+    checkedConfig = checked.config;
   }
   if (!Array.isArray(actions)) {
     throw new MemoryArgumentError(

@@ -1,14 +1,14 @@
 import { either as E } from 'fp-ts';
 import { type FromDictOptions, loadDict } from '../codec/fromDict';
-import { addMessage } from '../core/addMessage';
-import { addMessages } from '../core/addMessages';
+import { addMessageWith } from '../core/addMessage';
+import { addMessagesWith } from '../core/addMessages';
 import { applySummary } from '../core/applySummary';
 import { clearMemory } from '../core/clearMemory';
 import { createMemoryFor } from '../core/createMemory';
 import { getPendingSummary, getPositions, getRecent } from '../core/selectors';
 import { holdForSummary, type HeldTrim } from '../core/holdForSummary';
 import { commitSummary } from '../core/commitSummary';
-import { reconfigure } from '../core/reconfigure';
+import { reconfigureWith } from '../core/reconfigure';
 import { setSummary } from '../core/setSummary';
 import { ListenerError, MemoryArgumentError } from '../errors/memoryErrors';
 import { readState } from '../internal/readState';
@@ -67,7 +67,10 @@ export class ConversationMemory {
    */
   constructor(options?: MemoryOptions) {
     this.#state =
-      adopting === undefined ? createMemoryFor('new ConversationMemory', options) : adopting.state;
+      adopting === undefined
+        ? // The error names the class called: `new RecordedMemory` for the subclass.
+          createMemoryFor(`new ${new.target.name || 'ConversationMemory'}`, options)
+        : adopting.state;
   }
 
   /**
@@ -282,7 +285,7 @@ export class ConversationMemory {
    * ```
    */
   add(message: MessageInput): readonly MemoryEffect[] {
-    return this.#commitAdd(addMessage(this.#state, message));
+    return this.#commitAdd(addMessageWith(this.#state, message, true, 'ConversationMemory.add'));
   }
 
   /**
@@ -296,7 +299,9 @@ export class ConversationMemory {
    * ```
    */
   addMany(messages: readonly MessageInput[]): readonly MemoryEffect[] {
-    return this.#commitAdd(addMessages(this.#state, messages));
+    return this.#commitAdd(
+      addMessagesWith(this.#state, messages, true, 'ConversationMemory.addMany'),
+    );
   }
 
   /**
@@ -360,7 +365,7 @@ export class ConversationMemory {
    * ```
    */
   reconfigure(config: MemoryOptions): readonly MemoryEffect[] {
-    const transition = reconfigure(this.#state, config);
+    const transition = reconfigureWith(this.#state, config, true, 'ConversationMemory.reconfigure');
     if (transition.state === this.#state) return transition.effects;
     return this.#commitAdd(transition);
   }

@@ -1,4 +1,4 @@
-import { createMemory } from '../core/createMemory';
+import { createMemoryFor } from '../core/createMemory';
 import { memoryTransition, memoryReducer } from '../core/memoryTransition';
 import { unknownOption } from '../internal/unknownOption';
 import { MemoryArgumentError } from '../errors/memoryErrors';
@@ -51,7 +51,7 @@ export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions
     if (unknown !== undefined) throw new MemoryArgumentError('createEventLog', unknown);
   }
   return fromState(
-    createMemory(config),
+    createMemoryFor('createEventLog', config),
     logSnapshotEveryOf(options?.snapshotEvery, 'createEventLog'),
   );
 };
