@@ -2,6 +2,7 @@ import { memoryTransition, type MemoryEffect, type MemoryOptions } from 'convers
 import type { StateCreator } from 'zustand/vanilla';
 import { createMemoryAs } from '../shared/createMemoryAs';
 import type { MemoryStoreState } from './types';
+import { watchRestore } from './unhandledRestore';
 
 const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);
 
@@ -36,15 +37,20 @@ export const stateCreatorFor = (
   memoryOptions: MemoryOptions | undefined,
 ): StateCreator<MemoryStoreState> => {
   const initial = createMemoryAs(api, memoryOptions);
-  return (set, get) => ({
-    memory: initial,
-    lastEffects: NO_EFFECTS,
-    dispatch: (action) => {
-      const { memory } = get();
-      // Throws for an invalid payload before anything is set: the store stays as it was.
-      const { state, effects } = memoryTransition(memory, action);
-      if (state !== memory || effects.length > 0) set({ memory: state, lastEffects: effects });
-      return effects;
-    },
-  });
+  return (set, get, store) => {
+    // Under persist with memoryPersistStorage, a stored value that cannot be restored is
+    // reported when no onRehydrateStorage callback will receive it.
+    watchRestore(store);
+    return {
+      memory: initial,
+      lastEffects: NO_EFFECTS,
+      dispatch: (action) => {
+        const { memory } = get();
+        // Throws for an invalid payload before anything is set: the store stays as it was.
+        const { state, effects } = memoryTransition(memory, action);
+        if (state !== memory || effects.length > 0) set({ memory: state, lastEffects: effects });
+        return effects;
+      },
+    };
+  };
 };
