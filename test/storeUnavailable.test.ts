@@ -162,12 +162,13 @@ describe('Redis stores', () => {
       expectUnavailable(await failureOf(() => sessions.load('s1')), {
         store: 'RedisSessionStore',
         api: 'RedisSessionStore.load',
+        id: 's1',
       });
       expectUnavailable(
         await failureOf(() =>
           events.append('s1', [memoryActions.cleared()], { expectedVersion: 0 }),
         ),
-        { store: 'RedisEventStore', api: 'RedisEventStore.append' },
+        { store: 'RedisEventStore', api: 'RedisEventStore.append', id: 's1' },
       );
     } finally {
       await sessions.close().catch(() => undefined);

@@ -87,3 +87,25 @@ export const unavailableOnFailure = async <T>(
     throw asUnavailable(error, place);
   }
 };
+
+/**
+ * Runs `task`; a `StoreUnavailableError` it throws without the session or stream (the Redis
+ * connection reports failures without knowing which call they were for) gets `id`.
+ *
+ * @internal
+ */
+export const naming = async <T>(id: string, task: () => Promise<T>): Promise<T> => {
+  try {
+    return await task();
+  } catch (error) {
+    if (
+      isConversationMemoryError(error) &&
+      error.code === 'CM_STORE_UNAVAILABLE' &&
+      (error as StoreUnavailableError).id === undefined
+    ) {
+      // Our own error, made during this call: it is given the id it was missing.
+      Object.defineProperty(error, 'id', { value: id, enumerable: true });
+    }
+    throw error;
+  }
+};
