@@ -61,7 +61,7 @@ try {
 
   // 2. This process resumes from the stream.
   const store = new SqliteEventStore({ path });
-  const crashed = await store.load(STREAM.streamId, STREAM);
+  const crashed = await store.load(STREAM.streamId, { namespace: STREAM.namespace });
   assert.ok(crashed !== null);
   const pending = crashed.state.messages.at(-1)?.toolCalls?.[0];
   assert.ok(pending !== undefined, 'the stream ends with the unanswered tool call');
@@ -84,8 +84,8 @@ try {
   assert.ok(finished.message.content?.includes('1.08 USD'));
 
   // 3. The stored state is exactly the replay of the stored actions.
-  const loaded = await store.load(STREAM.streamId, STREAM);
-  const log = await exportEventLog(store, STREAM.streamId, STREAM);
+  const loaded = await store.load(STREAM.streamId, { namespace: STREAM.namespace });
+  const log = await exportEventLog(store, STREAM.streamId, { namespace: STREAM.namespace });
   assert.ok(loaded !== null && log !== null);
   assert.deepEqual(loaded.state, replay(log));
   assert.deepEqual(agent.memory?.state, loaded.state);

@@ -50,7 +50,9 @@ const slowProvider = (release: Promise<void>): Provider => {
 try {
   const web = createAgent({ provider: new LocalProvider(), session, observers });
   await web.run('Hi! My name is Alice.');
-  console.log(`web worker:   revision ${(await store.load(session.id, session))?.revision}`);
+  console.log(
+    `web worker:   revision ${(await store.load(session.id, { namespace: session.namespace }))?.revision}`,
+  );
 
   const queue = createAgent({ provider: new LocalProvider(), session, observers });
   const reply = await queue.run("What's my name?");
@@ -69,7 +71,7 @@ try {
   release();
   await slowRun;
 
-  const stored = await store.load(session.id, session);
+  const stored = await store.load(session.id, { namespace: session.namespace });
   assert.equal(stored?.revision, 4);
   const users = stored?.state.messages.filter((m) => m.role === 'user').map((m) => m.content);
   assert.deepEqual(users, [

@@ -231,4 +231,5 @@ export type {
   ExportEventLogOptions,
   ImportEventLogOptions,
   AgentEventStore,
+  AgentSession,
 } from './library';

@@ -144,6 +144,8 @@ export {
   isStorageKey,
 } from './sessions/sessionKey';
 export { expectedRevisionOf, checkExpectedRevision } from './sessions/revision';
+export { checkSessionOptions, checkEventOptions } from './sessions/methodOptions';
+export type { SessionMethod, EventMethod } from './sessions/methodOptions';
 export { sessionTtlOf, sessionClockOf, isSessionExpired } from './sessions/ttl';
 export {
   DEFAULT_SEARCH_LIMIT,
@@ -319,4 +321,4 @@ export { RecordedMemory } from './eventStore/RecordedMemory';
 export type { ActionListener } from './eventStore/RecordedMemory';
 export { exportEventLog, importEventLog } from './eventStore/eventLogTransfer';
 export type { ExportEventLogOptions, ImportEventLogOptions } from './eventStore/eventLogTransfer';
-export type { AgentEventStore } from './agent/types';
+export type { AgentEventStore, AgentSession } from './agent/types';

@@ -1,3 +1,4 @@
+import { unknownOption } from '../util/unknownOption';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
@@ -138,6 +139,8 @@ export class LocalProvider implements Provider {
         `options must be an object, received ${describeValue(options)}`,
       );
     }
+    const unknown = unknownOption(options, ['name', 'defaultModel'], 'options');
+    if (unknown !== undefined) throw new MemoryArgumentError('new LocalProvider', unknown);
     this.name = readOption(options, 'name', 'local');
     this.defaultModel = readOption(options, 'defaultModel', 'local-1');
   }

@@ -5,6 +5,7 @@ import type { EventStore } from '../eventStore/types';
 import { RecordedMemory } from '../eventStore/RecordedMemory';
 import type { MemoryConfig } from '../model/config';
 import { unknownOption } from '../util/unknownOption';
+import { schemaLibraryHint } from './schemaLibraryHint';
 import { describeValue } from '../util/describeValue';
 import { isPlainObject } from '../util/isPlainObject';
 import { unreadable } from '../internal/unreadable';
@@ -180,6 +181,19 @@ const checkText = (value: unknown, field: string): string | undefined => {
   return value;
 };
 
+/** The fields of an `AgentTool`. */
+const TOOL_FIELDS = ['name', 'description', 'parameters', 'execute', 'idempotent'];
+
+/** Names other tool APIs use (the AI SDK, OpenAI, MCP, LangChain) for the same fields. */
+const TOOL_HINTS: Readonly<Record<string, string>> = {
+  inputSchema: 'parameters',
+  input_schema: 'parameters',
+  schema: 'parameters',
+  handler: 'execute',
+  run: 'execute',
+  func: 'execute',
+};
+
 const checkTools = (value: unknown): Map<string, AgentTool> => {
   const tools = new Map<string, AgentTool>();
   if (value === undefined) return tools;
@@ -189,6 +203,9 @@ const checkTools = (value: unknown): Map<string, AgentTool> => {
     if (typeof tool !== 'object' || tool === null) {
       fail(`tools[${i}] must be an object, received ${describeValue(tool)}`);
     }
+    // A misspelled `idempotant: true` would leave a tool the agent must not run twice unmarked.
+    const unknownKey = unknownOption(tool as object, TOOL_FIELDS, `tools[${i}]`, TOOL_HINTS);
+    if (unknownKey !== undefined) fail(unknownKey);
     const { name, description, parameters, execute, idempotent } = tool as Partial<AgentTool>;
     if (idempotent !== undefined && typeof idempotent !== 'boolean') {
       fail(`tools[${i}].idempotent must be true or false, received ${describeValue(idempotent)}`);
@@ -201,6 +218,8 @@ const checkTools = (value: unknown): Map<string, AgentTool> => {
     if (typeof description !== 'string') {
       fail(`tools[${i}].description must be a string, received ${describeValue(description)}`);
     }
+    const schemaHint = schemaLibraryHint(parameters);
+    if (schemaHint !== undefined) fail(`tools[${i}].parameters is ${schemaHint}`);
     if (!isPlainObject(parameters)) {
       fail(
         `tools[${i}].parameters must be a JSON Schema object, received ${describeValue(parameters)}`,

@@ -2,6 +2,7 @@ import { InvalidMessageError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
+import { unknownOption } from '../util/unknownOption';
 import { userMessage } from '../messages/constructors';
 import type { MemoryEffect } from '../model/effects';
 import type { Message } from '../model/message';
@@ -60,6 +61,8 @@ const readRunOptions = (
       `options must be an object such as { runId, signal }, received ${describeValue(options)}`,
     );
   }
+  const unknown = unknownOption(options, RUN_OPTIONS, 'options');
+  if (unknown !== undefined) throw new InvalidMessageError(api, unknown);
   const { runId, signal } = options;
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
     throw new InvalidMessageError(
@@ -76,6 +79,9 @@ const readRunOptions = (
   return { runId: runId ?? newRunId(), signal };
 };
 
+/** The options of `run` and `stream`. */
+const RUN_OPTIONS = ['runId', 'signal'];
+
 /** `resume`'s options: `rerun` (default `false`) and a run's `runId` and `signal`. */
 const readResumeOptions = (
   options: ResumeOptions | undefined,
@@ -87,6 +93,8 @@ const readResumeOptions = (
       `options must be an object such as { rerun: true }, received ${describeValue(options)}`,
     );
   }
+  const unknown = unknownOption(options, ['rerun', ...RUN_OPTIONS], 'options');
+  if (unknown !== undefined) throw new InvalidMessageError('agent.resume', unknown);
   const { rerun = false } = options;
   if (typeof rerun !== 'boolean') {
     throw new InvalidMessageError(

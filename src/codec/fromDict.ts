@@ -9,11 +9,11 @@ import {
 } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import { errorText } from '../util/errorText';
-import { keySegment } from '../util/escapeText';
 import { isPlainObject } from '../util/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
 import { tokenizerProblem } from '../internal/tokenizerProblem';
 import { addToTotal } from '../internal/tokenTotal';
+import { unknownOption } from '../util/unknownOption';
 import { unreadable } from '../internal/unreadable';
 import { makeState } from '../internal/window';
 import { DEFAULT_CONFIG, type MemoryConfig, type TokenizerName } from '../model/config';
@@ -132,8 +132,20 @@ const chooseTokenizer = (
 export const fromDictWithEffects = (
   input: unknown,
   options?: FromDictOptions,
+): E.Either<MemoryDecodeError, Transition> => loadDict('fromDictWithEffects', input, options);
+
+/**
+ * {@link fromDictWithEffects} for the public call named `api`, which a misspelled option's
+ * error names (`fromDict`, `ConversationMemory.fromDict`).
+ *
+ * @internal
+ */
+export const loadDict = (
+  api: string,
+  input: unknown,
+  options: FromDictOptions | undefined,
 ): E.Either<MemoryDecodeError, Transition> => {
-  const tokenizer = readOptions(options);
+  const tokenizer = readOptions(options, api);
   try {
     return decode(input, tokenizer);
   } catch (error) {
@@ -143,27 +155,21 @@ export const fromDictWithEffects = (
 };
 
 /** Reads `options.tokenizer` once; anything else in `options` is a programmer error. */
-const readOptions = (options: FromDictOptions | undefined): unknown => {
+const readOptions = (options: FromDictOptions | undefined, api: string): unknown => {
   if (options === undefined) return undefined;
   let tokenizer: unknown;
   try {
     if (!isPlainObject(options)) {
       throw new MemoryArgumentError(
-        API,
+        api,
         `options must be an object such as { tokenizer }, received ${describeValue(options)}`,
       );
     }
-    for (const key of Object.keys(options)) {
-      if (key !== 'tokenizer') {
-        throw new MemoryArgumentError(
-          API,
-          `options${keySegment(key)} is not an option; expected tokenizer`,
-        );
-      }
-      tokenizer = (options as Record<string, unknown>)[key];
-    }
+    const unknown = unknownOption(options, ['tokenizer'], 'options');
+    if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
+    if (Object.hasOwn(options, 'tokenizer')) tokenizer = options.tokenizer;
   } catch (error) {
-    throw unreadable(error, MemoryArgumentError, API, 'options');
+    throw unreadable(error, MemoryArgumentError, api, 'options');
   }
   return tokenizer;
 };
@@ -238,7 +244,7 @@ export const fromDict = (
   input: unknown,
   options?: FromDictOptions,
 ): E.Either<MemoryDecodeError, MemoryState> =>
-  E.map((loaded: Transition) => loaded.state)(fromDictWithEffects(input, options));
+  E.map((loaded: Transition) => loaded.state)(loadDict('fromDict', input, options));
 
 /** Counts the checked messages with the config's tokenizer and builds the state. */
 const restore = (

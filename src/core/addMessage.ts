@@ -30,7 +30,8 @@ export const addMessage = (state: MemoryState, message: MessageInput): Transitio
   addMessageWith(state, message, true);
 
 /**
- * {@link addMessage}, optionally without building its effect (`memoryReducer`'s replays).
+ * {@link addMessage}, optionally without building its effect (`memoryReducer`'s replays), its
+ * errors naming `api`, the public call or action (`ConversationMemory.add`, `memory/messageAdded`).
  *
  * @internal
  */
@@ -38,8 +39,9 @@ export const addMessageWith = (
   state: MemoryState,
   message: MessageInput,
   withEffects: boolean,
+  api = 'addMessage',
 ): Transition => {
-  state = readState(state, 'addMessage');
-  const admitted = admit(state, message, 'addMessage', true);
+  state = readState(state, api);
+  const admitted = admit(state, message, api, true);
   return appendAndTrim(state, admitted.messages, admitted.counts, ADD, withEffects);
 };

@@ -26,7 +26,8 @@ export const addMessages = (state: MemoryState, messages: readonly MessageInput[
   addMessagesWith(state, messages, true);
 
 /**
- * {@link addMessages}, optionally without building its effect (`memoryReducer`'s replays).
+ * {@link addMessages}, optionally without building its effect (`memoryReducer`'s replays), its
+ * errors naming `api`, the public call or action (`ConversationMemory.addMany`).
  *
  * @internal
  */
@@ -34,8 +35,9 @@ export const addMessagesWith = (
   state: MemoryState,
   messages: readonly MessageInput[],
   withEffects: boolean,
+  api = 'addMessages',
 ): Transition => {
-  state = readState(state, 'addMessages');
-  const admitted = admit(state, messages, 'addMessages', false);
+  state = readState(state, api);
+  const admitted = admit(state, messages, api, false);
   return appendAndTrim(state, admitted.messages, admitted.counts, ADD, withEffects);
 };

@@ -18,9 +18,18 @@ import type { MemoryState } from '../model/state';
  * state.messages; // []
  * ```
  */
-export const createMemory = (options?: MemoryOptions): MemoryState => {
+export const createMemory = (options?: MemoryOptions): MemoryState =>
+  createMemoryFor('createMemory', options);
+
+/**
+ * {@link createMemory} for the public call named `api`, which the error of bad options names
+ * (`new ConversationMemory`).
+ *
+ * @internal
+ */
+export const createMemoryFor = (api: string, options: MemoryOptions | undefined): MemoryState => {
   const checked = checkConfig(options);
-  if (!checked.ok) throw new MemoryConfigError('createMemory', checked.problems);
+  if (!checked.ok) throw new MemoryConfigError(api, checked.problems);
   return makeState({
     config: checked.config,
     messages: EMPTY,

@@ -45,9 +45,19 @@ const reduce = (
   switch (type) {
     // The adds are most of any log: a replay that keeps only states skips building their effects.
     case 'memory/messageAdded':
-      return addMessageWith(state, read(action, 'payload', 'action', api) as never, withEffects);
+      return addMessageWith(
+        state,
+        read(action, 'payload', 'action', api) as never,
+        withEffects,
+        type,
+      );
     case 'memory/messagesAdded':
-      return addMessagesWith(state, read(action, 'payload', 'action', api) as never, withEffects);
+      return addMessagesWith(
+        state,
+        read(action, 'payload', 'action', api) as never,
+        withEffects,
+        type,
+      );
     case 'memory/limitsEnforced':
       return enforceLimits(state);
     case 'memory/toolPairBoundaryFixed':
@@ -77,7 +87,12 @@ const reduce = (
       );
     }
     case 'memory/reconfigured':
-      return reconfigureWith(state, read(action, 'payload', 'action', api) as never, withEffects);
+      return reconfigureWith(
+        state,
+        read(action, 'payload', 'action', api) as never,
+        withEffects,
+        type,
+      );
     default:
       return unchanged(state, api);
   }

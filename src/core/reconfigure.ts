@@ -56,7 +56,8 @@ export const reconfigure = (state: MemoryState, config: MemoryOptions): Transiti
   reconfigureWith(state, config, true);
 
 /**
- * {@link reconfigure}, optionally without building its effects (`memoryReducer`'s replays).
+ * {@link reconfigure}, optionally without building its effects (`memoryReducer`'s replays), its
+ * errors naming `api`, the public call or action (`memory/reconfigured`).
  *
  * @internal
  */
@@ -64,13 +65,14 @@ export const reconfigureWith = (
   state: MemoryState,
   config: MemoryOptions,
   withEffects: boolean,
+  api = API,
 ): Transition => {
-  state = readState(state, API);
+  state = readState(state, api);
   const checked =
     config === undefined
       ? { ok: false as const, problems: ['options must be an object, received undefined'] }
       : checkConfig(config, state.config);
-  if (!checked.ok) throw new MemoryConfigError(API, checked.problems);
+  if (!checked.ok) throw new MemoryConfigError(api, checked.problems);
   const from = state.config;
   const to = checked.config;
   if (sameConfig(from, to)) return { state, effects: NO_EFFECTS };

@@ -27,6 +27,8 @@ export {
   isStorageKey,
   expectedRevisionOf,
   checkExpectedRevision,
+  checkSessionOptions,
+  checkEventOptions,
   sessionTtlOf,
   sessionClockOf,
   isSessionExpired,
@@ -61,4 +63,11 @@ export {
   MAX_PENDING_MESSAGES,
   MAX_SUMMARY_COVERAGE,
 } from '../library';
-export type { SessionKey, CheckedAppend, RecordPlace, SnapshotPlace } from '../library';
+export type {
+  SessionKey,
+  SessionMethod,
+  EventMethod,
+  CheckedAppend,
+  RecordPlace,
+  SnapshotPlace,
+} from '../library';

@@ -1,6 +1,12 @@
 import { errorText } from '../util/errorText';
 import { brandError, formatMessage } from './errorBrand';
 
+/** The class in an api such as `RedisSessionStore.save` (`undefined` when there is none). */
+const storeOf = (api: string): string | undefined => {
+  const name = api.startsWith('new ') ? api.slice(4) : api.split('.')[0];
+  return name !== undefined && /Store$/.test(name) ? name : undefined;
+};
+
 /**
  * A store's backend could not serve the call: the server is unreachable, did not answer in time,
  * closed the connection, or refused for a while (a Redis Cluster failing over: `CLUSTERDOWN`,
@@ -11,6 +17,12 @@ import { brandError, formatMessage } from './errorBrand';
  * outcome is unknown (the connection dropped or the reply was late), or it was applied but not
  * confirmed by the replicas asked for (`minReplicas`), so a failover could still lose it: read
  * the record back (`load`) before deciding again, as after a conflict.
+ *
+ * Every store reports an environment failure this way, never with a bare driver error: a JSON
+ * file store whose folder cannot be created, read or written (`EACCES`, `ENOTDIR`, `EROFS`,
+ * `ENOSPC`, …), a SQLite file that cannot be opened or written (`SQLITE_CANTOPEN`,
+ * `SQLITE_READONLY`, `SQLITE_IOERR`, `SQLITE_FULL`), Redis down or failing over. `store` names
+ * the store, `id` the session or stream, `cause` the driver's error.
  *
  * @example
  * ```ts
@@ -27,20 +39,38 @@ export class StoreUnavailableError extends Error {
   declare readonly detail: string;
   /** `true` when the call may have changed the store before it failed (see the class). */
   readonly mayHaveWritten: boolean;
+  /** The store's class (`JsonFileSessionStore`), or `undefined` when the thrower did not say. */
+  readonly store: string | undefined;
+  /**
+   * The session or stream the call was about, or `undefined` for a call about none
+   * (`list`, `streams`, a constructor) or when the thrower did not say.
+   */
+  readonly id: string | undefined;
   /**
    * @param what - what failed (`Redis did not answer within 300 ms`)
    * @param mayHaveWritten - whether a write may have been applied
-   * @param options - `cause`: the driver's error, echoed (escaped) in the message
+   * @param options - `cause`: the driver's error, echoed (escaped) in the message; `store`: the
+   *   store's class (default: `api` up to its first `.`); `id`: the session or stream
    */
-  constructor(api: string, what: string, mayHaveWritten: boolean, options?: { cause?: unknown }) {
+  constructor(
+    api: string,
+    what: string,
+    mayHaveWritten: boolean,
+    options?: { cause?: unknown; store?: string; id?: string },
+  ) {
     const cause = options?.cause === undefined ? '' : ` (${errorText(options.cause)})`;
     const detail =
       `${what}${cause}; ` +
       (mayHaveWritten
         ? 'the change may or may not have been applied: read it back before deciding again'
         : 'nothing was written: try again later');
-    super(formatMessage(api, detail), options);
+    super(
+      formatMessage(api, detail),
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     brandError(this, 'CM_STORE_UNAVAILABLE', 'StoreUnavailableError', detail);
     this.mayHaveWritten = mayHaveWritten;
+    this.store = options?.store ?? storeOf(api);
+    this.id = options?.id;
   }
 }

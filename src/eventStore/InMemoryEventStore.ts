@@ -1,3 +1,5 @@
+import { checkEventOptions } from '../sessions/methodOptions';
+import { unknownOption } from '../util/unknownOption';
 import { createMemory } from '../core/createMemory';
 import { memoryReducer } from '../core/memoryTransition';
 import { isConversationMemoryError } from '../errors/errorBrand';
@@ -72,6 +74,10 @@ export class InMemoryEventStore implements EventStore {
   #closed = false;
 
   constructor(options: EventStoreOptions = {}) {
+    if (typeof options === 'object' && options !== null) {
+      const unknown = unknownOption(options, ['snapshotEvery'], 'options');
+      if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
+    }
     this.#snapshotEvery = snapshotEveryOf(
       (options as EventStoreOptions | undefined)?.snapshotEvery,
       API,
@@ -129,6 +135,7 @@ export class InMemoryEventStore implements EventStore {
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
     this.#open('read');
+    checkEventOptions(options, 'read', `${API}.read`);
     const api = `${API}.read`;
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
@@ -142,6 +149,7 @@ export class InMemoryEventStore implements EventStore {
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
     this.#open('load');
+    checkEventOptions(options, 'load', `${API}.load`);
     const api = `${API}.load`;
     const { key } = sessionKeyOf(streamId, options, api);
     const atVersion = atVersionOf(options, api);
@@ -162,6 +170,7 @@ export class InMemoryEventStore implements EventStore {
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     this.#open('streams');
+    checkEventOptions(options, 'streams', `${API}.streams`);
     const namespace = namespaceOf(
       typeof options === 'object' && options !== null ? options.namespace : undefined,
       `${API}.streams`,
@@ -184,6 +193,7 @@ export class InMemoryEventStore implements EventStore {
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
     this.#open('delete');
+    checkEventOptions(options, 'delete', `${API}.delete`);
     const { key } = sessionKeyOf(streamId, options, `${API}.delete`);
     return this.#streams.delete(key);
   }

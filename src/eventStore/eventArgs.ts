@@ -1,11 +1,12 @@
 import { either as E } from 'fp-ts';
 import { decodeAction } from '../codec/decodeAction';
-import { decodeConfig } from '../codec/decodeConfig';
-import { MemoryArgumentError, MemoryDecodeError } from '../errors/memoryErrors';
+import { MemoryArgumentError, MemoryConfigError, MemoryDecodeError } from '../errors/memoryErrors';
+import { checkConfig } from '../internal/checkConfig';
 import { describeValue } from '../util/describeValue';
 import { DEFAULT_SNAPSHOT_EVERY } from '../log/eventLog';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryConfig } from '../model/config';
+import { checkEventOptions } from '../sessions/methodOptions';
 import { sessionKeyOf } from '../sessions/sessionKey';
 
 /**
@@ -56,6 +57,7 @@ export const checkAppend = (
       `options must be an object with expectedVersion (0 creates the stream), received ${describeValue(options)}`,
     );
   }
+  checkEventOptions(options, 'append', api);
   const { key } = sessionKeyOf(streamId, options, api);
   const { expectedVersion, config } = options as { expectedVersion?: unknown; config?: unknown };
   if (!isVersion(expectedVersion)) {
@@ -66,9 +68,17 @@ export const checkAppend = (
   }
   let checkedConfig: MemoryConfig | undefined;
   if (config !== undefined) {
-    const decoded = decodeConfig(config);
-    if (E.isLeft(decoded)) throw decoded.left;
-    checkedConfig = decoded.right;
+    const checked = checkConfig(config);
+    if (!checked.ok) {
+      // Named for the store method called and the field: `S.append: options.config.maxMessages …`.
+      const problems = checked.problems.map((problem) =>
+        problem.startsWith('options ')
+          ? `options.config${problem.slice('options'.length)}`
+          : `options.config.${problem}`,
+      );
+      throw new MemoryConfigError(api, problems);
+    }
+    checkedConfig = checked.config;
   }
   if (!Array.isArray(actions)) {
     throw new MemoryArgumentError(

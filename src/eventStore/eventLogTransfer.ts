@@ -1,3 +1,4 @@
+import { unknownOption } from '../util/unknownOption';
 import { createMemory } from '../core/createMemory';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
@@ -92,6 +93,7 @@ export const exportEventLog = async (
 ): Promise<EventLog | null> => {
   const api = 'exportEventLog';
   const { load, read } = storeMethods(store, ['load', 'read'], api);
+  checkOptions(options, ['namespace', 'snapshotEvery', 'toVersion'], api);
   const { namespace, toVersion } = options;
   const snapshotEvery = logSnapshotEveryOf(options.snapshotEvery, api);
   // The state at version 0 is the stream's initial state: createMemory(its config).
@@ -103,6 +105,18 @@ export const exportEventLog = async (
     log.push(action);
   }
   return log.finish();
+};
+
+/** Refuses options that are not an object or hold a key that is not one of `known`. */
+const checkOptions = (options: unknown, known: readonly string[], api: string): void => {
+  if (typeof options !== 'object' || options === null) {
+    throw new MemoryArgumentError(
+      api,
+      `options must be an object, received ${describeValue(options)}`,
+    );
+  }
+  const unknown = unknownOption(options, known, 'options');
+  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
 };
 
 /**
@@ -137,6 +151,7 @@ export const importEventLog = async (
   const api = 'importEventLog';
   const { append } = storeMethods(store, ['append'], api);
   const checked = readLog(log, api);
+  checkOptions(options, ['namespace', 'batchSize'], api);
   const { namespace } = options;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) {

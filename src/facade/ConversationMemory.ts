@@ -1,14 +1,14 @@
 import { either as E } from 'fp-ts';
-import { fromDict, type FromDictOptions } from '../codec/fromDict';
-import { addMessage } from '../core/addMessage';
-import { addMessages } from '../core/addMessages';
+import { type FromDictOptions, loadDict } from '../codec/fromDict';
+import { addMessageWith } from '../core/addMessage';
+import { addMessagesWith } from '../core/addMessages';
 import { applySummary } from '../core/applySummary';
 import { clearMemory } from '../core/clearMemory';
-import { createMemory } from '../core/createMemory';
+import { createMemoryFor } from '../core/createMemory';
 import { getPendingSummary, getPositions, getRecent } from '../core/selectors';
 import { holdForSummary, type HeldTrim } from '../core/holdForSummary';
 import { commitSummary } from '../core/commitSummary';
-import { reconfigure } from '../core/reconfigure';
+import { reconfigureWith } from '../core/reconfigure';
 import { setSummary } from '../core/setSummary';
 import { ListenerError, MemoryArgumentError } from '../errors/memoryErrors';
 import { readState } from '../internal/readState';
@@ -66,7 +66,11 @@ export class ConversationMemory {
    * ```
    */
   constructor(options?: MemoryOptions) {
-    this.#state = adopting === undefined ? createMemory(options) : adopting.state;
+    this.#state =
+      adopting === undefined
+        ? // The error names the class called: `new RecordedMemory` for the subclass.
+          createMemoryFor(`new ${new.target.name || 'ConversationMemory'}`, options)
+        : adopting.state;
   }
 
   /**
@@ -103,9 +107,9 @@ export class ConversationMemory {
    * ```
    */
   static fromDict(input: unknown, options?: FromDictOptions): ConversationMemory {
-    const decoded = fromDict(input, options);
+    const decoded = loadDict('ConversationMemory.fromDict', input, options);
     if (E.isLeft(decoded)) throw decoded.left;
-    return ConversationMemory.fromState(decoded.right);
+    return ConversationMemory.fromState(decoded.right.state);
   }
 
   /**
@@ -281,7 +285,7 @@ export class ConversationMemory {
    * ```
    */
   add(message: MessageInput): readonly MemoryEffect[] {
-    return this.#commitAdd(addMessage(this.#state, message));
+    return this.#commitAdd(addMessageWith(this.#state, message, true, 'ConversationMemory.add'));
   }
 
   /**
@@ -295,7 +299,9 @@ export class ConversationMemory {
    * ```
    */
   addMany(messages: readonly MessageInput[]): readonly MemoryEffect[] {
-    return this.#commitAdd(addMessages(this.#state, messages));
+    return this.#commitAdd(
+      addMessagesWith(this.#state, messages, true, 'ConversationMemory.addMany'),
+    );
   }
 
   /**
@@ -359,7 +365,7 @@ export class ConversationMemory {
    * ```
    */
   reconfigure(config: MemoryOptions): readonly MemoryEffect[] {
-    const transition = reconfigure(this.#state, config);
+    const transition = reconfigureWith(this.#state, config, true, 'ConversationMemory.reconfigure');
     if (transition.state === this.#state) return transition.effects;
     return this.#commitAdd(transition);
   }

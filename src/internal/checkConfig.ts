@@ -3,9 +3,9 @@ import { describeValue } from '../util/describeValue';
 import { errorText } from '../util/errorText';
 import { keySegment } from '../util/escapeText';
 import { isPlainObject } from '../util/isPlainObject';
-import { keyHint, type KeyHints } from '../util/keyHint';
 import { limitProblem, nullableLimitProblem } from '../util/limitProblem';
 import { tokenizerProblem } from './tokenizerProblem';
+import { suggestOption } from '../util/unknownOption';
 
 /**
  * The outcome of {@link checkConfig}: a frozen config, or every problem found (each naming the
@@ -18,15 +18,6 @@ export type ConfigCheck =
   | { readonly ok: false; readonly problems: readonly string[] };
 
 const OPTION_LIST = 'maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem';
-
-/** The reference's snake_case names of the options, for a "did you mean" hint. */
-const OPTION_HINTS: KeyHints = {
-  max_messages: 'maxMessages',
-  max_tokens: 'maxTokens',
-  tool_pairs: 'toolPairs',
-  start_on: 'startOn',
-  pin_system: 'pinSystem',
-};
 
 /** An input key as the subject of a problem: `max_messages`, or `["odd key"]` when it is odd. */
 const keyName = (key: string): string => {
@@ -129,9 +120,10 @@ const readOptions = (
     if ((FIELDS as readonly string[]).includes(key)) {
       given[key as keyof Given] = options[key];
     } else {
-      problems.push(
-        `${keyName(key)} is not an option${keyHint(key, OPTION_HINTS)}; expected ${OPTION_LIST}`,
-      );
+      // The shared checker's did-you-mean: `max_messages` → maxMessages, `maxMesages` too.
+      const suggestion = suggestOption(key, FIELDS);
+      const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
+      problems.push(`${keyName(key)} is not an option${hint}; expected ${OPTION_LIST}`);
     }
   }
   return { ok: true, given, problems };

@@ -1,4 +1,4 @@
-import { createMemory } from '../core/createMemory';
+import { createMemoryFor } from '../core/createMemory';
 import { memoryTransition, memoryReducer } from '../core/memoryTransition';
 import { unknownOption } from '../util/unknownOption';
 import { MemoryArgumentError } from '../errors/memoryErrors';
@@ -51,7 +51,7 @@ export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions
     if (unknown !== undefined) throw new MemoryArgumentError('createEventLog', unknown);
   }
   return fromState(
-    createMemory(config),
+    createMemoryFor('createEventLog', config),
     logSnapshotEveryOf(options?.snapshotEvery, 'createEventLog'),
   );
 };
@@ -96,21 +96,27 @@ export const fromState = (state: MemoryState, snapshotEvery: number): EventLog =
  * Every `snapshotEvery` actions the new head is kept as a snapshot. O(1) amortized: nothing is
  * copied in proportion to the log or to `snapshotEvery`.
  *
- * A value that is not a memory action (another slice's action, Redux's `@@redux/INIT`, `null`)
- * is left out: the same log comes back. `memoryTransition` ignores such actions too, so a Redux
- * middleware or a store subscriber can hand every action of the store to `appendAction`. A memory
- * action with an invalid payload is refused (it would not load back from a saved log).
+ * An action whose `type` is a string outside the `memory/` namespace (another slice's action,
+ * Redux's `@@redux/INIT`) is left out: the same log comes back. `memoryTransition` ignores such
+ * actions too, so a Redux middleware or a store subscriber can hand every action of the store to
+ * `appendAction`. Everything else that is not a memory action is refused, because a log that
+ * kept it could never be loaded again and leaving it out would drop the caller's change
+ * silently: a value that is not an action at all (no string `type`: a message, `null`), an
+ * unknown `memory/*` type (`memory/mesageAdded`, with a did-you-mean), and a memory action with an
+ * invalid payload.
  *
  * @param log - the log
  * @param action - a memory action (see `memoryActions`)
- * @returns the longer log, or `log` itself when `action` is not a memory action
- * @throws MemoryArgumentError when `log` is not an event log, or for an action whose payload is
- *   not that action's (naming the field and the value); InvalidMessageError for an invalid
- *   message; what the reducer throws. The log is unchanged.
+ * @returns the longer log, or `log` itself for an action of another namespace
+ * @throws MemoryArgumentError when `log` is not an event log, for a value that is not an action,
+ *   for an unknown `memory/*` type, or for an action whose payload is not that action's (naming
+ *   the field and the value); InvalidMessageError for an invalid message; what the reducer
+ *   throws. The log is unchanged.
  * @example
  * ```ts
  * log = appendAction(log, memoryActions.summaryApplied('The user is Alice.'));
  * appendAction(log, { type: '@@redux/INIT' } as never) === log; // true
+ * appendAction(log, userMessage('hi') as never); // throws: wrap it, memoryActions.messageAdded(…)
  * ```
  */
 export const appendAction = (log: EventLog, action: MemoryAction): EventLog => {

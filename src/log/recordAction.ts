@@ -1,7 +1,9 @@
 import { MemoryArgumentError, MemoryConfigError } from '../errors/memoryErrors';
 import { checkOptionFields } from '../internal/checkConfig';
 import { describeValue } from '../util/describeValue';
+import { quoteText } from '../util/escapeText';
 import { normalizeMessage } from '../internal/normalizeMessage';
+import { suggestOption } from '../util/unknownOption';
 import { unreadable } from '../internal/unreadable';
 import type { MemoryAction } from '../model/actions';
 import type { Message } from '../model/message';
@@ -127,7 +129,7 @@ const copyOf = (action: object, type: MemoryAction['type'], api: string): Memory
   }
 };
 
-const TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<MemoryAction['type']>([
+const TYPE_NAMES: readonly MemoryAction['type'][] = [
   'memory/messageAdded',
   'memory/messagesAdded',
   'memory/limitsEnforced',
@@ -138,31 +140,63 @@ const TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<MemoryAction['type']
   'memory/trimHeld',
   'memory/summaryCommitted',
   'memory/reconfigured',
-]);
+];
+
+const TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(TYPE_NAMES);
+
+/** The namespace of memory action types: a type in it must be one of {@link TYPE_NAMES}. */
+const NAMESPACE = 'memory/';
+
+/** Why `value` is not an action, with the fix for a message given where an action belongs. */
+const notAnAction = (value: unknown): string => {
+  const isMessage =
+    typeof value === 'object' && value !== null && 'role' in value && 'content' in value;
+  const fix = isMessage
+    ? ': wrap a message in an action, memoryActions.messageAdded(message)'
+    : ' such as memoryActions.messageAdded(message)';
+  return `action must be an action (an object with a string type)${fix}, received ${describeValue(value)}`;
+};
 
 /**
  * What an event log records of `action`: a plain, deep-frozen copy of a memory action, its
  * fields read once each (so what is applied and what is kept are one value, whatever the
  * caller's object does later) and checked as `decodeAction` checks them (so a saved log loads
- * back); `undefined` for a value that is not a memory action (another slice's action, Redux's
- * `@@redux/INIT`, `null`): `memoryTransition` leaves the state as it is for those, and so a log
- * leaves them out. A copy this returned before is returned as it is.
+ * back); `undefined` for an action of another namespace (another slice's action, Redux's
+ * `@@redux/INIT`): `memoryTransition` leaves the state as it is for those, and so a log leaves
+ * them out. A value that is not an action at all (no string `type`: a message, `null`) and an
+ * unknown `memory/*` type (a misspelling) are refused: a log that kept them could not be loaded
+ * again, and leaving them out would lose the caller's change silently. A copy this returned
+ * before is returned as it is.
  *
  * @param action - the caller's value
  * @param api - the API named in errors
- * @returns the action to record, or `undefined`
- * @throws MemoryArgumentError for a memory action whose payload is not one (naming the field and
+ * @returns the action to record, or `undefined` for another namespace's action
+ * @throws MemoryArgumentError for a value that is not an action or an unknown `memory/*` type
+ *   (with a did-you-mean), for a memory action whose payload is not one (naming the field and
  *   the value), or whose fields cannot be read; InvalidMessageError for an invalid message;
  *   MemoryConfigError for a `memory/reconfigured` payload that `createMemory` would refuse
  * @internal
  */
 export const recordAction = (action: unknown, api: string): MemoryAction | undefined => {
-  if (typeof action !== 'object' || action === null) return undefined;
-  if (recorded.has(action)) return action as MemoryAction;
-  const type = field(action, 'type', 'action', api);
-  if (!TYPES.has(type)) return undefined;
+  if (typeof action === 'object' && action !== null && recorded.has(action)) {
+    return action as MemoryAction;
+  }
+  const type =
+    typeof action === 'object' && action !== null
+      ? field(action, 'type', 'action', api)
+      : undefined;
+  if (typeof type !== 'string') throw new MemoryArgumentError(api, notAnAction(action));
+  if (!TYPES.has(type)) {
+    if (!type.startsWith(NAMESPACE)) return undefined;
+    const suggestion = suggestOption(type, [...TYPE_NAMES]);
+    const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
+    throw new MemoryArgumentError(
+      api,
+      `action.type ${quoteText(type)} is not a memory action type${hint}; expected ${TYPE_NAMES.join(', ')}`,
+    );
+  }
   // Every read above and inside is guarded: what the caller's object throws comes out as ours.
-  const copy = Object.freeze(copyOf(action, type as MemoryAction['type'], api));
+  const copy = Object.freeze(copyOf(action as object, type as MemoryAction['type'], api));
   recorded.add(copy);
   return copy;
 };

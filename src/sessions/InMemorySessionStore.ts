@@ -1,3 +1,4 @@
+import { checkSessionOptions } from './methodOptions';
 import { unknownOption } from '../util/unknownOption';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
@@ -83,6 +84,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
+    checkSessionOptions(options, 'save', `${API}.save`);
     return this.#save('save', sessionId, state, options);
   }
 
@@ -110,6 +112,7 @@ export class InMemorySessionStore implements SessionStore {
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     this.#open('load');
+    checkSessionOptions(options, 'load', `${API}.load`);
     const where = sessionKeyOf(sessionId, options, `${API}.load`);
     return this.#live(where.key)?.loaded ?? null;
   }
@@ -135,6 +138,7 @@ export class InMemorySessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     this.#open('delete');
+    checkSessionOptions(options, 'delete', `${API}.delete`);
     const where = sessionKeyOf(sessionId, options, `${API}.delete`);
     const live = this.#live(where.key) !== undefined;
     this.#entries.delete(where.key);
@@ -143,12 +147,14 @@ export class InMemorySessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     this.#open('exists');
+    checkSessionOptions(options, 'exists', `${API}.exists`);
     const where = sessionKeyOf(sessionId, options, `${API}.exists`);
     return this.#live(where.key) !== undefined;
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     this.#open('branch');
+    checkSessionOptions(options, 'branch', `${API}.branch`);
     const source = sessionKeyOf(sourceId, options, `${API}.branch`);
     sessionKeyOf(newId, options, `${API}.branch`);
     const entry = this.#live(source.key);
@@ -163,6 +169,7 @@ export class InMemorySessionStore implements SessionStore {
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     this.#open('search');
+    checkSessionOptions(options, 'search', `${API}.search`);
     const terms = searchTerms(query);
     const limit = searchLimitOf(options?.limit);
     const namespace = namespaceOf(options?.namespace, `${API}.search`);

@@ -1,5 +1,8 @@
 import { quoteText } from './escapeText';
 
+/** The longest key shown without quotes; a longer one is quoted and cut. */
+const MAX_PLAIN_KEY = 60;
+
 /** The edit distance of two short strings (insertions, deletions, substitutions). */
 const distance = (a: string, b: string): number => {
   if (Math.abs(a.length - b.length) > 2) return 3;
@@ -71,7 +74,11 @@ export const unknownOption = (
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
     const suggestion = suggestOption(key, known, hints);
-    const name = /^[A-Za-z_$][\w$]*$/.test(key) ? `${where}.${key}` : `${where}[${quoteText(key)}]`;
+    // A short identifier as is; anything else quoted, escaped and cut (a key can be any string).
+    const name =
+      key.length <= MAX_PLAIN_KEY && /^[A-Za-z_$][\w$]*$/.test(key)
+        ? `${where}.${key}`
+        : `${where}[${quoteText(key)}]`;
     const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
     return `${name} is not an option${hint}; expected ${known.join(', ')}`;
   }

@@ -1,6 +1,6 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { quoteText } from '../util/escapeText';
+import { unknownOption } from '../util/unknownOption';
 import { unreadable } from '../internal/unreadable';
 import type { ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes';
 
@@ -72,11 +72,8 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
     );
   }
   try {
-    for (const key of Object.keys(options)) {
-      if ((OPTION_NAMES as readonly string[]).includes(key)) continue;
-      const hint = Object.hasOwn(OPTION_HINTS, key) ? ` (did you mean ${OPTION_HINTS[key]}?)` : '';
-      fail(`${quoteText(key)} is not an option${hint}; expected ${OPTION_NAMES.join(', ')}`);
-    }
+    const unknown = unknownOption(options, OPTION_NAMES, 'options', OPTION_HINTS);
+    if (unknown !== undefined) fail(unknown);
     const { target = 'none', budget, transcript } = options;
     if (target !== 'openai' && target !== 'anthropic' && target !== 'none') {
       fail(

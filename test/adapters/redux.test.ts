@@ -70,9 +70,13 @@ describe('createConversationsSlice: creating conversations', () => {
         chats.actions.conversationCreated({ conversationId: 'a', config: { maxMessages: 0 } }),
       ),
     ).toThrow(MemoryConfigError);
+    // The error names the action the caller made, not the internal createMemory (#17 §4).
+    expect(() =>
+      chats.actions.conversationCreated({ conversationId: 'a', config: { maxMessages: 0 } }),
+    ).toThrow('conversations/conversationCreated: config.maxMessages must be');
     expect(() =>
       chats.actions.conversationCreated({ conversationId: 'a', config: 'big' as never }),
-    ).toThrow(/options must be an object/);
+    ).toThrow('conversations/conversationCreated: config must be an object');
     expect(() =>
       chats.actions.conversationCreated({
         conversationId: 'a',

@@ -19,9 +19,25 @@ import {
   timeline,
   type EventLog,
   type MemoryAction,
+  type MemoryActionType,
   type MemoryOptions,
+  userMessage,
 } from 'conversation-memory';
 import { memoryActionArb } from '../arbitraries/actions';
+
+/** Every memory action type. */
+const memoryActionTypes = [
+  'memory/messageAdded',
+  'memory/messagesAdded',
+  'memory/limitsEnforced',
+  'memory/toolPairBoundaryFixed',
+  'memory/summaryApplied',
+  'memory/summarySet',
+  'memory/cleared',
+  'memory/trimHeld',
+  'memory/summaryCommitted',
+  'memory/reconfigured',
+] as const satisfies readonly MemoryActionType[];
 
 const CONFIG: MemoryOptions = { maxMessages: 4, tokenizer: 'heuristic' };
 
@@ -155,28 +171,85 @@ describe('appendAction records a copy', () => {
 });
 
 describe('appendAction and what is not a memory action', () => {
-  it("leaves out Redux's @@redux/INIT, null and other slices' actions: the same log comes back", () => {
+  it("leaves out Redux's @@redux/INIT and other slices' actions: the same log comes back", () => {
     const log = append(createEventLog(CONFIG), { type: 'memory/cleared' });
     for (const other of [
       { type: '@@redux/INITi.8.x.y' },
       { type: 'chats/messageAdded', payload: { conversationId: 'c' } },
-      { type: 'memory/unknown' },
-      {},
-      null,
-      undefined,
-      'memory/cleared',
-      42,
-      () => undefined,
+      { type: '' },
+      { type: 'memoryish/cleared' },
     ]) {
       expect(append(log, other)).toBe(log);
     }
+  });
+
+  // #17 §3: what is not an action at all, or an unknown memory/* type, is refused (#15 left it
+  // out, so `appendAction(log, userMessage('x'))` lost the message silently).
+  it('refuses a value that is not an action, naming appendAction and the value', () => {
+    const log = append(createEventLog(CONFIG), { type: 'memory/cleared' });
+    for (const value of [{}, null, undefined, 'memory/cleared', 42, () => undefined, { type: 7 }]) {
+      expect(() => append(log, value)).toThrow(MemoryArgumentError);
+      expect(() => append(log, value)).toThrow(
+        'appendAction: action must be an action (an object with a string type)',
+      );
+    }
+    expect(() => append(log, userMessage('x'))).toThrow(
+      'appendAction: action must be an action (an object with a string type): wrap a message in an action, memoryActions.messageAdded(message), received',
+    );
+    expect(log.length).toBe(1);
+  });
+
+  it('refuses an unknown memory/* type with a did-you-mean', () => {
+    const log = createEventLog(CONFIG);
+    expect(() => append(log, { type: 'memory/mesageAdded', payload: userMessage('x') })).toThrow(
+      'appendAction: action.type "memory/mesageAdded" is not a memory action type (did you mean memory/messageAdded?); expected memory/messageAdded,',
+    );
+    expect(() => append(log, { type: 'memory/unknown' })).toThrow(
+      'appendAction: action.type "memory/unknown" is not a memory action type; expected',
+    );
+  });
+
+  it('property: a near-miss memory type is refused and names the type meant', () => {
+    const types = memoryActionTypes;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...types),
+        fc.nat(),
+        fc.constantFrom('a', 'x', 'Q'),
+        (type, at, letter) => {
+          // One letter of the name after `memory/` changed, dropped or doubled.
+          const name = type.slice('memory/'.length);
+          const i = at % name.length;
+          const slips = [
+            name.slice(0, i) + letter + name.slice(i + 1),
+            name.slice(0, i) + name.slice(i + 1),
+            name.slice(0, i) + name.charAt(i) + name.slice(i),
+          ].map((slip) => `memory/${slip}`);
+          for (const slip of slips) {
+            if ((types as readonly string[]).includes(slip)) continue;
+            let message = '';
+            try {
+              append(createEventLog(CONFIG), { type: slip });
+            } catch (error) {
+              message = (error as Error).message;
+            }
+            // messageAdded and messagesAdded are one letter apart: a slip may be nearer the other.
+            if (/messages?Added$/.test(type)) {
+              expect(message).toMatch(/\(did you mean memory\/messages?Added\?\)/);
+            } else {
+              expect(message).toContain(`(did you mean ${type}?)`);
+            }
+          }
+        },
+      ),
+    );
   });
 
   it('a log that saw other actions still saves and loads back whole', () => {
     let log = createEventLog(CONFIG);
     log = append(log, { type: 'memory/summaryApplied', payload: 'before' });
     log = append(log, { type: '@@redux/INIT' });
-    log = append(log, null);
+    log = append(log, { type: 'chats/opened' });
     log = append(log, { type: 'memory/messageAdded', payload: { role: 'user', content: 'after' } });
     const back = decodeEnvelope(JSON.parse(JSON.stringify(encodeEnvelope(log))));
     expect(E.isRight(back)).toBe(true);
@@ -198,7 +271,7 @@ describe('appendAction and what is not a memory action', () => {
           try {
             log = append(log, value);
           } catch (error) {
-            // A memory type with a payload that is not one: refused with our error, log unchanged.
+            // Not an action, an unknown memory/* type, or a bad payload: our error, log unchanged.
             expect((error as { code?: unknown }).code).toMatch(/^CM_/);
           }
         }

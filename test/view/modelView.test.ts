@@ -171,7 +171,7 @@ describe('modelView', () => {
     );
     expect(message({ budget: 0 })).toContain('options.budget must be an integer ≥ 1, received 0');
     expect(message({ provider: 'openai' })).toContain(
-      '"provider" is not an option (did you mean target?)',
+      'options.provider is not an option (did you mean target?)',
     );
     expect(message({ transcript: [{ message: null, position: 0 }] })).toContain(
       'options.transcript[0].message',

@@ -1,5 +1,6 @@
 import { generateText, type LanguageModel } from 'ai';
 import { MemoryArgumentError } from 'conversation-memory';
+import { unknownOption } from 'conversation-memory/store-kit';
 // Not yet exported from 'conversation-memory' (the lead will export the agent's types).
 import type {
   CompletionRequest,
@@ -40,6 +41,12 @@ const checkOptions = (options: AiSdkProviderOptions): void => {
       `options must be an object such as { model }, received ${String(options)}`,
     );
   }
+  const unknown = unknownOption(
+    options,
+    ['model', 'defaultModelName', 'name', 'maxRetries'],
+    'options',
+  );
+  if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
   const { model, defaultModelName, name, maxRetries } = options;
   if (
     model === undefined ||

@@ -6,7 +6,7 @@ import {
   type CompletionStreamPart,
   type Provider,
 } from 'conversation-memory';
-import { describeValue } from 'conversation-memory/store-kit';
+import { describeValue, unknownOption } from 'conversation-memory/store-kit';
 import { messagesParams, readReply } from './messagesParams';
 import { streamMessages } from './streamMessages';
 
@@ -50,6 +50,13 @@ const checkOptions = (options: AnthropicProviderOptions): void => {
   if (typeof options !== 'object' || options === null) {
     fail(`options must be an object such as { client }, received ${describeValue(options)}`);
   }
+  const unknown = unknownOption(
+    options,
+    ['client', 'defaultModel', 'defaultMaxTokens', 'name'],
+    'options',
+    { model: 'defaultModel', maxTokens: 'defaultMaxTokens', max_tokens: 'defaultMaxTokens' },
+  );
+  if (unknown !== undefined) fail(unknown);
   const { client, defaultModel, defaultMaxTokens, name } = options;
   const messages = (client as { messages?: { create?: unknown } } | undefined)?.messages;
   if (typeof messages?.create !== 'function') {

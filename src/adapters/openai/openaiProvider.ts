@@ -6,6 +6,7 @@ import {
   type CompletionStreamPart,
   type Provider,
 } from 'conversation-memory';
+import { unknownOption } from 'conversation-memory/store-kit';
 import { chatParams } from './chatParams';
 import { callError, readCompletion } from './readCompletion';
 import { streamChat } from './streamChat';
@@ -50,6 +51,10 @@ const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
       `options must be an object such as { client }, received ${kindOf(options)}`,
     );
   }
+  const unknown = unknownOption(options, ['client', 'defaultModel', 'name'], 'options', {
+    model: 'defaultModel',
+  });
+  if (unknown !== undefined) throw new AgentConfigError(API, unknown);
   const { client, defaultModel, name = 'openai' } = options;
   const create: unknown = (client as Partial<OpenAI> | undefined)?.chat?.completions?.create;
   if (typeof create !== 'function') {

@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import { AgentConfigError } from 'conversation-memory';
-import { describeValue } from 'conversation-memory/store-kit';
+import { describeValue, unknownOption } from 'conversation-memory/store-kit';
 
 /**
  * Options of {@link otelObserver}.
@@ -52,6 +52,8 @@ export const readOtelOptions = (options: OtelObserverOptions | undefined): ReadO
       `options must be an object such as { recordContent: true }, received ${describeValue(options)}`,
     );
   }
+  const unknown = unknownOption(options, ['tracer', 'recordContent'], 'options');
+  if (unknown !== undefined) throw new AgentConfigError(API, unknown);
   const { tracer, recordContent = false } = options;
   if (tracer !== undefined && typeof (tracer as Partial<Tracer> | null)?.startSpan !== 'function') {
     throw new AgentConfigError(

@@ -1,12 +1,12 @@
 import type { Draft, PayloadAction } from '@reduxjs/toolkit';
 import {
-  createMemory,
   MemoryArgumentError,
   memoryActions,
   type MemoryConfig,
   type MemoryState,
 } from 'conversation-memory';
 import { describeValue } from 'conversation-memory/store-kit';
+import { createMemoryAs } from '../shared/createMemoryAs';
 import { conversationStep, type StepAction } from './conversationStep';
 import { readPayload } from './readPayload';
 import type {
@@ -59,13 +59,15 @@ export const conversationReducers = (name: string, defaults: MemoryConfig) => ({
   conversationCreated: {
     reducer(state: State, action: PayloadAction<ConversationCreatedPayload>): void {
       const { fields, conversationId } = readPayload(action.payload, action.type);
-      const memory = createMemory(withDefaults(defaults, fields['config']));
+      const config = withDefaults(defaults, fields['config']);
+      const memory = createMemoryAs(action.type, config, 'payload.config');
       if (Object.hasOwn(state.conversations, conversationId)) return;
       state.conversations[conversationId] = asDraft(memory);
     },
     prepare(input: ConversationCreatedPayload): { payload: ConversationCreatedPayload } {
-      const { fields, conversationId } = readPayload(input, `${name}/conversationCreated`);
-      const { config } = createMemory(withDefaults(defaults, fields['config']));
+      const type = `${name}/conversationCreated`;
+      const { fields, conversationId } = readPayload(input, type);
+      const { config } = createMemoryAs(type, withDefaults(defaults, fields['config']), 'config');
       return { payload: { conversationId, config } };
     },
   },

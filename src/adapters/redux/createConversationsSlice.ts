@@ -1,9 +1,12 @@
 import { createSlice, type Slice } from '@reduxjs/toolkit';
-import { createMemory, MemoryArgumentError } from 'conversation-memory';
-import { describeValue } from 'conversation-memory/store-kit';
+import { MemoryArgumentError } from 'conversation-memory';
+import { describeValue, unknownOption } from 'conversation-memory/store-kit';
+import { createMemoryAs } from '../shared/createMemoryAs';
 import { conversationReducers, type ConversationsCaseReducers } from './conversationReducers';
 import { conversationSelectors, type ConversationsSelectors } from './conversationSelectors';
 import type { ConversationsSliceOptions, ConversationsState } from './types';
+
+const API = 'createConversationsSlice';
 
 /**
  * A Redux Toolkit slice of many conversations (see {@link createConversationsSlice}).
@@ -72,14 +75,23 @@ const INITIAL_STATE: ConversationsState = /* @__PURE__ */ Object.freeze({
 export function createConversationsSlice<Name extends string = 'conversations'>(
   options: ConversationsSliceOptions<Name> = {},
 ): ConversationsSlice<Name> {
+  if (typeof options !== 'object' || options === null) {
+    throw new MemoryArgumentError(
+      API,
+      `options must be an object such as { defaultConfig }, received ${describeValue(options)}`,
+    );
+  }
+  // A misspelled `defaultconfig` would give every conversation the default config.
+  const unknown = unknownOption(options, ['name', 'defaultConfig'], 'options');
+  if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
   const name = options.name ?? ('conversations' as Name);
   if (typeof name !== 'string' || name === '') {
     throw new MemoryArgumentError(
-      'createConversationsSlice',
+      API,
       `name must be a non-empty string, received ${describeValue(name)}`,
     );
   }
-  const defaults = createMemory(options.defaultConfig).config;
+  const defaults = createMemoryAs(API, options.defaultConfig, 'options.defaultConfig').config;
   return createSlice({
     name,
     initialState: INITIAL_STATE,

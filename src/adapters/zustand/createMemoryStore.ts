@@ -1,6 +1,6 @@
 import type { MemoryOptions } from 'conversation-memory';
 import { createStore } from 'zustand/vanilla';
-import { memoryStateCreator } from './memoryStateCreator';
+import { stateCreatorFor } from './memoryStateCreator';
 import type { MemoryStore, MemoryStoreState } from './types';
 
 /**
@@ -19,4 +19,4 @@ import type { MemoryStore, MemoryStoreState } from './types';
  * ```
  */
 export const createMemoryStore = (memoryOptions?: MemoryOptions): MemoryStore =>
-  createStore<MemoryStoreState>()(memoryStateCreator(memoryOptions));
+  createStore<MemoryStoreState>()(stateCreatorFor('createMemoryStore', memoryOptions));

@@ -1,6 +1,7 @@
 import { encodeEnvelope, MemoryArgumentError, type MemoryState } from 'conversation-memory';
 import type { PersistStorage, StateStorage, StorageValue } from 'zustand/middleware';
 import { readStoredMemory } from './readStoredMemory';
+import { restoreFailed, restoreSucceeded } from './unhandledRestore';
 import type { PersistedMemory } from './types';
 
 /** A read or a removal in flight, and the latest write asked for meanwhile. */
@@ -106,7 +107,8 @@ export const memoryPersistStorage = (storage: StateStorage): PersistStorage<Pers
     return isThenable(result) ? Promise.resolve(result).then(done, fail) : done(result as T);
   };
 
-  return {
+  // `self` is the key of the failure reports (see unhandledRestore).
+  const self: PersistStorage<PersistedMemory> = {
     getItem: (name) => {
       const pending = begin(name);
       return track(
@@ -117,6 +119,7 @@ export const memoryPersistStorage = (storage: StateStorage): PersistStorage<Pers
           // Some storages answer `undefined` for a missing key (as createJSONStorage allows).
           if (stored === null || stored === undefined) {
             settle(name, pending, 'open', true);
+            restoreSucceeded(self, name);
             return null;
           }
           let memory: MemoryState;
@@ -124,8 +127,10 @@ export const memoryPersistStorage = (storage: StateStorage): PersistStorage<Pers
             memory = readStoredMemory(name, stored);
           } catch (error) {
             settle(name, pending, 'blocked', false);
+            restoreFailed(self, name, error);
             throw error;
           }
+          restoreSucceeded(self, name);
           // Writes asked for during the read held the store's state from before it: dropped.
           settle(name, pending, 'open', false);
           return { state: { memory } };
@@ -147,9 +152,11 @@ export const memoryPersistStorage = (storage: StateStorage): PersistStorage<Pers
         () => storage.removeItem(name),
         (result) => {
           settle(name, pending, 'open', true);
+          restoreSucceeded(self, name);
           return result;
         },
       );
     },
   };
+  return self;
 };

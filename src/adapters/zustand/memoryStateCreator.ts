@@ -1,11 +1,8 @@
-import {
-  createMemory,
-  memoryTransition,
-  type MemoryEffect,
-  type MemoryOptions,
-} from 'conversation-memory';
+import { memoryTransition, type MemoryEffect, type MemoryOptions } from 'conversation-memory';
 import type { StateCreator } from 'zustand/vanilla';
+import { createMemoryAs } from '../shared/createMemoryAs';
 import type { MemoryStoreState } from './types';
+import { watchRestore } from './unhandledRestore';
 
 const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);
 
@@ -26,19 +23,34 @@ const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);
  * );
  * ```
  */
-export const memoryStateCreator = (
-  memoryOptions?: MemoryOptions,
+export const memoryStateCreator = (memoryOptions?: MemoryOptions): StateCreator<MemoryStoreState> =>
+  stateCreatorFor('memoryStateCreator', memoryOptions);
+
+/**
+ * {@link memoryStateCreator} for the public call named `api`, which the error of bad options
+ * names (`createMemoryStore`).
+ *
+ * @internal
+ */
+export const stateCreatorFor = (
+  api: string,
+  memoryOptions: MemoryOptions | undefined,
 ): StateCreator<MemoryStoreState> => {
-  const initial = createMemory(memoryOptions);
-  return (set, get) => ({
-    memory: initial,
-    lastEffects: NO_EFFECTS,
-    dispatch: (action) => {
-      const { memory } = get();
-      // Throws for an invalid payload before anything is set: the store stays as it was.
-      const { state, effects } = memoryTransition(memory, action);
-      if (state !== memory || effects.length > 0) set({ memory: state, lastEffects: effects });
-      return effects;
-    },
-  });
+  const initial = createMemoryAs(api, memoryOptions);
+  return (set, get, store) => {
+    // Under persist with memoryPersistStorage, a stored value that cannot be restored is
+    // reported when no onRehydrateStorage callback will receive it.
+    watchRestore(store);
+    return {
+      memory: initial,
+      lastEffects: NO_EFFECTS,
+      dispatch: (action) => {
+        const { memory } = get();
+        // Throws for an invalid payload before anything is set: the store stays as it was.
+        const { state, effects } = memoryTransition(memory, action);
+        if (state !== memory || effects.length > 0) set({ memory: state, lastEffects: effects });
+        return effects;
+      },
+    };
+  };
 };

@@ -1,3 +1,4 @@
+import { unknownOption } from '../../util/unknownOption';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../util/describeValue';
 import type { AgentStreamEvent } from '../streamEvents';
@@ -111,6 +112,8 @@ export const readServerSentEvents = (
       `options must be an object, received ${describeValue(options)}`,
     );
   }
+  const unknown = unknownOption(options, ['maxEventLength'], 'options');
+  if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
   const maxLength = readMaxLength(options);
   return readEvents(body.getReader(), maxLength);
 };

@@ -1,6 +1,12 @@
 import type { AgentStreamEvent } from '../streamEvents';
 import { toServerSentEvents } from './toServerSentEvents';
 
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { describeValue } from '../../util/describeValue';
+import { unknownOption } from '../../util/unknownOption';
+
+const API = 'toServerSentEventsResponse';
+
 /**
  * A web `Response` (Node 20's global one, or a browser's or an edge runtime's) whose body is
  * {@link toServerSentEvents} of `events`, with `content-type: text/event-stream` and
@@ -24,6 +30,15 @@ export const toServerSentEventsResponse = (
   events: AsyncIterable<AgentStreamEvent>,
   init: ResponseInit = {},
 ): Response => {
+  if (typeof init !== 'object' || init === null) {
+    throw new MemoryArgumentError(
+      API,
+      `init must be an object such as { status: 200 }, received ${describeValue(init)}`,
+    );
+  }
+  // A misspelled `header` would send the response without the caller's headers.
+  const unknown = unknownOption(init, ['status', 'statusText', 'headers'], 'init');
+  if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
   const body = toServerSentEvents(events);
   const headers = new Headers(init.headers);
   headers.set('content-type', 'text/event-stream');

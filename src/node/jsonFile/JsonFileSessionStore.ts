@@ -1,3 +1,4 @@
+import { asUnavailable, unavailableOnFailure } from '../environmentFailure';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { readdir, rename, unlink } from 'node:fs/promises';
@@ -37,6 +38,8 @@ import {
   sessionClockOf,
   sessionTtlOf,
   searchTerms,
+  unknownOption,
+  checkSessionOptions,
 } from 'conversation-memory/store-kit';
 import { syncDirectory, writeFileAtomic } from './atomicWrite';
 import { acquireFileLock, type FileLock } from './fileLock';
@@ -163,6 +166,14 @@ export class JsonFileSessionStore implements SessionStore {
         "options must be an object such as { directory: './sessions' }",
       );
     }
+    // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
+    const unknown = unknownOption(
+      options,
+      ['directory', 'defaultTtl', 'now', 'lockWaitMs', 'staleLockMs', 'maxFileBytes'],
+      'options',
+      { ttl: 'defaultTtl', default_ttl: 'defaultTtl', dir: 'directory', path: 'directory' },
+    );
+    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
     if (typeof options.directory !== 'string' || options.directory === '') {
       throw new MemoryArgumentError(
         API,
@@ -175,7 +186,11 @@ export class JsonFileSessionStore implements SessionStore {
     this.#staleLockMs = positiveMs(options.staleLockMs, 'staleLockMs', 30_000);
     this.#maxFileBytes = fileBytes(options.maxFileBytes);
     this.directory = resolve(options.directory);
-    mkdirSync(this.directory, { recursive: true });
+    try {
+      mkdirSync(this.directory, { recursive: true });
+    } catch (error) {
+      throw asUnavailable(error, { api: `new ${API}`, store: API, writes: false });
+    }
   }
 
   #open(api: string): void {
@@ -352,7 +367,13 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    return this.#save('save', sessionId, state, options);
+    return unavailableOnFailure(
+      { api: `${API}.save`, store: API, id: sessionId, writes: true },
+      async () => {
+        checkSessionOptions(options, 'save', `${API}.save`);
+        return this.#save('save', sessionId, state, options);
+      },
+    );
   }
 
   async #save(
@@ -460,8 +481,14 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    this.#open('load');
-    return this.#load(`${API}.load`, sessionKeyOf(sessionId, options, `${API}.load`));
+    return unavailableOnFailure(
+      { api: `${API}.load`, store: API, id: sessionId, writes: false },
+      async () => {
+        this.#open('load');
+        checkSessionOptions(options, 'load', `${API}.load`);
+        return this.#load(`${API}.load`, sessionKeyOf(sessionId, options, `${API}.load`));
+      },
+    );
   }
 
   async #load(api: string, where: SessionKey): Promise<LoadedSession | null> {
@@ -484,53 +511,71 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    this.#open('exists');
-    const where = sessionKeyOf(sessionId, options, `${API}.exists`);
-    const found = await this.#find(where, sessionFileName(where.key));
-    if (found.kind === 'absent') return false;
-    return found.kind === 'corrupt' || !this.#expired(found.record);
+    return unavailableOnFailure(
+      { api: `${API}.exists`, store: API, id: sessionId, writes: false },
+      async () => {
+        this.#open('exists');
+        checkSessionOptions(options, 'exists', `${API}.exists`);
+        const where = sessionKeyOf(sessionId, options, `${API}.exists`);
+        const found = await this.#find(where, sessionFileName(where.key));
+        if (found.kind === 'absent') return false;
+        return found.kind === 'corrupt' || !this.#expired(found.record);
+      },
+    );
   }
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    this.#open('delete');
-    const api = `${API}.delete`;
-    const where = sessionKeyOf(sessionId, options, api);
-    const name = sessionFileName(where.key);
-    return this.#serial(name, async () => {
-      const lock = await this.#lock(name, Date.now() + this.#lockWaitMs);
-      if (lock === undefined) {
-        const actual = await this.#revisionNow(where, name);
-        throw new SessionConflictError(
-          api,
-          where.key,
-          actual,
-          actual,
-          `another writer held the session's lock for more than ${this.#lockWaitMs} ms`,
-        );
-      }
-      try {
-        const found = await this.#find(where, name);
-        if (found.kind === 'absent') return false;
-        await this.#discard(api, found);
-        await this.#dropReferenceCopy(api, where);
-        await syncDirectory(this.directory);
-        return found.kind === 'corrupt' || !this.#expired(found.record);
-      } finally {
-        await lock.release();
-      }
-    });
+    return unavailableOnFailure(
+      { api: `${API}.delete`, store: API, id: sessionId, writes: true },
+      async () => {
+        this.#open('delete');
+        checkSessionOptions(options, 'delete', `${API}.delete`);
+        const api = `${API}.delete`;
+        const where = sessionKeyOf(sessionId, options, api);
+        const name = sessionFileName(where.key);
+        return this.#serial(name, async () => {
+          const lock = await this.#lock(name, Date.now() + this.#lockWaitMs);
+          if (lock === undefined) {
+            const actual = await this.#revisionNow(where, name);
+            throw new SessionConflictError(
+              api,
+              where.key,
+              actual,
+              actual,
+              `another writer held the session's lock for more than ${this.#lockWaitMs} ms`,
+            );
+          }
+          try {
+            const found = await this.#find(where, name);
+            if (found.kind === 'absent') return false;
+            await this.#discard(api, found);
+            await this.#dropReferenceCopy(api, where);
+            await syncDirectory(this.directory);
+            return found.kind === 'corrupt' || !this.#expired(found.record);
+          } finally {
+            await lock.release();
+          }
+        });
+      },
+    );
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    this.#open('branch');
-    const api = `${API}.branch`;
-    const source = sessionKeyOf(sourceId, options, api);
-    sessionKeyOf(newId, options, api);
-    const loaded = await this.#load(api, source);
-    if (loaded === null) {
-      throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
-    }
-    return this.#save('branch', newId, loaded.state, options);
+    return unavailableOnFailure(
+      { api: `${API}.branch`, store: API, id: newId, writes: true },
+      async () => {
+        this.#open('branch');
+        checkSessionOptions(options, 'branch', `${API}.branch`);
+        const api = `${API}.branch`;
+        const source = sessionKeyOf(sourceId, options, api);
+        sessionKeyOf(newId, options, api);
+        const loaded = await this.#load(api, source);
+        if (loaded === null) {
+          throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
+        }
+        return this.#save('branch', newId, loaded.state, options);
+      },
+    );
   }
 
   /**
@@ -568,44 +613,49 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    this.#open('list');
-    const out: SessionMetadata[] = [];
-    for await (const { record, state } of this.#scan(`${API}.list`)) {
-      out.push(
-        Object.freeze({
-          sessionId: record.where.key,
-          ...sessionAddressOf(record.where.key),
-          messageCount: state.messages.length,
-          createdAt: record.createdAt,
-          updatedAt: record.updatedAt,
-        }),
-      );
-    }
-    return Object.freeze(out.sort((a, b) => compareCodePoints(a.sessionId, b.sessionId)));
+    return unavailableOnFailure({ api: `${API}.list`, store: API, writes: false }, async () => {
+      this.#open('list');
+      const out: SessionMetadata[] = [];
+      for await (const { record, state } of this.#scan(`${API}.list`)) {
+        out.push(
+          Object.freeze({
+            sessionId: record.where.key,
+            ...sessionAddressOf(record.where.key),
+            messageCount: state.messages.length,
+            createdAt: record.createdAt,
+            updatedAt: record.updatedAt,
+          }),
+        );
+      }
+      return Object.freeze(out.sort((a, b) => compareCodePoints(a.sessionId, b.sessionId)));
+    });
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    this.#open('search');
-    const api = `${API}.search`;
-    const terms = searchTerms(query);
-    const limit = searchLimitOf(options?.limit);
-    const namespace = namespaceOf(options?.namespace, api);
-    if (terms.length === 0 || limit <= 0) return Object.freeze([]);
-    const results: SessionSearchResult[] = [];
-    for await (const { record, state } of this.#scan(api)) {
-      if (namespace !== undefined && record.where.namespace !== namespace) continue;
-      const scored = scoreSessionMessages(state.messages, terms);
-      if (scored === undefined) continue;
-      results.push(
-        Object.freeze({
-          sessionId: namespace === undefined ? record.where.key : record.where.id,
-          ...sessionAddressOf(record.where.key),
-          score: scored.score,
-          matchedMessages: Object.freeze(scored.matchedMessages),
-        }),
-      );
-    }
-    return Object.freeze([...rankSearchResults(results, limit)]);
+    return unavailableOnFailure({ api: `${API}.search`, store: API, writes: false }, async () => {
+      this.#open('search');
+      checkSessionOptions(options, 'search', `${API}.search`);
+      const api = `${API}.search`;
+      const terms = searchTerms(query);
+      const limit = searchLimitOf(options?.limit);
+      const namespace = namespaceOf(options?.namespace, api);
+      if (terms.length === 0 || limit <= 0) return Object.freeze([]);
+      const results: SessionSearchResult[] = [];
+      for await (const { record, state } of this.#scan(api)) {
+        if (namespace !== undefined && record.where.namespace !== namespace) continue;
+        const scored = scoreSessionMessages(state.messages, terms);
+        if (scored === undefined) continue;
+        results.push(
+          Object.freeze({
+            sessionId: namespace === undefined ? record.where.key : record.where.id,
+            ...sessionAddressOf(record.where.key),
+            score: scored.score,
+            matchedMessages: Object.freeze(scored.matchedMessages),
+          }),
+        );
+      }
+      return Object.freeze([...rankSearchResults(results, limit)]);
+    });
   }
 
   async close(): Promise<void> {

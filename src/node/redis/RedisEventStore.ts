@@ -37,7 +37,9 @@ import {
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
+  checkEventOptions,
 } from 'conversation-memory/store-kit';
+import { naming } from '../environmentFailure';
 import { RedisConnection } from './redisConnection';
 import {
   APPEND_SCRIPT,
@@ -264,48 +266,50 @@ export class RedisEventStore implements EventStore {
     actions: readonly MemoryAction[],
     options: AppendOptions,
   ): Promise<AppendResult> {
-    const api = this.#open('append');
-    const checked = checkAppend(streamId, actions, options, api);
-    const { key, expectedVersion } = checked;
-    const given = checked.config === undefined ? undefined : createMemory(checked.config).config;
-    const incarnation = randomUUID();
-    const snapshots = await this.#snapshotsOf(api, key, given, incarnation, checked);
-    const encoded = checked.actions.map(encodeActionJson);
-    let configCheck = given === undefined ? '' : encodeConfigJson(given);
-    for (let round = 0; round < CONFIG_ROUNDS; round++) {
-      const reply = await runScript(
-        this.#connection,
-        APPEND_SCRIPT,
-        this.#keys(key),
-        [
-          String(expectedVersion),
-          configCheck,
-          encodeConfigJson(given ?? createMemory().config),
-          String(Date.now() / 1000),
-          incarnation,
-          snapshots.incarnation,
-          String(encoded.length),
-          ...encoded,
-          ...snapshots.pairs,
-        ],
-        api,
-      );
-      const { status, rest } = redisStatusReply(reply, api);
-      if (status === 'ok') {
-        await this.#connection.confirmWrite(this.#layout.stream(key), api);
-        return Object.freeze({ version: Number(redisText(rest[0])) });
+    return naming(streamId, async () => {
+      const api = this.#open('append');
+      const checked = checkAppend(streamId, actions, options, api);
+      const { key, expectedVersion } = checked;
+      const given = checked.config === undefined ? undefined : createMemory(checked.config).config;
+      const incarnation = randomUUID();
+      const snapshots = await this.#snapshotsOf(api, key, given, incarnation, checked);
+      const encoded = checked.actions.map(encodeActionJson);
+      let configCheck = given === undefined ? '' : encodeConfigJson(given);
+      for (let round = 0; round < CONFIG_ROUNDS; round++) {
+        const reply = await runScript(
+          this.#connection,
+          APPEND_SCRIPT,
+          this.#keys(key),
+          [
+            String(expectedVersion),
+            configCheck,
+            encodeConfigJson(given ?? createMemory().config),
+            String(Date.now() / 1000),
+            incarnation,
+            snapshots.incarnation,
+            String(encoded.length),
+            ...encoded,
+            ...snapshots.pairs,
+          ],
+          api,
+        );
+        const { status, rest } = redisStatusReply(reply, api);
+        if (status === 'ok') {
+          await this.#connection.confirmWrite(this.#layout.stream(key), api);
+          return Object.freeze({ version: Number(redisText(rest[0])) });
+        }
+        if (status === 'conflict') {
+          throw new EventConflictError(api, key, expectedVersion, Number(redisText(rest[0])));
+        }
+        if (status === 'corrupt') throw this.#corrupt(api, key, rest[0]);
+        if (status !== 'config' || given === undefined) break;
+        // The stored config is spelt differently: compare the decoded ones, then require that text.
+        const stored = redisText(rest[0]);
+        checkSameConfig(key, readConfigJson(stored, this.#at(api, key, 0)), given, api);
+        configCheck = stored ?? '';
       }
-      if (status === 'conflict') {
-        throw new EventConflictError(api, key, expectedVersion, Number(redisText(rest[0])));
-      }
-      if (status === 'corrupt') throw this.#corrupt(api, key, rest[0]);
-      if (status !== 'config' || given === undefined) break;
-      // The stored config is spelt differently: compare the decoded ones, then require that text.
-      const stored = redisText(rest[0]);
-      checkSameConfig(key, readConfigJson(stored, this.#at(api, key, 0)), given, api);
-      configCheck = stored ?? '';
-    }
-    throw new Error(`[conversation-memory] ${api}: unexpected reply from Redis`);
+      throw new Error(`[conversation-memory] ${api}: unexpected reply from Redis`);
+    });
   }
 
   /**
@@ -378,6 +382,7 @@ export class RedisEventStore implements EventStore {
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
     const api = this.#open('read');
+    checkEventOptions(options, 'read', `${API}.read`);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     const head = await this.#head(api, key, 0);
@@ -386,21 +391,25 @@ export class RedisEventStore implements EventStore {
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
-    const api = this.#open('load');
-    const { key } = sessionKeyOf(streamId, options, api);
-    const atVersion = atVersionOf(options, api);
-    const head = await this.#head(api, key, atVersion);
-    if (head === null) return null;
-    const target = atVersion ?? head.version;
-    checkAtVersion(key, target, head.version, api);
-    const config = readConfigJson(head.config, this.#at(api, key, 0));
-    const state = await this.#replay(api, key, head, config, target);
-    // The stream was deleted while it was being read: it is absent now.
-    return state === null ? null : Object.freeze({ state, version: target });
+    return naming(streamId, async () => {
+      const api = this.#open('load');
+      checkEventOptions(options, 'load', `${API}.load`);
+      const { key } = sessionKeyOf(streamId, options, api);
+      const atVersion = atVersionOf(options, api);
+      const head = await this.#head(api, key, atVersion);
+      if (head === null) return null;
+      const target = atVersion ?? head.version;
+      checkAtVersion(key, target, head.version, api);
+      const config = readConfigJson(head.config, this.#at(api, key, 0));
+      const state = await this.#replay(api, key, head, config, target);
+      // The stream was deleted while it was being read: it is absent now.
+      return state === null ? null : Object.freeze({ state, version: target });
+    });
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     const api = this.#open('streams');
+    checkEventOptions(options, 'streams', `${API}.streams`);
     const namespace = namespaceOf(
       typeof options === 'object' && options !== null ? options.namespace : undefined,
       api,
@@ -435,11 +444,20 @@ export class RedisEventStore implements EventStore {
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
-    const api = this.#open('delete');
-    const { key } = sessionKeyOf(streamId, options, api);
-    const reply = await runScript(this.#connection, DELETE_EVENTS_SCRIPT, this.#keys(key), [], api);
-    await this.#connection.confirmWrite(this.#layout.stream(key), api);
-    return reply === 1 || reply === '1';
+    return naming(streamId, async () => {
+      const api = this.#open('delete');
+      checkEventOptions(options, 'delete', `${API}.delete`);
+      const { key } = sessionKeyOf(streamId, options, api);
+      const reply = await runScript(
+        this.#connection,
+        DELETE_EVENTS_SCRIPT,
+        this.#keys(key),
+        [],
+        api,
+      );
+      await this.#connection.confirmWrite(this.#layout.stream(key), api);
+      return reply === 1 || reply === '1';
+    });
   }
 
   /**
@@ -472,6 +490,7 @@ export class RedisEventStore implements EventStore {
     options?: SubscribeOptions,
   ): Unsubscribe {
     const api = this.#open('subscribe');
+    checkEventOptions(options, 'subscribe', api);
     const { key } = sessionKeyOf(streamId, options, api);
     if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
       throw new MemoryArgumentError(

@@ -24,7 +24,9 @@ import {
   sessionAddressOf,
   sessionKeyOf,
   describeValue,
+  checkSessionOptions,
 } from 'conversation-memory/store-kit';
+import { naming } from '../environmentFailure';
 import { RedisConnection } from './redisConnection';
 import { type RedisKeyLayout, redisKeyLayout } from './redisKeys';
 import { readRedisMemory, readRedisRecord } from './redisRecord';
@@ -118,7 +120,11 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    return this.#save(this.#open('save'), sessionId, state, options);
+    return naming(sessionId, async () => {
+      const api = this.#open('save');
+      checkSessionOptions(options, 'save', api);
+      return this.#save(api, sessionId, state, options);
+    });
   }
 
   async #save(
@@ -142,26 +148,29 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    const api = this.#open('load');
-    const where = sessionKeyOf(sessionId, options, api);
-    const hash = this.#layout.session(where.key);
-    const record = await this.#read(where.key, true, api);
-    if (record.kind === 'absent' || record.kind === 'expired') return null;
-    if (record.kind === 'corrupt') {
-      throw new SessionCorruptError(api, where.key, hash, record.problems);
-    }
-    const decoded = readRedisMemory(record.memory);
-    if (!decoded.ok) {
-      throw new SessionCorruptError(api, where.key, hash, decoded.problems, {
-        cause: decoded.cause,
+    return naming(sessionId, async () => {
+      const api = this.#open('load');
+      checkSessionOptions(options, 'load', `${API}.load`);
+      const where = sessionKeyOf(sessionId, options, api);
+      const hash = this.#layout.session(where.key);
+      const record = await this.#read(where.key, true, api);
+      if (record.kind === 'absent' || record.kind === 'expired') return null;
+      if (record.kind === 'corrupt') {
+        throw new SessionCorruptError(api, where.key, hash, record.problems);
+      }
+      const decoded = readRedisMemory(record.memory);
+      if (!decoded.ok) {
+        throw new SessionCorruptError(api, where.key, hash, decoded.problems, {
+          cause: decoded.cause,
+        });
+      }
+      this.#verified.set(hash, record.token);
+      return Object.freeze({
+        state: decoded.state,
+        revision: record.revision,
+        createdAt: record.createdAt,
+        updatedAt: record.updatedAt,
       });
-    }
-    this.#verified.set(hash, record.token);
-    return Object.freeze({
-      state: decoded.state,
-      revision: record.revision,
-      createdAt: record.createdAt,
-      updatedAt: record.updatedAt,
     });
   }
 
@@ -200,41 +209,51 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    const api = this.#open('delete');
-    const where = sessionKeyOf(sessionId, options, api);
-    const hash = this.#layout.session(where.key);
-    this.#verified.delete(hash);
-    const reply = await runScript(
-      this.#connection,
-      DELETE_SCRIPT,
-      [hash],
-      [String(this.#now()), this.#ttl === undefined ? '' : String(this.#ttl)],
-      api,
-    );
-    await this.#connection.confirmWrite(hash, api);
-    return reply === 1 || reply === '1';
+    return naming(sessionId, async () => {
+      const api = this.#open('delete');
+      checkSessionOptions(options, 'delete', `${API}.delete`);
+      const where = sessionKeyOf(sessionId, options, api);
+      const hash = this.#layout.session(where.key);
+      this.#verified.delete(hash);
+      const reply = await runScript(
+        this.#connection,
+        DELETE_SCRIPT,
+        [hash],
+        [String(this.#now()), this.#ttl === undefined ? '' : String(this.#ttl)],
+        api,
+      );
+      await this.#connection.confirmWrite(hash, api);
+      return reply === 1 || reply === '1';
+    });
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    const api = this.#open('exists');
-    const where = sessionKeyOf(sessionId, options, api);
-    const record = await this.#read(where.key, false, api);
-    return record.kind === 'live' || record.kind === 'corrupt';
+    return naming(sessionId, async () => {
+      const api = this.#open('exists');
+      checkSessionOptions(options, 'exists', `${API}.exists`);
+      const where = sessionKeyOf(sessionId, options, api);
+      const record = await this.#read(where.key, false, api);
+      return record.kind === 'live' || record.kind === 'corrupt';
+    });
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    const api = this.#open('branch');
-    const source = sessionKeyOf(sourceId, options, api);
-    sessionKeyOf(newId, options, api);
-    const loaded = await this.load(source.id, { namespace: source.namespace });
-    if (loaded === null) {
-      throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
-    }
-    return this.#save(api, newId, loaded.state, options);
+    return naming(newId, async () => {
+      const api = this.#open('branch');
+      checkSessionOptions(options, 'branch', `${API}.branch`);
+      const source = sessionKeyOf(sourceId, options, api);
+      sessionKeyOf(newId, options, api);
+      const loaded = await this.load(source.id, { namespace: source.namespace });
+      if (loaded === null) {
+        throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
+      }
+      return this.#save(api, newId, loaded.state, options);
+    });
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     const api = this.#open('search');
+    checkSessionOptions(options, 'search', `${API}.search`);
     const terms = searchTerms(query);
     const limit = searchLimitOf(options?.limit);
     const namespace = namespaceOf(options?.namespace, api);

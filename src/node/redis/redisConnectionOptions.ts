@@ -1,4 +1,5 @@
 import { MemoryArgumentError } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 import type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './redisClients';
 import type { RedisConnectionSettings, RedisSource } from './redisConnection';
 import { checkRedisPrefix } from './redisKeys';
@@ -39,6 +40,20 @@ export interface RedisConnectionOptions {
  * const read: RedisConnectionRead = readRedisConnectionOptions({ url: 'redis://localhost:6379' }, 'app:', 'RedisSessionStore');
  * ```
  */
+/**
+ * The names of {@link RedisConnectionOptions}, for the check of misspelled options.
+ *
+ * @internal
+ */
+export const REDIS_CONNECTION_OPTIONS: readonly string[] = [
+  'url',
+  'cluster',
+  'client',
+  'prefix',
+  'commandTimeoutMs',
+  'minReplicas',
+];
+
 export interface RedisConnectionRead {
   readonly source: RedisSource;
   readonly prefix: string;
@@ -51,6 +66,29 @@ const kind = (value: unknown): string =>
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /** Checks `options.cluster`: root nodes with a URL each, and optional client defaults. */
+/** The URL schemes node-redis connects with. */
+const REDIS_SCHEMES = ['redis:', 'rediss:'];
+
+/**
+ * Refuses a URL that node-redis would not connect with (`http://…`, `localhost:6379`), at
+ * construction: the store would otherwise fail on its first call, or hang until the timeout.
+ */
+const checkRedisUrl = (url: string, field: string, api: string): void => {
+  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== undefined && REDIS_SCHEMES.includes(scheme)) return;
+  // Only the scheme is echoed when there is one: the rest of a URL may hold a password.
+  const received =
+    scheme !== undefined
+      ? `a ${describeValue(scheme)} URL`
+      : url.includes('@')
+        ? 'a URL without a scheme'
+        : describeValue(url);
+  throw new MemoryArgumentError(
+    api,
+    `${field} must be a redis:// or rediss:// URL (such as redis://localhost:6379), received ${received}`,
+  );
+};
+
 const clusterOf = (cluster: unknown, api: string): RedisClusterOptions => {
   const { rootNodes, defaults } = (isObject(cluster) ? cluster : {}) as Record<string, unknown>;
   if (!isObject(cluster) || !Array.isArray(rootNodes) || rootNodes.length === 0) {
@@ -67,6 +105,7 @@ const clusterOf = (cluster: unknown, api: string): RedisClusterOptions => {
         `options.cluster.rootNodes[${i}] must be { url: 'redis://host:port' }, received ${isObject(node) ? `an object whose url is ${kind(url)}` : kind(node)}`,
       );
     }
+    checkRedisUrl(url, `options.cluster.rootNodes[${i}].url`, api);
   });
   if (defaults !== undefined && !isObject(defaults)) {
     throw new MemoryArgumentError(
@@ -102,6 +141,7 @@ export const readRedisConnectionOptions = (
   if (url !== undefined && (typeof url !== 'string' || url === '')) {
     throw new MemoryArgumentError(api, `options.url must be a redis:// URL, received ${kind(url)}`);
   }
+  if (typeof url === 'string') checkRedisUrl(url, 'options.url', api);
   if (
     client !== undefined &&
     (!isObject(client) || typeof (client as { sendCommand?: unknown }).sendCommand !== 'function')

@@ -1,10 +1,11 @@
 import { MemoryArgumentError } from 'conversation-memory';
-import { snapshotEveryOf } from 'conversation-memory/store-kit';
+import { snapshotEveryOf, unknownOption } from 'conversation-memory/store-kit';
 import type { RedisClusterClient, RedisSessionClient } from './redisClients';
 import {
   type RedisConnectionOptions,
   type RedisConnectionRead,
   readRedisConnectionOptions,
+  REDIS_CONNECTION_OPTIONS,
 } from './redisConnectionOptions';
 
 /**
@@ -68,6 +69,8 @@ export const readRedisEventStoreOptions = (
       `options must be an object such as { url: 'redis://localhost:6379' }, received ${options === null ? 'null' : typeof options}`,
     );
   }
+  const unknown = unknownOption(options, [...REDIS_CONNECTION_OPTIONS, 'snapshotEvery'], 'options');
+  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
   const { snapshotEvery } = options as RedisEventStoreOptions;
   return {
     ...readRedisConnectionOptions(options, DEFAULT_REDIS_EVENT_PREFIX, api),

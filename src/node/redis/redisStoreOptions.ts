@@ -1,9 +1,10 @@
 import { MemoryArgumentError, type SessionStoreOptions } from 'conversation-memory';
-import { sessionClockOf, sessionTtlOf } from 'conversation-memory/store-kit';
+import { sessionClockOf, sessionTtlOf, unknownOption } from 'conversation-memory/store-kit';
 import {
   type RedisConnectionOptions,
   type RedisConnectionRead,
   readRedisConnectionOptions,
+  REDIS_CONNECTION_OPTIONS,
 } from './redisConnectionOptions';
 
 /**
@@ -63,6 +64,14 @@ export const readRedisStoreOptions = (options: unknown, api: string): RedisStore
       `options must be an object such as { url: 'redis://localhost:6379' }, received ${kind(options)}`,
     );
   }
+  // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
+  const unknown = unknownOption(
+    options,
+    [...REDIS_CONNECTION_OPTIONS, 'defaultTtl', 'now'],
+    'options',
+    { ttl: 'defaultTtl', default_ttl: 'defaultTtl' },
+  );
+  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
   const { defaultTtl, now } = options as RedisSessionStoreOptions;
   return {
     ...readRedisConnectionOptions(options, DEFAULT_REDIS_SESSION_PREFIX, api),

@@ -16,6 +16,7 @@ import {
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
+  StoreUnavailableError,
 } from 'conversation-memory';
 import {
   applyStoredAction,
@@ -33,7 +34,9 @@ import {
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
+  checkEventOptions,
 } from 'conversation-memory/store-kit';
+import { asUnavailable, isEnvironmentFailure, unavailableOnFailure } from '../environmentFailure';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
 import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
@@ -118,6 +121,15 @@ export class SqliteEventStore implements EventStore {
       this.#db = db;
     } catch (error) {
       db?.close();
+      // A file that cannot be opened or written is the environment's failure, not the caller's.
+      if (db === undefined || isEnvironmentFailure(error)) {
+        throw new StoreUnavailableError(
+          API,
+          `could not open the event database ${JSON.stringify(settings.path)}`,
+          false,
+          { cause: error, store: API },
+        );
+      }
       const reason = error instanceof Error ? error.message : String(error);
       throw new MemoryArgumentError(
         API,
@@ -167,65 +179,71 @@ export class SqliteEventStore implements EventStore {
     actions: readonly MemoryAction[],
     options: AppendOptions,
   ): Promise<AppendResult> {
-    const stillOpen = this.#stillOpen('append');
-    const api = `${API}.append`;
-    const checked = checkAppend(streamId, actions, options, api);
-    const { key, expectedVersion } = checked;
-    const sql = this.#sql;
-    const write = this.#db.transaction((): number => {
-      // A damaged stream is reported, never appended to.
-      const head = this.#head(api, key);
-      const actual = head?.version ?? 0;
-      if (actual !== expectedVersion) {
-        throw new EventConflictError(api, key, expectedVersion, actual);
-      }
-      let config = checked.config;
-      let id: number;
-      if (head === undefined) {
-        config ??= createMemory().config;
-        id = Number(
-          sql.insertStream.run(key, encodeConfigJson(config), Date.now() / 1000).lastInsertRowid,
+    return unavailableOnFailure(
+      { api: `${API}.append`, store: API, id: streamId, writes: true },
+      async () => {
+        const stillOpen = this.#stillOpen('append');
+        const api = `${API}.append`;
+        const checked = checkAppend(streamId, actions, options, api);
+        const { key, expectedVersion } = checked;
+        const sql = this.#sql;
+        const write = this.#db.transaction((): number => {
+          // A damaged stream is reported, never appended to.
+          const head = this.#head(api, key);
+          const actual = head?.version ?? 0;
+          if (actual !== expectedVersion) {
+            throw new EventConflictError(api, key, expectedVersion, actual);
+          }
+          let config = checked.config;
+          let id: number;
+          if (head === undefined) {
+            config ??= createMemory().config;
+            id = Number(
+              sql.insertStream.run(key, encodeConfigJson(config), Date.now() / 1000)
+                .lastInsertRowid,
+            );
+          } else {
+            id = head.id;
+            if (config !== undefined) {
+              checkSameConfig(key, readConfigJson(head.config, this.#at(api, key, 0)), config, api);
+            }
+          }
+          checked.actions.forEach((action, i) => {
+            sql.insertAction.run(id, actual + i + 1, encodeActionJson(action));
+          });
+          const version = actual + checked.actions.length;
+          sql.setVersion.run(version, id);
+          // Snapshots are an optimisation: a config that does not decode means none this time.
+          const snapshotConfig = (): MemoryConfig =>
+            config ??
+            (head === undefined
+              ? createMemory().config
+              : readConfigJson(head.config, this.#at(api, key, 0)));
+          writeSnapshots(this.#sql, this.#place(api, key, id), snapshotConfig, {
+            before: actual,
+            actions: checked.actions,
+            every: this.#snapshotEvery,
+          });
+          return version;
+        });
+        const version = await retryWhileBusy(
+          () => write.immediate(),
+          this.#lockTimeoutMs,
+          (busy) => {
+            throw new EventConflictError(
+              api,
+              key,
+              expectedVersion,
+              expectedVersion,
+              `another writer kept the database locked for longer than lockTimeoutMs (${this.#lockTimeoutMs} ms)`,
+              { cause: busy },
+            );
+          },
+          stillOpen,
         );
-      } else {
-        id = head.id;
-        if (config !== undefined) {
-          checkSameConfig(key, readConfigJson(head.config, this.#at(api, key, 0)), config, api);
-        }
-      }
-      checked.actions.forEach((action, i) => {
-        sql.insertAction.run(id, actual + i + 1, encodeActionJson(action));
-      });
-      const version = actual + checked.actions.length;
-      sql.setVersion.run(version, id);
-      // Snapshots are an optimisation: a config that does not decode means none this time.
-      const snapshotConfig = (): MemoryConfig =>
-        config ??
-        (head === undefined
-          ? createMemory().config
-          : readConfigJson(head.config, this.#at(api, key, 0)));
-      writeSnapshots(this.#sql, this.#place(api, key, id), snapshotConfig, {
-        before: actual,
-        actions: checked.actions,
-        every: this.#snapshotEvery,
-      });
-      return version;
-    });
-    const version = await retryWhileBusy(
-      () => write.immediate(),
-      this.#lockTimeoutMs,
-      (busy) => {
-        throw new EventConflictError(
-          api,
-          key,
-          expectedVersion,
-          expectedVersion,
-          `another writer kept the database locked for longer than lockTimeoutMs (${this.#lockTimeoutMs} ms)`,
-          { cause: busy },
-        );
+        return { version };
       },
-      stillOpen,
     );
-    return { version };
   }
 
   /**
@@ -266,83 +284,113 @@ export class SqliteEventStore implements EventStore {
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
     const stillOpen = this.#stillOpen('read');
+    checkEventOptions(options, 'read', `${API}.read`);
     const api = `${API}.read`;
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
-    const head = await this.#read(() => this.#head(api, key), stillOpen);
-    if (head === undefined) return;
-    yield* this.#pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
+    try {
+      const head = await this.#read(() => this.#head(api, key), stillOpen);
+      if (head === undefined) return;
+      yield* this.#pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
+    } catch (error) {
+      throw asUnavailable(error, { api, store: API, id: streamId, writes: false });
+    }
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
-    const stillOpen = this.#stillOpen('load');
-    const api = `${API}.load`;
-    const { key } = sessionKeyOf(streamId, options, api);
-    const atVersion = atVersionOf(options, api);
-    const start = await this.#read((): LoadStart | null => {
-      const head = this.#head(api, key);
-      if (head === undefined) return null;
-      const target = atVersion ?? head.version;
-      checkAtVersion(key, target, head.version, api);
-      const config = readConfigJson(head.config, this.#at(api, key, 0));
-      const snapshot = snapshotAtOrBelow(this.#sql, this.#place(api, key, head.id), config, target);
-      return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
-    }, stillOpen);
-    if (start === null) return null;
-    let { state } = start;
-    const pages = this.#pages(api, key, start.id, start.from + 1, start.target, stillOpen);
-    for (;;) {
-      const next = await pages.next();
-      if (next.done === true) {
-        // The stream was deleted while it was being read: it is absent now.
-        return next.value ? { state, version: start.target } : null;
-      }
-      const { version, action } = next.value;
-      state = applyStoredAction(state, action, this.#at(api, key, version));
-    }
+    return unavailableOnFailure(
+      { api: `${API}.load`, store: API, id: streamId, writes: false },
+      async () => {
+        const stillOpen = this.#stillOpen('load');
+        checkEventOptions(options, 'load', `${API}.load`);
+        const api = `${API}.load`;
+        const { key } = sessionKeyOf(streamId, options, api);
+        const atVersion = atVersionOf(options, api);
+        const start = await this.#read((): LoadStart | null => {
+          const head = this.#head(api, key);
+          if (head === undefined) return null;
+          const target = atVersion ?? head.version;
+          checkAtVersion(key, target, head.version, api);
+          const config = readConfigJson(head.config, this.#at(api, key, 0));
+          const snapshot = snapshotAtOrBelow(
+            this.#sql,
+            this.#place(api, key, head.id),
+            config,
+            target,
+          );
+          return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
+        }, stillOpen);
+        if (start === null) return null;
+        let { state } = start;
+        const pages = this.#pages(api, key, start.id, start.from + 1, start.target, stillOpen);
+        for (;;) {
+          const next = await pages.next();
+          if (next.done === true) {
+            // The stream was deleted while it was being read: it is absent now.
+            return next.value ? { state, version: start.target } : null;
+          }
+          const { version, action } = next.value;
+          state = applyStoredAction(state, action, this.#at(api, key, version));
+        }
+      },
+    );
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
-    const stillOpen = this.#stillOpen('streams');
-    const namespace = namespaceOf(
-      typeof options === 'object' && options !== null ? options.namespace : undefined,
-      `${API}.streams`,
-    );
-    const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
-    const rows = await this.#read(() => this.#sql.list.all(), stillOpen);
-    const found: StreamInfo[] = [];
-    for (const row of rows) {
-      if (!row.stream.startsWith(prefix)) continue;
-      // A damaged stream is left out, as `load` rejects it.
-      const shape = streamShapeOf(row);
-      if ('problem' in shape) continue;
-      const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
-      found.push(
-        Object.freeze({
-          streamId: row.stream.slice(prefix.length),
-          ...sessionAddressOf(row.stream),
-          version: shape.version,
-          createdAt,
-        }),
+    return unavailableOnFailure({ api: `${API}.streams`, store: API, writes: false }, async () => {
+      const stillOpen = this.#stillOpen('streams');
+      checkEventOptions(options, 'streams', `${API}.streams`);
+      const namespace = namespaceOf(
+        typeof options === 'object' && options !== null ? options.namespace : undefined,
+        `${API}.streams`,
       );
-    }
-    return found.sort((a, b) => compareCodePoints(a.streamId, b.streamId));
+      const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+      const rows = await this.#read(() => this.#sql.list.all(), stillOpen);
+      const found: StreamInfo[] = [];
+      for (const row of rows) {
+        if (!row.stream.startsWith(prefix)) continue;
+        // A damaged stream is left out, as `load` rejects it.
+        const shape = streamShapeOf(row);
+        if ('problem' in shape) continue;
+        const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
+        found.push(
+          Object.freeze({
+            streamId: row.stream.slice(prefix.length),
+            ...sessionAddressOf(row.stream),
+            version: shape.version,
+            createdAt,
+          }),
+        );
+      }
+      return found.sort((a, b) => compareCodePoints(a.streamId, b.streamId));
+    });
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
-    const stillOpen = this.#stillOpen('delete');
-    const api = `${API}.delete`;
-    const { key } = sessionKeyOf(streamId, options, api);
-    const sql = this.#sql;
-    const remove = this.#db.transaction((): boolean => {
-      const row = sql.selectHead.get(key);
-      if (row === undefined) return false;
-      sql.deleteActions.run(row.id);
-      sql.deleteSnapshots.run(row.id);
-      sql.deleteStream.run(row.id);
-      return true;
-    });
-    return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+    return unavailableOnFailure(
+      { api: `${API}.delete`, store: API, id: streamId, writes: true },
+      async () => {
+        const stillOpen = this.#stillOpen('delete');
+        checkEventOptions(options, 'delete', `${API}.delete`);
+        const api = `${API}.delete`;
+        const { key } = sessionKeyOf(streamId, options, api);
+        const sql = this.#sql;
+        const remove = this.#db.transaction((): boolean => {
+          const row = sql.selectHead.get(key);
+          if (row === undefined) return false;
+          sql.deleteActions.run(row.id);
+          sql.deleteSnapshots.run(row.id);
+          sql.deleteStream.run(row.id);
+          return true;
+        });
+        return retryWhileBusy(
+          () => remove.immediate(),
+          this.#lockTimeoutMs,
+          rethrowBusy,
+          stillOpen,
+        );
+      },
+    );
   }
 
   async close(): Promise<void> {

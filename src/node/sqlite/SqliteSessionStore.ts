@@ -1,3 +1,4 @@
+import { unavailableOnFailure } from '../environmentFailure';
 import {
   isConversationMemoryError,
   type LoadedSession,
@@ -24,6 +25,7 @@ import {
   type SessionKey,
   sessionKeyOf,
   describeValue,
+  checkSessionOptions,
 } from 'conversation-memory/store-kit';
 import { rethrowBusy } from './busyRetry';
 import { indexSession, moveIndex } from './ftsIndex';
@@ -231,113 +233,148 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    const stillOpen = this.#open('save');
-    const where = sessionKeyOf(sessionId, options, `${API}.save`);
-    const expected = expectedRevisionOf(options, `${API}.save`);
-    return this.#save('save', where, this.#encode('save', state), expected, stillOpen);
+    return unavailableOnFailure(
+      { api: `${API}.save`, store: API, id: sessionId, writes: true },
+      async () => {
+        const stillOpen = this.#open('save');
+        checkSessionOptions(options, 'save', `${API}.save`);
+        const where = sessionKeyOf(sessionId, options, `${API}.save`);
+        const expected = expectedRevisionOf(options, `${API}.save`);
+        return this.#save('save', where, this.#encode('save', state), expected, stillOpen);
+      },
+    );
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    const stillOpen = this.#open('load');
-    const where = sessionKeyOf(sessionId, options, `${API}.load`);
-    return this.#load('load', where, stillOpen);
+    return unavailableOnFailure(
+      { api: `${API}.load`, store: API, id: sessionId, writes: false },
+      async () => {
+        const stillOpen = this.#open('load');
+        checkSessionOptions(options, 'load', `${API}.load`);
+        const where = sessionKeyOf(sessionId, options, `${API}.load`);
+        return this.#load('load', where, stillOpen);
+      },
+    );
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    const stillOpen = this.#open('list');
-    const now = this.#now();
-    const expired: MetaRow[] = [];
-    const listed = await this.#database.read(() => {
-      const rows = this.#database.sql.selectAllMeta.all();
-      const keys = new Set(rows.map((row) => row.session_id));
-      /** A reference row whose pair has a row of ours: `load` reads that one. */
-      const shadowed = (key: string): boolean => {
-        const shadowing = shadowingKeyOf(key);
-        return shadowing !== undefined && keys.has(shadowing);
-      };
-      const out: SessionMetadata[] = [];
-      for (const row of rows) {
-        if (this.#expired(row.updated_at, now)) expired.push(row);
-        else if (!shadowed(row.session_id) && this.#database.decodes(row)) {
-          out.push(
-            Object.freeze({
-              sessionId: row.session_id,
-              ...rowAddressOf(row.session_id),
-              messageCount: row.message_count as number,
-              createdAt: row.created_at as number,
-              updatedAt: row.updated_at as number,
-            }),
-          );
+    return unavailableOnFailure({ api: `${API}.list`, store: API, writes: false }, async () => {
+      const stillOpen = this.#open('list');
+      const now = this.#now();
+      const expired: MetaRow[] = [];
+      const listed = await this.#database.read(() => {
+        const rows = this.#database.sql.selectAllMeta.all();
+        const keys = new Set(rows.map((row) => row.session_id));
+        /** A reference row whose pair has a row of ours: `load` reads that one. */
+        const shadowed = (key: string): boolean => {
+          const shadowing = shadowingKeyOf(key);
+          return shadowing !== undefined && keys.has(shadowing);
+        };
+        const out: SessionMetadata[] = [];
+        for (const row of rows) {
+          if (this.#expired(row.updated_at, now)) expired.push(row);
+          else if (!shadowed(row.session_id) && this.#database.decodes(row)) {
+            out.push(
+              Object.freeze({
+                sessionId: row.session_id,
+                ...rowAddressOf(row.session_id),
+                messageCount: row.message_count as number,
+                createdAt: row.created_at as number,
+                updatedAt: row.updated_at as number,
+              }),
+            );
+          }
         }
-      }
-      return out;
-    }, stillOpen);
-    if (expired.length > 0) this.#database.collect(expired, now);
-    return Object.freeze(listed.sort((a, b) => compareCodePoints(a.sessionId, b.sessionId)));
+        return out;
+      }, stillOpen);
+      if (expired.length > 0) this.#database.collect(expired, now);
+      return Object.freeze(listed.sort((a, b) => compareCodePoints(a.sessionId, b.sessionId)));
+    });
   }
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    const stillOpen = this.#open('delete');
-    const where = sessionKeyOf(sessionId, options, `${API}.delete`);
-    const { sql } = this.#database;
-    return this.#database.write(
-      () => {
-        const now = this.#now();
-        // Ours and the reference's row of the pair: a row left behind would come back.
-        let live = false;
-        for (const key of [where.key, referenceRowKey(where)]) {
-          const row = key === undefined ? undefined : sql.selectMeta.get(key);
-          if (row === undefined) continue;
-          this.#database.remove(row, now);
-          live ||= !this.#expired(row.updated_at, now);
-        }
-        return live;
+    return unavailableOnFailure(
+      { api: `${API}.delete`, store: API, id: sessionId, writes: true },
+      async () => {
+        const stillOpen = this.#open('delete');
+        checkSessionOptions(options, 'delete', `${API}.delete`);
+        const where = sessionKeyOf(sessionId, options, `${API}.delete`);
+        const { sql } = this.#database;
+        return this.#database.write(
+          () => {
+            const now = this.#now();
+            // Ours and the reference's row of the pair: a row left behind would come back.
+            let live = false;
+            for (const key of [where.key, referenceRowKey(where)]) {
+              const row = key === undefined ? undefined : sql.selectMeta.get(key);
+              if (row === undefined) continue;
+              this.#database.remove(row, now);
+              live ||= !this.#expired(row.updated_at, now);
+            }
+            return live;
+          },
+          rethrowBusy,
+          stillOpen,
+        );
       },
-      rethrowBusy,
-      stillOpen,
     );
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    const stillOpen = this.#open('exists');
-    const where = sessionKeyOf(sessionId, options, `${API}.exists`);
-    const row = await this.#database.read(() => {
-      const key = this.#rowKeyOf(where);
-      return key === undefined ? undefined : this.#database.sql.selectMeta.get(key);
-    }, stillOpen);
-    return row !== undefined && !this.#expired(row.updated_at, this.#now());
+    return unavailableOnFailure(
+      { api: `${API}.exists`, store: API, id: sessionId, writes: false },
+      async () => {
+        const stillOpen = this.#open('exists');
+        checkSessionOptions(options, 'exists', `${API}.exists`);
+        const where = sessionKeyOf(sessionId, options, `${API}.exists`);
+        const row = await this.#database.read(() => {
+          const key = this.#rowKeyOf(where);
+          return key === undefined ? undefined : this.#database.sql.selectMeta.get(key);
+        }, stillOpen);
+        return row !== undefined && !this.#expired(row.updated_at, this.#now());
+      },
+    );
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    const stillOpen = this.#open('branch');
-    const source = sessionKeyOf(sourceId, options, `${API}.branch`);
-    const target = sessionKeyOf(newId, options, `${API}.branch`);
-    const expected = expectedRevisionOf(options, `${API}.branch`);
-    const loaded = await this.#load('branch', source, stillOpen);
-    if (loaded === null) {
-      throw new MemoryArgumentError(
-        `${API}.branch`,
-        `session ${describeValue(source.key)} not found`,
-      );
-    }
-    const encoded = this.#encode('branch', loaded.state);
-    return this.#save('branch', target, encoded, expected, stillOpen);
+    return unavailableOnFailure(
+      { api: `${API}.branch`, store: API, id: newId, writes: true },
+      async () => {
+        const stillOpen = this.#open('branch');
+        checkSessionOptions(options, 'branch', `${API}.branch`);
+        const source = sessionKeyOf(sourceId, options, `${API}.branch`);
+        const target = sessionKeyOf(newId, options, `${API}.branch`);
+        const expected = expectedRevisionOf(options, `${API}.branch`);
+        const loaded = await this.#load('branch', source, stillOpen);
+        if (loaded === null) {
+          throw new MemoryArgumentError(
+            `${API}.branch`,
+            `session ${describeValue(source.key)} not found`,
+          );
+        }
+        const encoded = this.#encode('branch', loaded.state);
+        return this.#save('branch', target, encoded, expected, stillOpen);
+      },
+    );
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    const stillOpen = this.#open('search');
-    const terms = searchTerms(query);
-    const limit = searchLimitOf(options?.limit);
-    const namespace = namespaceOf(options?.namespace, `${API}.search`);
-    if (terms.length === 0 || limit <= 0) return Object.freeze([]);
-    const now = this.#now();
-    return searchRows(this.#database, {
-      terms,
-      limit,
-      namespace,
-      now,
-      expired: (updatedAt) => this.#expired(updatedAt, now),
-      stillOpen,
+    return unavailableOnFailure({ api: `${API}.search`, store: API, writes: false }, async () => {
+      const stillOpen = this.#open('search');
+      checkSessionOptions(options, 'search', `${API}.search`);
+      const terms = searchTerms(query);
+      const limit = searchLimitOf(options?.limit);
+      const namespace = namespaceOf(options?.namespace, `${API}.search`);
+      if (terms.length === 0 || limit <= 0) return Object.freeze([]);
+      const now = this.#now();
+      return searchRows(this.#database, {
+        terms,
+        limit,
+        namespace,
+        now,
+        expired: (updatedAt) => this.#expired(updatedAt, now),
+        stillOpen,
+      });
     });
   }
 

@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from 'conversation-memory';
-import { snapshotEveryOf } from 'conversation-memory/store-kit';
+import { snapshotEveryOf, unknownOption } from 'conversation-memory/store-kit';
 import { lockTimeoutOf } from './storeOptions';
 
 /** How long an append waits for another connection's write lock, by default (milliseconds). */
@@ -39,6 +39,11 @@ export const readEventStoreOptions = (
   if (typeof options !== 'object' || options === null) {
     throw new MemoryArgumentError(api, "options must be an object such as { path: 'events.db' }");
   }
+  const unknown = unknownOption(options, ['path', 'snapshotEvery', 'lockTimeoutMs'], 'options', {
+    filename: 'path',
+    file: 'path',
+  });
+  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
   const { path, snapshotEvery, lockTimeoutMs } = options as Record<string, unknown>;
   if (typeof path !== 'string' || path === '') {
     throw new MemoryArgumentError(

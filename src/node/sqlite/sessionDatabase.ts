@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { MemoryArgumentError } from 'conversation-memory';
+import { MemoryArgumentError, StoreUnavailableError } from 'conversation-memory';
+import { isEnvironmentFailure } from '../environmentFailure';
 import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
 import { unindexSession } from './ftsIndex';
 import { loadBetterSqlite3 } from './loadBetterSqlite3';
@@ -54,7 +55,8 @@ export class SessionDatabase {
    * Opens (or creates) the database and prepares its schema and statements. Opening waits for a
    * lock up to the whole timeout, blocking (a constructor cannot wait asynchronously).
    *
-   * @throws MemoryArgumentError naming the file when it cannot be opened as a session database
+   * @throws StoreUnavailableError naming the file when it cannot be opened or written (the
+   *   environment); MemoryArgumentError when it is not a session database
    */
   static open(
     path: string,
@@ -65,12 +67,30 @@ export class SessionDatabase {
     let db: BetterSqlite3.Database | undefined;
     try {
       db = new Database(path, { timeout: options.lockTimeoutMs });
+    } catch (error) {
+      // The file cannot be opened (a missing folder, no permission, a path under a file).
+      throw new StoreUnavailableError(
+        api,
+        `could not open the session database ${JSON.stringify(path)}`,
+        false,
+        { cause: error, store: 'SqliteSessionStore' },
+      );
+    }
+    try {
       const { fts } = prepareSchema(db, options.fts);
       const sql = prepareStatements(db, fts);
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       return new SessionDatabase(db, sql, options.lockTimeoutMs);
     } catch (error) {
-      db?.close();
+      db.close();
+      if (isEnvironmentFailure(error)) {
+        throw new StoreUnavailableError(
+          api,
+          `could not open the session database ${JSON.stringify(path)}`,
+          false,
+          { cause: error, store: 'SqliteSessionStore' },
+        );
+      }
       const reason = error instanceof Error ? error.message : String(error);
       throw new MemoryArgumentError(
         api,
