@@ -38,6 +38,25 @@ const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
 /** Set for the duration of `fromState`, so the constructor adopts a state instead of creating one. */
 let adopting: { readonly state: MemoryState } | undefined;
 
+/** The public names of this class's subclasses, for their errors (a bundler may rename them). */
+const CLASS_NAMES = new WeakMap<object, string>();
+
+/**
+ * Gives a subclass the name its constructor's errors use (`new RecordedMemory: …`), which a
+ * bundler's renaming cannot change.
+ *
+ * @param subclass - a class that extends {@link ConversationMemory}
+ * @param name - its public name
+ * @example
+ * ```ts
+ * nameSubclass(RecordedMemory, 'RecordedMemory');
+ * ```
+ * @internal
+ */
+export const nameSubclass = (subclass: object, name: string): void => {
+  CLASS_NAMES.set(subclass, name);
+};
+
 /**
  * The seed's object API, as a thin runtime over the pure reducers: it holds the current immutable
  * state, runs a reducer per call, and tells subscribers what happened. Everything it knows is in
@@ -68,8 +87,9 @@ export class ConversationMemory {
   constructor(options?: MemoryOptions) {
     this.#state =
       adopting === undefined
-        ? // The error names the class called: `new RecordedMemory` for the subclass.
-          createMemoryFor(`new ${new.target.name || 'ConversationMemory'}`, options)
+        ? // The error names the class called: `new RecordedMemory` for the subclass. By a name
+          // given in the source, since bundlers rename classes (`_ConversationMemory`).
+          createMemoryFor(`new ${CLASS_NAMES.get(new.target) ?? 'ConversationMemory'}`, options)
         : adopting.state;
   }
 
