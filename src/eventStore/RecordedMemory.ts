@@ -3,7 +3,7 @@ import type { HeldTrim } from '../core/holdForSummary';
 import { isConversationMemoryError } from '../errors/errorBrand';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { ConversationMemory, nameSubclass } from '../facade/ConversationMemory';
+import { ConversationMemory } from '../facade/ConversationMemory';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryEffect, TrimmedEffect } from '../model/effects';
 import type { MemoryOptions } from '../model/config';
@@ -50,6 +50,19 @@ export type ActionListener = (action: MemoryAction) => void;
  */
 export class RecordedMemory extends ConversationMemory {
   readonly #listeners = new Set<ActionListener>();
+
+  /**
+   * The name this class's errors use (`new RecordedMemory: …`), whatever a bundler calls it.
+   *
+   * @returns `'RecordedMemory'`
+   * @example
+   * ```ts
+   * new RecordedMemory({ max_tokens: 5 }); // MemoryConfigError: new RecordedMemory: …
+   * ```
+   */
+  protected static override apiName(): string {
+    return 'RecordedMemory';
+  }
 
   /**
    * Registers a listener of the memory's actions.
@@ -150,5 +163,3 @@ export class RecordedMemory extends ConversationMemory {
     );
   }
 }
-
-nameSubclass(RecordedMemory, 'RecordedMemory');

@@ -38,25 +38,6 @@ const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
 /** Set for the duration of `fromState`, so the constructor adopts a state instead of creating one. */
 let adopting: { readonly state: MemoryState } | undefined;
 
-/** The public names of this class's subclasses, for their errors (a bundler may rename them). */
-const CLASS_NAMES = new WeakMap<object, string>();
-
-/**
- * Gives a subclass the name its constructor's errors use (`new RecordedMemory: …`), which a
- * bundler's renaming cannot change.
- *
- * @param subclass - a class that extends {@link ConversationMemory}
- * @param name - its public name
- * @example
- * ```ts
- * nameSubclass(RecordedMemory, 'RecordedMemory');
- * ```
- * @internal
- */
-export const nameSubclass = (subclass: object, name: string): void => {
-  CLASS_NAMES.set(subclass, name);
-};
-
 /**
  * The seed's object API, as a thin runtime over the pure reducers: it holds the current immutable
  * state, runs a reducer per call, and tells subscribers what happened. Everything it knows is in
@@ -89,8 +70,23 @@ export class ConversationMemory {
       adopting === undefined
         ? // The error names the class called: `new RecordedMemory` for the subclass. By a name
           // given in the source, since bundlers rename classes (`_ConversationMemory`).
-          createMemoryFor(`new ${CLASS_NAMES.get(new.target) ?? 'ConversationMemory'}`, options)
+          createMemoryFor(`new ${(new.target as typeof ConversationMemory).apiName()}`, options)
         : adopting.state;
+  }
+  /**
+   * The name this class's errors use (`new ConversationMemory: …`). A subclass returns its own
+   * (`RecordedMemory`): bundlers rename classes, so `new.target.name` cannot be trusted.
+   *
+   * @returns the class's public name
+   * @example
+   * ```ts
+   * class Mine extends ConversationMemory {
+   *   protected static override apiName(): string { return 'Mine'; }
+   * }
+   * ```
+   */
+  protected static apiName(): string {
+    return 'ConversationMemory';
   }
 
   /**
