@@ -1,7 +1,7 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
 import type { AnthropicTextBlock, AnthropicToolUseBlock } from '../formats/anthropicTypes';
-import { ProviderResponseError } from '../errors/agentErrors';
+import type { ProviderResponseError } from '../errors/agentErrors';
 import { describeValue } from '../util/describeValue';
 import { errorText } from '../util/errorText';
 import { registerCanonical } from '../internal/normalizeMessage';
@@ -11,14 +11,11 @@ import { ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';
 import { JsonObjectCodec } from './jsonCodecs';
 import { ownStruct } from './ownStruct';
-import type { ProviderReply } from './providerReply';
+import { replyFailure, type ProviderReply } from './providerReply';
 import { reportErrors } from './report';
 import { taggedCodec } from './taggedCodec';
 
 const API = 'fromAnthropicReply';
-
-/** Problems listed in the error; the rest are counted. */
-const MAX_LISTED = 5;
 
 const NonEmptyString = /* @__PURE__ */ checkedCodec<string>('non-empty string', (u) =>
   typeof u === 'string' && u !== ''
@@ -99,20 +96,8 @@ const toMessage = (blocks: readonly ReplyBlock[]): Message => {
   });
 };
 
-const fail = (
-  problems: readonly string[],
-  complete: boolean,
-): E.Either<ProviderResponseError, never> => {
-  const more = problems.length - MAX_LISTED;
-  const rest = more > 0 ? [`… and ${complete ? '' : 'at least '}${more} more`] : [];
-  const listed = [...problems.slice(0, MAX_LISTED), ...rest].join('; ');
-  return E.left(
-    new ProviderResponseError(API, `the reply is not a valid Anthropic message: ${listed}`, {
-      problems,
-      problemCount: problems.length,
-    }),
-  );
-};
+const fail = (problems: readonly string[], complete: boolean) =>
+  replyFailure(API, 'a valid Anthropic message', problems, complete);
 
 /**
  * Reads the reply of `client.messages.create` (a Messages API `Message` object) into one

@@ -1,6 +1,6 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
-import { ProviderResponseError } from '../errors/agentErrors';
+import type { ProviderResponseError } from '../errors/agentErrors';
 import { describeValue } from '../util/describeValue';
 import { errorText } from '../util/errorText';
 import { BoundedArrayType } from './boundedArray';
@@ -8,7 +8,7 @@ import { ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';
 import { chatMessageCodec, type DraftMessage, finishMessage, ReplyRole } from './openaiChatMessage';
 import { ownStruct } from './ownStruct';
-import type { ProviderReply } from './providerReply';
+import { replyFailure, type ProviderReply } from './providerReply';
 import { reportErrors } from './report';
 
 const API = 'fromOpenAIChatCompletion';
@@ -24,23 +24,8 @@ const API = 'fromOpenAIChatCompletion';
  */
 export type OpenAIChatReply = ProviderReply;
 
-/** Replies list at most this many problems in their message (all are in `problems`). */
-const MAX_LISTED = 5;
-
-const fail = (
-  problems: readonly string[],
-  complete: boolean,
-): E.Either<ProviderResponseError, never> => {
-  const more = problems.length - MAX_LISTED;
-  const rest = more > 0 ? [`… and ${complete ? '' : 'at least '}${more} more`] : [];
-  const listed = [...problems.slice(0, MAX_LISTED), ...rest].join('; ');
-  return E.left(
-    new ProviderResponseError(API, `the reply is not a valid chat.completion: ${listed}`, {
-      problems,
-      problemCount: problems.length,
-    }),
-  );
-};
+const fail = (problems: readonly string[], complete: boolean) =>
+  replyFailure(API, 'a valid chat.completion', problems, complete);
 
 const TokenCount = /* @__PURE__ */ checkedCodec<number>('token count', (u) =>
   typeof u === 'number' && Number.isSafeInteger(u) && u >= 0
