@@ -63,6 +63,7 @@ const thinEntries = {
   sse: 'src/entries/sse.ts',
   tokens: 'src/entries/tokens.ts',
   constants: 'src/entries/constants.ts',
+  knowledge: 'src/entries/knowledge.ts',
 };
 
 const common: Options = {

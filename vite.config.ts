@@ -30,6 +30,7 @@ export default defineConfig({
           ['sse', 'sse', './src/entries/sse.ts'],
           ['tokens', 'tokens', './src/entries/tokens.ts'],
           ['constants', 'constants', './src/entries/constants.ts'],
+          ['knowledge', 'knowledge', './src/entries/knowledge.ts'],
           ['encodings', 'encodings', './src/tokens/encodingsEntry.ts'],
           ['node', 'node', './src/node/index.ts'],
           ['sessions/node', 'sessions-node', './src/entries/sessionsNode.ts'],

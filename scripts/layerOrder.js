@@ -25,6 +25,7 @@ export const LAYERS = [
   'internal',
   'messages',
   'formats',
+  'knowledge',
   'core',
   'serialization',
   'log',

@@ -322,3 +322,43 @@ export type { ActionListener } from './eventStore/RecordedMemory';
 export { exportEventLog, importEventLog } from './eventStore/eventLogTransfer';
 export type { ExportEventLogOptions, ImportEventLogOptions } from './eventStore/eventLogTransfer';
 export type { AgentEventStore, AgentSession } from './agent/types';
+
+// Knowledge modules (conversation-memory/knowledge): entity memory, the knowledge graph and
+// long-term knowledge memory, as facts in one immutable state changed by reducers.
+export { createKnowledge } from './knowledge/createKnowledge';
+export {
+  DEFAULT_KNOWLEDGE_LIMITS,
+  SINGLE_VALUED_RELATIONS,
+  MAX_FACT_SOURCES,
+} from './model/knowledge';
+export type {
+  KnowledgeState,
+  KnowledgeCursors,
+  KnowledgeLimits,
+  Entity,
+  EntityAttribute,
+  Relation,
+  KnowledgeEntry,
+  FactRecord,
+  FactSource,
+  RetireReason,
+  ExtractedEntity,
+  ExtractedTriple,
+} from './model/knowledge';
+export type {
+  ExtractionSource,
+  FactsExtractedPayload,
+  RememberedPayload,
+  ForgottenPayload,
+  KnowledgeAction,
+} from './model/knowledgeActions';
+export type {
+  FactKind,
+  MergeRule,
+  KnowledgeEffect,
+  FactAddedEffect,
+  FactMergedEffect,
+  FactRetiredEffect,
+  FactsDroppedEffect,
+  CursorMovedEffect,
+} from './model/knowledgeEffects';

@@ -39,6 +39,7 @@ assert.throws(
 );
 assert.equal(typeof (await import('conversation-memory/sse')).toServerSentEvents, 'function');
 assert.equal((await import('conversation-memory/constants')).SUMMARY_MESSAGE_PREFIX, '[Conversation Summary]');
+assert.equal((await import('conversation-memory/knowledge')).createKnowledge().nextId, 1);
 const agent = createAgent({ provider: new LocalProvider(), memory: new ConversationMemory() });
 await agent.run('My name is Ada');
 assert.equal((await agent.run('What is my name?')).message.content, 'Your name is Ada.');

@@ -1,0 +1,46 @@
+/**
+ * `conversation-memory/knowledge` (browser-safe): entity memory, a temporal knowledge graph and
+ * long-term knowledge memory, as facts in one plain immutable state, changed only by pure
+ * reducers that return effects.
+ *
+ * @example
+ * ```ts
+ * import { createKnowledge } from 'conversation-memory/knowledge';
+ * ```
+ *
+ * @packageDocumentation
+ * @module conversation-memory/knowledge
+ */
+export {
+  createKnowledge,
+  DEFAULT_KNOWLEDGE_LIMITS,
+  SINGLE_VALUED_RELATIONS,
+  MAX_FACT_SOURCES,
+} from '../library';
+export type {
+  KnowledgeState,
+  KnowledgeCursors,
+  KnowledgeLimits,
+  Entity,
+  EntityAttribute,
+  Relation,
+  KnowledgeEntry,
+  FactRecord,
+  FactSource,
+  RetireReason,
+  ExtractedEntity,
+  ExtractedTriple,
+  ExtractionSource,
+  FactsExtractedPayload,
+  RememberedPayload,
+  ForgottenPayload,
+  KnowledgeAction,
+  FactKind,
+  MergeRule,
+  KnowledgeEffect,
+  FactAddedEffect,
+  FactMergedEffect,
+  FactRetiredEffect,
+  FactsDroppedEffect,
+  CursorMovedEffect,
+} from '../library';
