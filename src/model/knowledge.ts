@@ -94,11 +94,14 @@ export interface Entity extends FactRecord {
 
 /**
  * A relationship triple (the reference's `Triple`): `subject --[relation]--> object`, with the ids
- * of the entities its ends were resolved to (`null` when no entity is known by that name).
+ * of the entities its ends were resolved to (`null` when no entity is known by that name), and
+ * when an extraction last stated it (`lastMentioned`).
  *
  * @example
  * ```ts
- * const works: Relation = { ...fact, subject: 'Alice', relation: 'works_at', object: 'Acme', subjectId: 'e1', objectId: 'e2' };
+ * const works: Relation = {
+ *   ...fact, subject: 'Alice', relation: 'works_at', object: 'Acme', subjectId: 'e1', objectId: 'e2', lastMentioned: 0,
+ * };
  * ```
  */
 export interface Relation extends FactRecord {
@@ -107,6 +110,7 @@ export interface Relation extends FactRecord {
   readonly object: string;
   readonly subjectId: string | null;
   readonly objectId: string | null;
+  readonly lastMentioned: number;
 }
 
 /**
