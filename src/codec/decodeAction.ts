@@ -9,6 +9,13 @@ import { normalizeMessage } from '../internal/normalizeMessage';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryOptions } from '../model/config';
 import type { Message } from '../model/message';
+import { cloneJsonObject } from '../internal/cloneJson';
+import { deepFreeze } from '../model/freeze';
+import {
+  readFactsPayload,
+  readForgottenPayload,
+  readRememberedPayload,
+} from '../knowledge/readKnowledgePayload';
 import { boundedArray } from './boundedArray';
 import { BudgetSlot, ProblemBudget, type Budget } from './budget';
 import { ownStruct } from './ownStruct';
@@ -71,6 +78,26 @@ const ConfigFields = /* @__PURE__ */ new t.Type<MemoryOptions, MemoryOptions, un
 
 const NullableString = /* @__PURE__ */ t.union([t.string, t.null], 'string or null');
 
+/**
+ * A knowledge action's payload: a deep JSON copy, checked as its reducer checks it (the reducer's
+ * problem, naming the field and the value, is the decode's).
+ */
+const knowledgePayload = (name: string, check: (payload: never, api: string) => unknown) =>
+  new t.Type<object, object, unknown>(
+    name,
+    (u): u is object => typeof u === 'object' && u !== null,
+    (u, c) => {
+      try {
+        const copy = cloneJsonObject(u, 'action.payload');
+        check(copy as never, API);
+        return t.success(deepFreeze(copy));
+      } catch (error) {
+        return t.failure(u, c, isConversationMemoryError(error) ? error.detail : errorText(error));
+      }
+    },
+    t.identity,
+  );
+
 /** The codec of the action union; its lists share `budget` (a slot holding the call's budget). */
 const actionCodec = (budget: Budget): t.Type<MemoryAction, unknown, unknown> => {
   const messages = boundedArray('list of messages', MessageCodec, budget);
@@ -108,6 +135,19 @@ const actionCodec = (budget: Budget): t.Type<MemoryAction, unknown, unknown> => 
       ownStruct('summary commit object', { text: t.string, through: Through }, {}),
     ),
     'memory/reconfigured': withPayload('memory/reconfigured', ConfigFields),
+    'knowledge/factsExtracted': withPayload(
+      'knowledge/factsExtracted',
+      knowledgePayload('facts extracted object', readFactsPayload),
+    ),
+    'knowledge/remembered': withPayload(
+      'knowledge/remembered',
+      knowledgePayload('remembered entry object', readRememberedPayload),
+    ),
+    'knowledge/forgotten': withPayload(
+      'knowledge/forgotten',
+      knowledgePayload('forgotten entry object', readForgottenPayload),
+    ),
+    'knowledge/cleared': bare('knowledge/cleared'),
   });
 };
 

@@ -3,13 +3,16 @@ import { EMPTY, makeState, NO_EFFECTS } from '../internal/window';
 import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
 import { readState } from '../internal/readState';
+import { clearKnowledge } from '../knowledge/clearKnowledge';
 
 /**
  * Empties the window and removes the summary, as the reference's `clear()` (since v0.17.5); also
  * drops the messages held for summarizing and the summary's coverage records. The limits, the
  * policy and the tokenizer stay, and so does `nextPosition`: positions are never reused. What was
  * in the window is reported in a `memory/trimmed` effect with `reason: 'clear'`, and held messages
- * in a `memory/pendingDiscarded` effect, so even a clear loses nothing silently.
+ * in a `memory/pendingDiscarded` effect, so even a clear loses nothing silently. The conversation's
+ * knowledge (`state.knowledge`) is cleared too (`clearKnowledge`: every fact dropped and reported,
+ * the extraction cursors kept): the per-user reset leaves nothing of the previous user.
  *
  * @param state - the current memory
  * @returns an empty state with the same config, or the same state when already empty
@@ -22,11 +25,13 @@ import { readState } from '../internal/readState';
  */
 export const clearMemory = (state: MemoryState): Transition => {
   state = readState(state, 'clearMemory');
+  const knowledge = state.knowledge === undefined ? undefined : clearKnowledge(state.knowledge);
   if (
     state.messages.length === 0 &&
     state.summary === null &&
     state.pendingMessages.length === 0 &&
-    state.summaryCoverage.length === 0
+    state.summaryCoverage.length === 0 &&
+    (knowledge === undefined || knowledge.state === state.knowledge)
   ) {
     return { state, effects: NO_EFFECTS };
   }
@@ -71,6 +76,8 @@ export const clearMemory = (state: MemoryState): Transition => {
     pendingMessages: EMPTY,
     pendingPositions: EMPTY,
     summaryCoverage: EMPTY,
+    ...(knowledge === undefined ? {} : { knowledge: knowledge.state }),
   });
+  if (knowledge !== undefined) effects.push(...knowledge.effects);
   return { state: next, effects: Object.freeze(effects) };
 };

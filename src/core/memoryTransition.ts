@@ -15,6 +15,9 @@ import { setSummary } from './setSummary';
 import { readState } from '../internal/readState';
 import { unreadable } from '../internal/unreadable';
 import { MemoryArgumentError } from '../errors/memoryErrors';
+import { createKnowledge } from '../knowledge/createKnowledge';
+import { knowledgeTransition } from '../knowledge/knowledgeTransition';
+import { makeState } from '../internal/window';
 
 /**
  * Applies one action (see {@link MemoryAction}) with its reducer: the reducers as one function,
@@ -93,9 +96,26 @@ const reduce = (
         withEffects,
         type,
       );
+    case 'knowledge/factsExtracted':
+    case 'knowledge/remembered':
+    case 'knowledge/forgotten':
+    case 'knowledge/cleared':
+      return withKnowledge(state, action, api);
     default:
       return unchanged(state, api);
   }
+};
+
+/** A knowledge action, applied to the conversation's knowledge (the empty knowledge when none). */
+const withKnowledge = (state: MemoryState, action: MemoryAction, api: string): Transition => {
+  state = readState(state, api);
+  const before = state.knowledge ?? createKnowledge();
+  const { state: knowledge, effects } = knowledgeTransition(before, {
+    type: read(action, 'type', 'action', api),
+    payload: read(action, 'payload', 'action', api),
+  } as never);
+  if (knowledge === before) return { state, effects: NO_EFFECTS };
+  return { state: makeState({ ...state, knowledge }), effects };
 };
 
 /** Field `key` of `value` (undefined when `value` is not an object); a throwing read is ours. */

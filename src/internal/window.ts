@@ -86,6 +86,7 @@ export const makeState = (fields: {
   pendingMessages: MemoryState['pendingMessages'];
   pendingPositions: MemoryState['pendingPositions'];
   summaryCoverage: MemoryState['summaryCoverage'];
+  knowledge?: MemoryState['knowledge'];
 }): MemoryState =>
   Object.freeze({
     config: fields.config,
@@ -98,6 +99,7 @@ export const makeState = (fields: {
     pendingMessages: fields.pendingMessages,
     pendingPositions: fields.pendingPositions,
     summaryCoverage: fields.summaryCoverage,
+    ...(fields.knowledge === undefined ? {} : { knowledge: fields.knowledge }),
   });
 
 /**
@@ -124,6 +126,7 @@ export const withWindow = (
     pendingMessages: state.pendingMessages,
     pendingPositions: state.pendingPositions,
     summaryCoverage: state.summaryCoverage,
+    ...(state.knowledge === undefined ? {} : { knowledge: state.knowledge }),
   });
 
 /**

@@ -7,6 +7,13 @@ import { suggestOption } from '../util/unknownOption';
 import { unreadable } from '../internal/unreadable';
 import type { MemoryAction } from '../model/actions';
 import type { Message } from '../model/message';
+import { cloneJsonObject, NotJsonError } from '../internal/cloneJson';
+import { deepFreeze } from '../model/freeze';
+import {
+  readFactsPayload,
+  readForgottenPayload,
+  readRememberedPayload,
+} from '../knowledge/readKnowledgePayload';
 
 /** Actions this module made: plain, deep-frozen, checked copies, taken again as they are. */
 const recorded = /* @__PURE__ */ new WeakSet<object>();
@@ -126,7 +133,33 @@ const copyOf = (action: object, type: MemoryAction['type'], api: string): Memory
       if (!checked.ok) throw new MemoryConfigError(api, checked.problems);
       return { type, payload: checked.fields };
     }
+    case 'knowledge/cleared':
+      return { type };
+    case 'knowledge/factsExtracted':
+    case 'knowledge/remembered':
+    case 'knowledge/forgotten':
+      return { type, payload: knowledgePayloadOf(action, type, api) } as MemoryAction;
   }
+};
+
+/** A plain, deep-frozen copy of a knowledge action's payload, checked as its reducer checks it. */
+const knowledgePayloadOf = (
+  action: object,
+  type: 'knowledge/factsExtracted' | 'knowledge/remembered' | 'knowledge/forgotten',
+  api: string,
+): object => {
+  const raw = field(action, 'payload', 'action', api);
+  let payload: object;
+  try {
+    payload = cloneJsonObject(raw, 'action.payload');
+  } catch (error) {
+    if (error instanceof NotJsonError) refuse(api, 'action.payload', 'a JSON object', raw);
+    throw unreadable(error, MemoryArgumentError, api, 'action.payload');
+  }
+  if (type === 'knowledge/factsExtracted') readFactsPayload(payload as never, api);
+  else if (type === 'knowledge/remembered') readRememberedPayload(payload as never, api);
+  else readForgottenPayload(payload as never, api);
+  return deepFreeze(payload);
 };
 
 const TYPE_NAMES: readonly MemoryAction['type'][] = [
@@ -140,12 +173,19 @@ const TYPE_NAMES: readonly MemoryAction['type'][] = [
   'memory/trimHeld',
   'memory/summaryCommitted',
   'memory/reconfigured',
+  'knowledge/factsExtracted',
+  'knowledge/remembered',
+  'knowledge/forgotten',
+  'knowledge/cleared',
 ];
 
 const TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(TYPE_NAMES);
 
 /** The namespace of memory action types: a type in it must be one of {@link TYPE_NAMES}. */
 const NAMESPACE = 'memory/';
+
+/** The namespace of knowledge action types (recorded with the memory's, in one log). */
+const KNOWLEDGE_NAMESPACE = 'knowledge/';
 
 /** Why `value` is not an action, with the fix for a message given where an action belongs. */
 const notAnAction = (value: unknown): string => {
@@ -187,12 +227,12 @@ export const recordAction = (action: unknown, api: string): MemoryAction | undef
       : undefined;
   if (typeof type !== 'string') throw new MemoryArgumentError(api, notAnAction(action));
   if (!TYPES.has(type)) {
-    if (!type.startsWith(NAMESPACE)) return undefined;
+    if (!type.startsWith(NAMESPACE) && !type.startsWith(KNOWLEDGE_NAMESPACE)) return undefined;
     const suggestion = suggestOption(type, [...TYPE_NAMES]);
     const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
     throw new MemoryArgumentError(
       api,
-      `action.type ${quoteText(type)} is not a memory action type${hint}; expected ${TYPE_NAMES.join(', ')}`,
+      `action.type ${quoteText(type)} is not a memory or knowledge action type${hint}; expected ${TYPE_NAMES.join(', ')}`,
     );
   }
   // Every read above and inside is guarded: what the caller's object throws comes out as ours.

@@ -1,3 +1,4 @@
+import type { KnowledgeAction } from './knowledgeActions';
 import type { MemoryOptions } from './config';
 import type { Message } from './message';
 
@@ -17,6 +18,7 @@ import type { Message } from './message';
  * | `memory/trimHeld`               | `holdForSummary`        | `{ removed, positions }`   |
  * | `memory/summaryCommitted`       | `commitSummary`         | `{ text, through }`        |
  * | `memory/reconfigured`           | `reconfigure`           | the config fields to change |
+ * | `knowledge/*`                   | `knowledgeTransition`   | see `KnowledgeAction`      |
  *
  * @example
  * ```ts
@@ -42,7 +44,8 @@ export type MemoryAction =
       readonly type: 'memory/summaryCommitted';
       readonly payload: { readonly text: string; readonly through: number };
     }
-  | { readonly type: 'memory/reconfigured'; readonly payload: MemoryOptions };
+  | { readonly type: 'memory/reconfigured'; readonly payload: MemoryOptions }
+  | KnowledgeAction;
 
 /**
  * The `type` of a {@link MemoryAction}.

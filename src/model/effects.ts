@@ -1,3 +1,4 @@
+import type { KnowledgeEffect } from './knowledgeEffects';
 import type { MemoryConfig } from './config';
 import type { Message } from './message';
 import type { MemoryState } from './state';
@@ -165,7 +166,8 @@ export type MemoryEffect =
   | SummaryChangedEffect
   | PendingDiscardedEffect
   | HeldForSummaryEffect
-  | ReconfiguredEffect;
+  | ReconfiguredEffect
+  | KnowledgeEffect;
 
 /**
  * What every reducer returns: the next state and what happened on the way. When nothing

@@ -1,5 +1,6 @@
 import type { MemoryConfig } from './config';
 import type { Message } from './message';
+import type { KnowledgeState } from './knowledge';
 import type { SummaryCoverage } from './summaryCoverage';
 
 /**
@@ -21,6 +22,10 @@ import type { SummaryCoverage } from './summaryCoverage';
  *   not part of the window. At most {@link MAX_PENDING_MESSAGES} are held.
  * - `summaryCoverage` records what each committed summary chunk covers, oldest first (at most
  *   {@link MAX_SUMMARY_COVERAGE} records).
+ * - `knowledge`, present once a knowledge action was applied (`knowledge/*`, see
+ *   `conversation-memory/knowledge`), holds the facts of the conversation's entity memory,
+ *   knowledge graph and knowledge memory; absent otherwise, so a state without knowledge is
+ *   exactly what it always was.
  *
  * @example
  * ```ts
@@ -42,6 +47,7 @@ export interface MemoryState {
   readonly pendingMessages: readonly Message[];
   readonly pendingPositions: readonly number[];
   readonly summaryCoverage: readonly SummaryCoverage[];
+  readonly knowledge?: KnowledgeState;
 }
 
 /**

@@ -202,10 +202,10 @@ describe('appendAction and what is not a memory action', () => {
   it('refuses an unknown memory/* type with a did-you-mean', () => {
     const log = createEventLog(CONFIG);
     expect(() => append(log, { type: 'memory/mesageAdded', payload: userMessage('x') })).toThrow(
-      'appendAction: action.type "memory/mesageAdded" is not a memory action type (did you mean memory/messageAdded?); expected memory/messageAdded,',
+      'appendAction: action.type "memory/mesageAdded" is not a memory or knowledge action type (did you mean memory/messageAdded?); expected memory/messageAdded,',
     );
     expect(() => append(log, { type: 'memory/unknown' })).toThrow(
-      'appendAction: action.type "memory/unknown" is not a memory action type; expected',
+      'appendAction: action.type "memory/unknown" is not a memory or knowledge action type; expected',
     );
   });
 

@@ -51,7 +51,12 @@ describe('public types', () => {
     const describe = (effect: MemoryEffect): number | string | null => {
       if (effect.type === 'memory/summaryChanged') return effect.summary;
       if (effect.type === 'memory/reconfigured') return effect.to.maxMessages;
-      if (effect.type !== 'memory/trimmed') return effect.positions.length;
+      if (effect.type === 'knowledge/added') return effect.fact.id;
+      if (effect.type === 'memory/pendingDiscarded' || effect.type === 'memory/heldForSummary') {
+        return effect.positions.length;
+      }
+      // The other knowledge effects (merged, retired, dropped, cursorMoved).
+      if (effect.type !== 'memory/trimmed') return null;
       if (effect.reason === 'enforce_limits') return effect.breakdown.toolPairBoundary;
       expectTypeOf(effect.remaining).toEqualTypeOf<0>();
       return effect.removed.length;

@@ -82,5 +82,18 @@ export const actionLabel = (action: MemoryAction | null): string => {
       return `commit summary through #${action.payload.through}`;
     case 'memory/reconfigured':
       return `reconfigure ${configLabel(action.payload)}`;
+    case 'knowledge/factsExtracted': {
+      const { source, from, to } = action.payload;
+      const found = (action.payload.entities?.length ?? 0) + (action.payload.triples?.length ?? 0);
+      return `extract ${source} #${from}–#${to}: ${found} fact${found === 1 ? '' : 's'}`;
+    }
+    case 'knowledge/remembered':
+      return `remember ${text(action.payload.content)}`;
+    case 'knowledge/forgotten':
+      return 'id' in action.payload
+        ? `forget ${escapeText(action.payload.id, 40)}`
+        : `forget ${text(action.payload.content)}`;
+    case 'knowledge/cleared':
+      return 'clear knowledge';
   }
 };
