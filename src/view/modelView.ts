@@ -1,3 +1,4 @@
+import { systemMessage } from '../messages/constructors';
 import { getPositions } from '../core/selectors';
 import { readState } from '../internal/readState';
 import { isSummarized } from '../internal/summarized';
@@ -72,8 +73,9 @@ const transcriptSource = (
 };
 
 /**
- * What the next provider call receives: the injected `[Conversation Summary] …` system message
- * (first, when the state holds a summary), then the window (or `options.transcript`) repaired to
+ * What the next provider call receives: the knowledge blocks as a system message (with
+ * `knowledge`), the injected `[Conversation Summary] …` system message (when the state holds a
+ * summary), then the window (or `options.transcript`) repaired to
  * meet the target's rules, within an optional token budget, and a report of every change, as
  * data. Pure, total for any state the reducers, `fromDict`, `decodeState` and the stores make,
  * and browser-safe; the state is never changed.
@@ -96,7 +98,7 @@ const transcriptSource = (
  * to repair (`isSendable`), returns the window itself with no copy.
  *
  * @param state - the memory
- * @param options - `target` (default `'none'`), `budget`, `transcript`
+ * @param options - `target` (default `'none'`), `budget`, `transcript`, `knowledge`
  * @returns `{ messages, target, changes }`, plus `tokens` and `overBudget` with a budget
  * @throws MemoryArgumentError for a value that is not a memory state, or a wrong option
  * @example
@@ -116,11 +118,14 @@ const transcriptSource = (
  */
 export const modelView = (state: MemoryState, options?: ModelViewOptions): ModelView => {
   state = readState(state, API);
-  const { target, budget, transcript } = readViewOptions(options);
-  const injected = summaryMessage(state.summary);
+  const { target, budget, transcript, knowledge } = readViewOptions(options);
+  const lead: Message[] = [];
+  if (knowledge !== undefined) lead.push(systemMessage(knowledge));
+  const summary = summaryMessage(state.summary);
+  if (summary !== undefined) lead.push(summary);
   if (transcript === undefined && budget === undefined && isSendable(state.messages, target)) {
     return {
-      messages: injected === undefined ? state.messages : [injected, ...state.messages],
+      messages: lead.length === 0 ? state.messages : [...lead, ...state.messages],
       target,
       changes: [],
     };
@@ -140,8 +145,8 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
   let overBudget: boolean | undefined;
   if (budget !== undefined) {
     const count = tokenCounter(state, transcript === undefined);
-    const fixed =
-      injected === undefined ? 0 : countMessageTokens(state.config.tokenizer, injected, API);
+    let fixed = 0;
+    for (const message of lead) fixed += countMessageTokens(state.config.tokenizer, message, API);
     const pinned = (message: Message) => state.config.pinSystem && message.role === 'system';
     const before = view;
     view = dropLeadingAssistantTurns(
@@ -154,7 +159,7 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
   } else {
     view = dropLeadingAssistantTurns(view, target);
   }
-  const messages = injected === undefined ? view.messages : [injected, ...view.messages];
+  const messages = lead.length === 0 ? view.messages : [...lead, ...view.messages];
   return {
     messages,
     target,

@@ -6,7 +6,7 @@ import type { ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes'
 
 const API = 'modelView';
 
-const OPTION_NAMES = ['target', 'budget', 'transcript'] as const;
+const OPTION_NAMES = ['target', 'budget', 'transcript', 'knowledge'] as const;
 
 /** A wrong-case or snake_case key the caller probably meant. */
 const OPTION_HINTS: Readonly<Record<string, string>> = {
@@ -22,6 +22,7 @@ export interface ViewOptions {
   readonly target: ViewTarget;
   readonly budget: number | undefined;
   readonly transcript: readonly TranscriptEntry[] | undefined;
+  readonly knowledge: string | undefined;
 }
 
 const fail = (what: string): never => {
@@ -65,7 +66,9 @@ const readTranscript = (value: unknown): readonly TranscriptEntry[] => {
  * @internal
  */
 export const readViewOptions = (options: ModelViewOptions | undefined): ViewOptions => {
-  if (options === undefined) return { target: 'none', budget: undefined, transcript: undefined };
+  if (options === undefined) {
+    return { target: 'none', budget: undefined, transcript: undefined, knowledge: undefined };
+  }
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     return fail(
       `options must be an object such as { target: 'openai' }, received ${describeValue(options)}`,
@@ -74,7 +77,12 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
   try {
     const unknown = unknownOption(options, OPTION_NAMES, 'options', OPTION_HINTS);
     if (unknown !== undefined) fail(unknown);
-    const { target = 'none', budget, transcript } = options;
+    const { target = 'none', budget, transcript, knowledge } = options;
+    if (knowledge !== undefined && typeof knowledge !== 'string') {
+      fail(
+        `options.knowledge must be a string (the knowledge blocks), received ${describeValue(knowledge)}`,
+      );
+    }
     if (target !== 'openai' && target !== 'anthropic' && target !== 'none') {
       fail(
         `options.target must be "openai", "anthropic" or "none", received ${describeValue(target)}`,
@@ -87,6 +95,7 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       target,
       budget: budget ?? undefined,
       transcript: transcript === undefined ? undefined : readTranscript(transcript),
+      knowledge: knowledge === undefined || knowledge.trim() === '' ? undefined : knowledge,
     };
   } catch (error) {
     throw unreadable(error, MemoryArgumentError, API, 'options');

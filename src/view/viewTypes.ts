@@ -125,6 +125,13 @@ export interface ModelViewOptions {
    * trimmed from the window and covered by a committed summary is left out (`'summarized'`).
    */
   readonly transcript?: readonly TranscriptEntry[] | undefined;
+  /**
+   * The knowledge blocks to send (`knowledgeBlocks(...).text` of `conversation-memory/knowledge`:
+   * `[Known Relationships]`, `[Known Entities]`, `[Important Knowledge]`…), as one system message
+   * first, before the summary, as the reference orders them. Never stored in memory; never left
+   * out for a budget (it has its own, counted when it was built). Empty: nothing is sent.
+   */
+  readonly knowledge?: string | undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ const triples = (
   at: number,
   from: number,
   to: number,
-  list: FactsExtractedPayload['triples'],
+  list: NonNullable<FactsExtractedPayload['triples']>,
   extra: Partial<FactsExtractedPayload> = {},
 ) => factsExtracted(state, { source: 'relations', at, from, to, triples: list, ...extra });
 
@@ -21,7 +21,7 @@ const entities = (
   at: number,
   from: number,
   to: number,
-  list: FactsExtractedPayload['entities'],
+  list: NonNullable<FactsExtractedPayload['entities']>,
   extra: Partial<FactsExtractedPayload> = {},
 ) => factsExtracted(state, { source: 'entities', at, from, to, entities: list, ...extra });
 
