@@ -25,11 +25,15 @@ const ROLE_MARKER = new RegExp(
   ].join('|'),
   'gi',
 );
-/** Rule 7: any of our block headers, in any case, with any spacing inside the brackets. */
+/**
+ * Rule 7: any of our block headers, in any case, with any spacing between its words and before
+ * its `]`. A `[` followed by a space is already defanged (the rule's own output), so the rule can
+ * run twice without adding a second space.
+ */
 const HEADER = new RegExp(
   RESERVED_HEADERS.map(
     (header) =>
-      String.raw`\[\s*` +
+      String.raw`\[` +
       header
         .slice(1, -1)
         .split(' ')
@@ -83,8 +87,9 @@ export const defangHeaders = (text: string): string =>
  *    (reference rule 2).
  * 7. Any block header of ours ({@link RESERVED_HEADERS}: `[Known Entities]`,
  *    `[Known Relationships]`, `[Important Knowledge]`, `[General Knowledge]`,
- *    `[Conversation Summary]`, …), in any case and with any spacing inside the brackets, gets a
+ *    `[Conversation Summary]`, …), in any case and with any spacing between its words, gets a
  *    space after its `[` (`[ Known Entities]`), so a fact cannot open a block of its own (ours).
+ *    Runs after rule 5, so a header split over two lines is caught.
  *
  * Plain prose passes through unchanged. Not a complete injection filter (look-alike brackets,
  * zero-width characters and other template dialects pass): a defence in depth for text that came
