@@ -101,7 +101,7 @@ export const scoreFactsFor = (
  * scoreFacts('where does alice work', [
  *   { text: 'Bob knows Carol', names: ['Bob', 'Carol'] },
  *   { text: 'Alice works_at Acme', names: ['Alice', 'Acme'] },
- * ]); // [0, 2.4…]: only the second matches
+ * ]); // [0, 2.386…]: BM25 on "alice" (0.693…), lifted by 1.693… for naming Alice
  * ```
  */
 export const scoreFacts = (
