@@ -362,3 +362,30 @@ export type {
   FactsDroppedEffect,
   CursorMovedEffect,
 } from './model/knowledgeEffects';
+
+// Knowledge retrieval: the blocks of facts a model receives, scoped to the user's message and
+// packed within a token budget, sanitized by default.
+export { knowledgeBlocks } from './knowledge/retrieval/knowledgeBlocks';
+export { scoreFacts } from './knowledge/retrieval/scoreFacts';
+export { BM25_K1, BM25_B } from './knowledge/retrieval/bm25';
+export { sanitizeKnowledgeText } from './knowledge/retrieval/sanitizeKnowledgeText';
+export {
+  KNOWN_RELATIONSHIPS_HEADER,
+  KNOWN_ENTITIES_HEADER,
+  IMPORTANT_KNOWLEDGE_HEADER,
+  GENERAL_KNOWLEDGE_HEADER,
+  IMPORTANT_KNOWLEDGE_MIN,
+  TRUNCATED_SUFFIX,
+  BLOCK_SEPARATOR,
+  RESERVED_HEADERS,
+} from './knowledge/retrieval/headers';
+export type { FactScorer, FactDocument, ScoreFactsOptions } from './knowledge/retrieval/scoreFacts';
+export type {
+  KnowledgeModule,
+  GraphBlockOptions,
+  EntitiesBlockOptions,
+  KnowledgeBlockOptions,
+  KnowledgeBlocksOptions,
+  KnowledgeBlock,
+  KnowledgeBlocksResult,
+} from './knowledge/retrieval/types';

@@ -44,3 +44,30 @@ export type {
   FactsDroppedEffect,
   CursorMovedEffect,
 } from '../library';
+export {
+  knowledgeBlocks,
+  scoreFacts,
+  BM25_K1,
+  BM25_B,
+  sanitizeKnowledgeText,
+  KNOWN_RELATIONSHIPS_HEADER,
+  KNOWN_ENTITIES_HEADER,
+  IMPORTANT_KNOWLEDGE_HEADER,
+  GENERAL_KNOWLEDGE_HEADER,
+  IMPORTANT_KNOWLEDGE_MIN,
+  TRUNCATED_SUFFIX,
+  BLOCK_SEPARATOR,
+  RESERVED_HEADERS,
+} from '../library';
+export type {
+  FactScorer,
+  FactDocument,
+  ScoreFactsOptions,
+  KnowledgeModule,
+  GraphBlockOptions,
+  EntitiesBlockOptions,
+  KnowledgeBlockOptions,
+  KnowledgeBlocksOptions,
+  KnowledgeBlock,
+  KnowledgeBlocksResult,
+} from '../library';
