@@ -61,6 +61,7 @@ export const relation = (
   object,
   subjectId: null,
   objectId: null,
+  lastMentioned: 0,
   ...overrides,
 });
 
