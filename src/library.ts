@@ -381,7 +381,7 @@ export {
 } from './knowledge/retrieval/headers';
 export type { FactScorer, FactDocument, ScoreFactsOptions } from './knowledge/retrieval/scoreFacts';
 export type {
-  KnowledgeModule,
+  KnowledgeBlockModule,
   GraphBlockOptions,
   EntitiesBlockOptions,
   KnowledgeBlockOptions,

@@ -63,7 +63,7 @@ export type {
   FactScorer,
   FactDocument,
   ScoreFactsOptions,
-  KnowledgeModule,
+  KnowledgeBlockModule,
   GraphBlockOptions,
   EntitiesBlockOptions,
   KnowledgeBlockOptions,

@@ -8,6 +8,8 @@ import type { MemoryAction } from '../model/actions';
 import type { MemoryEffect, TrimmedEffect } from '../model/effects';
 import type { MemoryOptions } from '../model/config';
 import type { MessageInput } from '../model/messageInput';
+import type { KnowledgeAction } from '../model/knowledgeActions';
+import { recordAction } from '../log/recordAction';
 
 /**
  * Called with the action of every change a {@link RecordedMemory} makes, after the change.
@@ -153,6 +155,13 @@ export class RecordedMemory extends ConversationMemory {
     return this.#record(
       () => memoryActions.reconfigured(config),
       () => super.reconfigure(config),
+    );
+  }
+
+  override applyKnowledge(action: KnowledgeAction): readonly MemoryEffect[] {
+    return this.#record(
+      () => recordAction(action, 'RecordedMemory.applyKnowledge') as MemoryAction,
+      () => super.applyKnowledge(action),
     );
   }
 

@@ -18,6 +18,8 @@ import type { MemoryEffect, Transition } from '../model/effects';
 import type { Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { MemoryState } from '../model/state';
+import type { KnowledgeAction } from '../model/knowledgeActions';
+import { memoryTransition } from '../core/memoryTransition';
 import { toDict } from '../serialization/toDict';
 import type { MemoryDict } from '../serialization/types';
 
@@ -37,6 +39,26 @@ const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
 
 /** Set for the duration of `fromState`, so the constructor adopts a state instead of creating one. */
 let adopting: { readonly state: MemoryState } | undefined;
+
+const KNOWLEDGE_TYPES: ReadonlySet<unknown> = new Set([
+  'knowledge/factsExtracted',
+  'knowledge/remembered',
+  'knowledge/forgotten',
+  'knowledge/cleared',
+]);
+
+/** `action`, when it is a knowledge action; else a `MemoryArgumentError` naming its type. */
+const checkKnowledgeAction = (action: KnowledgeAction): KnowledgeAction => {
+  const type =
+    typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined;
+  if (!KNOWLEDGE_TYPES.has(type)) {
+    throw new MemoryArgumentError(
+      'ConversationMemory.applyKnowledge',
+      `action must be a knowledge action (${[...KNOWLEDGE_TYPES].join(', ')}), received ${describeValue(action)}`,
+    );
+  }
+  return action;
+};
 
 /**
  * The seed's object API, as a thin runtime over the pure reducers: it holds the current immutable
@@ -433,6 +455,25 @@ export class ConversationMemory {
     // A state change with no effects still reaches the listeners (#commit skips only no-ops).
     this.#state = checked;
     return this.#notify({ state: checked, effects: NO_EFFECTS });
+  }
+
+  /**
+   * Applies a knowledge action (`knowledge/factsExtracted`, `knowledge/remembered`,
+   * `knowledge/forgotten`, `knowledge/cleared`) to the conversation's facts (`state.knowledge`),
+   * as `memoryTransition` does; listeners get its effects. The agent calls it for its entity
+   * memory, knowledge graph and knowledge memory, so the facts persist with the conversation.
+   *
+   * @param action - the knowledge action
+   * @returns the effects (none when nothing changed)
+   * @throws MemoryArgumentError naming the field, for a malformed action
+   * @example
+   * ```ts
+   * memory.applyKnowledge({ type: 'knowledge/forgotten', payload: { id: 'k1', at: Date.now() } });
+   * memory.state.knowledge?.entries; // the entry k1, retired
+   * ```
+   */
+  applyKnowledge(action: KnowledgeAction): readonly MemoryEffect[] {
+    return this.#commit(memoryTransition(this.#state, checkKnowledgeAction(action)));
   }
 
   /**

@@ -17,14 +17,14 @@ import type {
   KnowledgeBlock,
   KnowledgeBlocksOptions,
   KnowledgeBlocksResult,
-  KnowledgeModule,
+  KnowledgeBlockModule,
 } from './types';
 
 const API = 'knowledgeBlocks';
 const DEFAULT_MAX_CONTEXT_TRIPLES = 15;
 const DEFAULT_MAX_CONTEXT_CHARS = 5000;
 
-const UNITS: Readonly<Record<KnowledgeModule, (context: UnitContext) => ModuleUnits>> = {
+const UNITS: Readonly<Record<KnowledgeBlockModule, (context: UnitContext) => ModuleUnits>> = {
   graph: graphUnits,
   entities: entityUnits,
   knowledge: entryUnits,

@@ -5,10 +5,10 @@ import type { FactScorer } from './scoreFacts';
  *
  * @example
  * ```ts
- * const module: KnowledgeModule = 'graph';
+ * const module: KnowledgeBlockModule = 'graph';
  * ```
  */
-export type KnowledgeModule = 'graph' | 'entities' | 'knowledge';
+export type KnowledgeBlockModule = 'graph' | 'entities' | 'knowledge';
 
 /**
  * The knowledge graph's block: `budget` in tokens (its header and separators included), and
@@ -98,7 +98,7 @@ export interface KnowledgeBlocksOptions {
  * ```
  */
 export interface KnowledgeBlock {
-  readonly module: KnowledgeModule;
+  readonly module: KnowledgeBlockModule;
   readonly header: string;
   readonly text: string;
   readonly factIds: readonly string[];
