@@ -1,5 +1,6 @@
-import { MAX_EXTRACTED_NAME_CHARS } from '../answerLimits';
-import { monthOf, sentenceDate } from './dates';
+import { sentenceDate } from './dates';
+import { nameAt, nameEndingAt, phraseAt } from './phrases';
+import { type Agreement, VERBS } from './verbs';
 import { sentencesOf, userMessages, type Word, wordsOf } from './words';
 
 /**
@@ -51,107 +52,14 @@ export interface LooseName {
   readonly name: string;
 }
 
-/** The most words of a name, and of a phrase (`software engineer`, `dark mode`). */
-const NAME_WORDS = 5;
-const PHRASE_WORDS = 4;
 /** The most phrases one `like` reads (`I like tea, jazz and chess`). */
 const LIKED_PHRASES = 5;
-
-/** Lower-case words allowed inside a name (`Bank of America`, `Procter & Gamble`). */
-const NAME_JOINERS = new Set(['of', '&', 'de', 'del', 'der', 'van', 'von', 'la', 'le', 'du']);
-
-/**
- * Capitalised words that are not names on their own: pronouns and determiners, greetings,
- * months and weekdays (`May` is never a name here).
- */
-const NOT_NAMES = new Set([
-  ...['i', "i'm", "i've", "i'd", "i'll", 'my', 'me', 'we', 'our', 'you', 'your', 'he', 'she'],
-  ...['his', 'her', 'they', 'their', 'it', 'its', 'the', 'a', 'an', 'this', 'that', 'these'],
-  ...['those', 'there', 'here', 'hi', 'hello', 'hey', 'thanks', 'yes', 'no', 'ok', 'okay'],
-  ...['please', 'and', 'but', 'or', 'so', 'also', 'user', 'assistant', 'system', 'tool'],
-  ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
-]);
-
-/** Words that end a phrase (`a developer at Acme` → `developer`), pronouns included. */
-const PHRASE_STOPS = new Set([
-  ...['and', 'or', 'but', 'at', 'in', 'on', 'for', 'with', 'from', 'since', 'to', 'who'],
-  ...['which', 'that', 'because', 'as', 'when', 'while', 'where', 'if', 'than', 'so', 'very'],
-  ...['too', 'now', 'here', 'there', 'by', 'i', "i'm", "i've", "i'd", "i'll", 'my', 'me'],
-  ...['we', 'you', 'he', 'she', 'they', 'it', 'this', 'these', 'those'],
-]);
-
 /** Words that may stand between a subject and its verb (`I really like`, `I now live in`). */
 const ADVERBS = new Set(['really', 'also', 'now', 'still', 'currently', 'actually', 'just']);
 /** Auxiliaries before a verb (`I have worked`, `Alice is working`, `I've been living`). */
 const AUXILIARIES = new Set(['am', 'is', 'was', 'have', 'has', 'had', 'been']);
 /** First-person subjects; the contracted ones hold an auxiliary. */
 const FIRST_PERSON = new Set(['i', "i'm", "i've"]);
-const ARTICLES = new Set(['a', 'an', 'the']);
-
-const isName = (word: Word | undefined): boolean =>
-  word !== undefined &&
-  word.capital &&
-  !word.punct &&
-  !NOT_NAMES.has(word.lower) &&
-  monthOf(word) === undefined;
-
-/** A name starting at `start`: capitalised words, joined by {@link NAME_JOINERS}. */
-const nameAt = (
-  words: readonly Word[],
-  start: number,
-  maxWords = NAME_WORDS,
-): { readonly name: string; readonly end: number } | undefined => {
-  if (!isName(words[start])) return undefined;
-  let end = start + 1;
-  while (end - start < maxWords) {
-    const next = words[end];
-    if (isName(next)) end++;
-    else if (next !== undefined && NAME_JOINERS.has(next.lower) && isName(words[end + 1])) end += 2;
-    else break;
-  }
-  const name = words
-    .slice(start, end)
-    .map((word) => word.text)
-    .join(' ');
-  return name.length <= MAX_EXTRACTED_NAME_CHARS ? { name, end } : undefined;
-};
-
-/** The name ending at `last` (inclusive), read backwards: `My friend Bob` → `Bob`. */
-const nameEndingAt = (words: readonly Word[], last: number): string | undefined => {
-  if (!isName(words[last])) return undefined;
-  let start = last;
-  for (let count = 1; count < NAME_WORDS; count++) {
-    if (isName(words[start - 1])) start--;
-    else if (NAME_JOINERS.has(words[start - 1]?.lower ?? '') && isName(words[start - 2]))
-      start -= 2;
-    else break;
-  }
-  const found = nameAt(words, start);
-  return found?.end === last + 1 ? found.name : undefined;
-};
-
-/** A phrase starting at `start`, after an optional article: plain words up to a stop. */
-const phraseAt = (
-  words: readonly Word[],
-  start: number,
-): { readonly phrase: string; readonly end: number } | undefined => {
-  let i = ARTICLES.has(words[start]?.lower ?? '') ? start + 1 : start;
-  const from = i;
-  while (i - from < PHRASE_WORDS) {
-    const word = words[i];
-    if (word === undefined || word.punct || PHRASE_STOPS.has(word.lower)) break;
-    i++;
-  }
-  const phrase = words
-    .slice(from, i)
-    .map((word) => word.text)
-    .join(' ');
-  return phrase === '' || phrase.length > MAX_EXTRACTED_NAME_CHARS ? undefined : { phrase, end: i };
-};
-
-/** Who a verb's subject is, as the verb's form allows. */
-type Agreement = 'first' | 'third' | 'any' | 'progressive';
-
 /** What the patterns know while reading a sentence. */
 interface Reading {
   readonly words: readonly Word[];
@@ -194,68 +102,6 @@ const subjectOf = (
   const name = nameEndingAt(words, j);
   return name === undefined ? undefined : { name, type: 'person' };
 };
-
-/** A verb of rules 3 to 5: its relation, the word after it, the object's kind, and its form. */
-interface Verb {
-  readonly relation: 'works_at' | 'lives_in' | 'likes';
-  readonly preposition: readonly string[];
-  readonly agreement: Agreement;
-}
-
-const verbs = (
-  relation: Verb['relation'],
-  preposition: readonly string[],
-  forms: readonly (readonly [string, Agreement])[],
-): [string, Verb][] =>
-  forms.map(([form, agreement]) => [form, { relation, preposition, agreement }]);
-
-const VERBS: ReadonlyMap<string, Verb> = new Map([
-  ...verbs(
-    'works_at',
-    ['at', 'for'],
-    [
-      ['work', 'first'],
-      ['works', 'third'],
-      ['worked', 'any'],
-      ['working', 'progressive'],
-    ],
-  ),
-  ...verbs(
-    'lives_in',
-    ['in'],
-    [
-      ['live', 'first'],
-      ['lives', 'third'],
-      ['lived', 'any'],
-      ['living', 'progressive'],
-    ],
-  ),
-  ...verbs(
-    'lives_in',
-    ['to'],
-    [
-      ['move', 'first'],
-      ['moves', 'third'],
-      ['moved', 'any'],
-      ['moving', 'progressive'],
-      ['relocated', 'any'],
-    ],
-  ),
-  ...verbs(
-    'likes',
-    [],
-    [
-      ['like', 'first'],
-      ['likes', 'third'],
-      ['love', 'first'],
-      ['loves', 'third'],
-      ['prefer', 'first'],
-      ['prefers', 'third'],
-      ['enjoy', 'first'],
-      ['enjoys', 'third'],
-    ],
-  ),
-]);
 
 type Found = Omit<Finding, 'validFrom'>;
 
