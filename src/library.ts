@@ -389,3 +389,36 @@ export type {
   KnowledgeBlock,
   KnowledgeBlocksResult,
 } from './knowledge/retrieval/types';
+// Knowledge extraction (conversation-memory/knowledge): the reference's prompts and tools, the
+// readers of a model's answer, and the deterministic local extractor.
+export {
+  ENTITY_EXTRACTION_PROMPT,
+  ENTITY_EXTRACTION_SYSTEM_PROMPT,
+  TRIPLE_EXTRACTION_PROMPT,
+  TRIPLE_EXTRACTION_SYSTEM_PROMPT,
+  EXTRACTION_MAX_TOKENS,
+  DEFAULT_EXTRACTION_MODEL,
+  renderExtractionConversation,
+  entityExtractionPrompt,
+  tripleExtractionPrompt,
+  REMEMBER_TOOL,
+  REMEMBER_PERSISTENT_TRUE,
+  RECALL_TOOL,
+  RECALL_DEFAULT_LIMIT,
+} from './knowledge/extraction/prompts';
+export type { KnowledgeToolSpec } from './knowledge/extraction/prompts';
+export { readEntityAnswer } from './knowledge/extraction/readEntityAnswer';
+export { readTripleAnswer } from './knowledge/extraction/readTripleAnswer';
+export {
+  MAX_ANSWER_CHARS,
+  MAX_EXTRACTED_ITEMS,
+  MAX_EXTRACTED_NAME_CHARS,
+  MAX_ATTRIBUTE_VALUE_CHARS,
+  MAX_ENTITY_ATTRIBUTES,
+} from './knowledge/extraction/answerLimits';
+export {
+  extractEntitiesLocally,
+  extractTriplesLocally,
+  LOCAL_USER_ENTITY,
+} from './knowledge/extraction/localExtractor';
+export { KnowledgeExtractionError } from './errors/knowledgeErrors';

@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'CM_SESSION_ID'
   | 'CM_EVENT_CONFLICT'
   | 'CM_EVENT_CORRUPT'
-  | 'CM_STORE_UNAVAILABLE';
+  | 'CM_STORE_UNAVAILABLE'
+  | 'CM_KNOWLEDGE_EXTRACTION';
 
 /** Every message starts with this prefix, so our errors are recognisable in any log. */
 export const ERROR_PREFIX = '[conversation-memory]';

@@ -246,6 +246,7 @@ export const DEFAULT_KNOWLEDGE_LIMITS: KnowledgeLimits = Object.freeze({
  * ```
  */
 export const SINGLE_VALUED_RELATIONS: readonly string[] = Object.freeze([
+  'name',
   'is_a',
   'works_at',
   'works_for',

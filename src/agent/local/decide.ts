@@ -1,6 +1,7 @@
 import type { Message } from '../../model/message';
 import { messageText } from '../../tokens/messageText';
 import { answerName, asksName, defaultReply, statedName } from './converse';
+import { extractionReply } from './extraction';
 import {
   directiveLines,
   LOCAL_CALL_DIRECTIVE,
@@ -50,10 +51,12 @@ const promptOf = (messages: readonly Message[]): string | undefined => {
  */
 export const decide = (request: LocalRequest, model: string): Decision => {
   const { messages } = request;
+  const maxChars = (request.maxTokens ?? LOCAL_DEFAULT_MAX_TOKENS) * LOCAL_CHARS_PER_TOKEN;
+  const extracted = extractionReply(request.systemPrompt, messages, maxChars);
+  if (extracted !== undefined) return text(extracted);
   if (messages.length === 0) return text(greeting(model));
   const prompt = promptOf(messages);
   if (prompt?.startsWith(SUMMARY_REQUEST_START) === true) {
-    const maxChars = (request.maxTokens ?? LOCAL_DEFAULT_MAX_TOKENS) * LOCAL_CHARS_PER_TOKEN;
     return text(summarizeExcerpt(excerptOf(prompt), maxChars));
   }
   const report = reportToolResults(messages);
