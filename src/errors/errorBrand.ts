@@ -24,6 +24,8 @@ export type ErrorCode =
   | 'CM_SESSION_ID'
   | 'CM_EVENT_CONFLICT'
   | 'CM_EVENT_CORRUPT'
+  | 'CM_KNOWLEDGE_CONFLICT'
+  | 'CM_KNOWLEDGE_CORRUPT'
   | 'CM_STORE_UNAVAILABLE';
 
 /** Every message starts with this prefix, so our errors are recognisable in any log. */
