@@ -13,7 +13,7 @@ import {
 import { MAX_FACT_SOURCES, type KnowledgeState, type RetireReason } from '../model/knowledge';
 import { describeValue, received } from '../util/describeValue';
 import { errorText } from '../util/errorText';
-import { boundedArray } from './boundedArray';
+import { boundedArray, BoundedArrayType } from './boundedArray';
 import { type Budget, BudgetSlot, ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';
 import { JsonObjectCodec } from './jsonCodecs';
@@ -123,16 +123,13 @@ const cappedArray = <C extends t.Mixed>(
   item: C,
   max: number,
   budget: Budget,
-): t.Type<t.TypeOf<C>[], unknown, unknown> => {
+): BoundedArrayType<t.TypeOf<C>> => {
   const items = boundedArray(name, item, budget);
-  return new t.Type<t.TypeOf<C>[], unknown, unknown>(
-    name,
-    items.is,
-    (u, c) =>
-      Array.isArray(u) && u.length > max
-        ? t.failure(u, c, `must hold at most ${max} items, received ${u.length}`)
-        : items.validate(u, c),
-    t.identity,
+  // A BoundedArrayType, so that reports name its items `entities[3]`.
+  return new BoundedArrayType<t.TypeOf<C>>(name, items.is, (u, c) =>
+    Array.isArray(u) && u.length > max
+      ? t.failure(u, c, `must hold at most ${max} items, received ${u.length}`)
+      : items.validate(u, c),
   );
 };
 
