@@ -29,3 +29,7 @@ export {
   type SubscribeOptions,
   type Unsubscribe,
 } from './redis/RedisEventStore';
+export {
+  SqliteKnowledgeStore,
+  type SqliteKnowledgeStoreOptions,
+} from './sqlite/SqliteKnowledgeStore';
