@@ -33,3 +33,8 @@ export {
   SqliteKnowledgeStore,
   type SqliteKnowledgeStoreOptions,
 } from './sqlite/SqliteKnowledgeStore';
+export {
+  RedisKnowledgeStore,
+  DEFAULT_REDIS_KNOWLEDGE_PREFIX,
+  type RedisKnowledgeStoreOptions,
+} from './redis/RedisKnowledgeStore';
