@@ -30,7 +30,7 @@ const text = (value: unknown, name: string): Read<string> =>
 const time = (value: unknown, name: string): Read<number> => {
   const parsed = typeof value === 'string' ? referenceTimeOf(value) : undefined;
   return parsed === undefined
-    ? { problem: `${name} must be an ISO timestamp (datetime.isoformat()), ${received(value)}` }
+    ? { problem: `${name} must be an ISO timestamp (datetime.isoformat()), received ${describeValue(value)}` }
     : { value: parsed };
 };
 
