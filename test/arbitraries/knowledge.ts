@@ -25,7 +25,9 @@ const textArb = fc.string({ maxLength: 12, unit: 'binary' });
 const positionArb = fc.integer({ min: 0, max: 2 ** 48 });
 
 const sourcesArb = fc.array(
-  fc.tuple(positionArb, positionArb).map(([a, b]) => ({ from: Math.min(a, b), to: Math.max(a, b) })),
+  fc
+    .tuple(positionArb, positionArb)
+    .map(([a, b]) => ({ from: Math.min(a, b), to: Math.max(a, b) })),
   { maxLength: 10 },
 );
 
@@ -129,13 +131,11 @@ export const knowledgeStateArb: fc.Arbitrary<KnowledgeState> = fc
     let next = 1;
     const usedHex = new Set<string>();
     const named = {
-      entities: entities.map(
-        (entity): Entity => ({
-          ...entity,
-          id: `e${next++}`,
-          attributes: entity.attributes.map((a): EntityAttribute => ({ ...a, id: `a${next++}` })),
-        }),
-      ),
+      entities: entities.map((entity): Entity => ({
+        ...entity,
+        id: `e${next++}`,
+        attributes: entity.attributes.map((a): EntityAttribute => ({ ...a, id: `a${next++}` })),
+      })),
       relations: relations.map((relation): Relation => ({ ...relation, id: `r${next++}` })),
       entries: entries.map(({ uuid, ...entry }): KnowledgeEntry => {
         const fresh = uuid !== undefined && !usedHex.has(uuid);

@@ -30,7 +30,9 @@ const text = (value: unknown, name: string): Read<string> =>
 const time = (value: unknown, name: string): Read<number> => {
   const parsed = typeof value === 'string' ? referenceTimeOf(value) : undefined;
   return parsed === undefined
-    ? { problem: `${name} must be an ISO timestamp (datetime.isoformat()), received ${describeValue(value)}` }
+    ? {
+        problem: `${name} must be an ISO timestamp (datetime.isoformat()), received ${describeValue(value)}`,
+      }
     : { value: parsed };
 };
 
@@ -93,7 +95,9 @@ export const readReferenceKnowledgeRecord = (
     const raw = get('metadata') ?? null;
     metadata = raw === null ? EMPTY_METADATA : cloneJsonObject(raw, 'metadata');
     if (JSON.stringify(metadata).length > MAX_KNOWLEDGE_TEXT_LENGTH) {
-      problems.push(`metadata must be at most ${MAX_KNOWLEDGE_TEXT_LENGTH} characters long as JSON`);
+      problems.push(
+        `metadata must be at most ${MAX_KNOWLEDGE_TEXT_LENGTH} characters long as JSON`,
+      );
     }
   } catch (error) {
     if (!(error instanceof NotJsonError)) throw error;
@@ -152,7 +156,9 @@ export class ReferenceEntries {
     }
     const first = this.#firstPlace.get(read.entry.id);
     if (first !== undefined) {
-      this.problems.push(`${place}: id ${describeValue(read.entry.id)} was already read at ${first}`);
+      this.problems.push(
+        `${place}: id ${describeValue(read.entry.id)} was already read at ${first}`,
+      );
       return;
     }
     this.#firstPlace.set(read.entry.id, place);
@@ -162,9 +168,7 @@ export class ReferenceEntries {
   /** The entries, or the problems as a decode error of `api`. */
   result(api: string): E.Either<MemoryDecodeError, readonly KnowledgeEntry[]> {
     return this.problems.length > 0
-      ? E.left(
-          new MemoryDecodeError(api, this.problems, { countComplete: this.open }),
-        )
+      ? E.left(new MemoryDecodeError(api, this.problems, { countComplete: this.open }))
       : E.right(Object.freeze([...this.entries]));
   }
 }
@@ -190,7 +194,9 @@ export const readReferenceKnowledgeJsonl = (
 ): E.Either<MemoryDecodeError, readonly KnowledgeEntry[]> => {
   const api = 'readReferenceKnowledgeJsonl';
   if (typeof text !== 'string') {
-    return E.left(new MemoryDecodeError(api, [`(root): expected the file's text, got ${describeValue(text)}`]));
+    return E.left(
+      new MemoryDecodeError(api, [`(root): expected the file's text, got ${describeValue(text)}`]),
+    );
   }
   const read = new ReferenceEntries();
   const lines = text.split('\n');

@@ -165,7 +165,13 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   }
 
   async #read(key: string, api: string): Promise<Record> {
-    const reply = await runScript(this.#connection, KNOWLEDGE_READ_SCRIPT, [this.#hash(key)], [], api);
+    const reply = await runScript(
+      this.#connection,
+      KNOWLEDGE_READ_SCRIPT,
+      [this.#hash(key)],
+      [],
+      api,
+    );
     return readRecord(reply, api);
   }
 
@@ -202,7 +208,12 @@ export class RedisKnowledgeStore implements KnowledgeStore {
         this.#connection,
         KNOWLEDGE_SAVE_SCRIPT,
         [hash, this.#aside(key)],
-        [...version, expected === undefined ? '' : String(expected), json, String(Date.now() / 1000)],
+        [
+          ...version,
+          expected === undefined ? '' : String(expected),
+          json,
+          String(Date.now() / 1000),
+        ],
         api,
       );
       const { status, rest } = redisStatusReply(reply, api);

@@ -1,5 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { MemoryArgumentError, type MemoryDecodeError, StoreUnavailableError } from 'conversation-memory';
+import {
+  MemoryArgumentError,
+  type MemoryDecodeError,
+  StoreUnavailableError,
+} from 'conversation-memory';
 import {
   checkKnowledgeOptions,
   checkKnowledgeRevision,
@@ -105,7 +109,10 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
 
   constructor(options: SqliteKnowledgeStoreOptions) {
     if (typeof options !== 'object' || options === null) {
-      throw new MemoryArgumentError(API, "options must be an object such as { path: 'knowledge.db' }");
+      throw new MemoryArgumentError(
+        API,
+        "options must be an object such as { path: 'knowledge.db' }",
+      );
     }
     const unknown = unknownOption(options, ['path', 'lockTimeoutMs'], 'options', {
       filename: 'path',
@@ -221,22 +228,30 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
-    return unavailableOnFailure({ api: `${API}.delete`, store: API, id, writes: true }, async () => {
-      const { api, stillOpen } = this.#open('delete');
-      checkKnowledgeOptions(options, 'delete', api);
-      const { key } = sessionKeyOf(id, options, api);
-      const remove = this.#db.transaction((): boolean => {
-        const row = this.#sql.select.get(key);
-        if (row === undefined) return false;
-        const read = readRow(row);
-        if ('problems' in read) {
-          this.#sql.moveAside.run(Date.now() / 1000, read.problems.join('\n'), key);
-        }
-        this.#sql.remove.run(key);
-        return true;
-      });
-      return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
-    });
+    return unavailableOnFailure(
+      { api: `${API}.delete`, store: API, id, writes: true },
+      async () => {
+        const { api, stillOpen } = this.#open('delete');
+        checkKnowledgeOptions(options, 'delete', api);
+        const { key } = sessionKeyOf(id, options, api);
+        const remove = this.#db.transaction((): boolean => {
+          const row = this.#sql.select.get(key);
+          if (row === undefined) return false;
+          const read = readRow(row);
+          if ('problems' in read) {
+            this.#sql.moveAside.run(Date.now() / 1000, read.problems.join('\n'), key);
+          }
+          this.#sql.remove.run(key);
+          return true;
+        });
+        return retryWhileBusy(
+          () => remove.immediate(),
+          this.#lockTimeoutMs,
+          rethrowBusy,
+          stillOpen,
+        );
+      },
+    );
   }
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
@@ -256,7 +271,9 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         if (typeof row.key !== 'string' || !row.key.startsWith(prefix)) continue;
         const read = readRow(row);
         if ('problems' in read) continue;
-        out.push(Object.freeze({ key: row.key, ...sessionAddressOf(row.key), revision: read.revision }));
+        out.push(
+          Object.freeze({ key: row.key, ...sessionAddressOf(row.key), revision: read.revision }),
+        );
       }
       return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
     });

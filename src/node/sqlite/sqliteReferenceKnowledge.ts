@@ -72,13 +72,16 @@ export const readSqliteReferenceEntries = (
   if (table === undefined) return E.right(Object.freeze([]));
   let rows: Record<string, unknown>[];
   try {
-    rows = db
-      .prepare(`SELECT ${COLUMNS.join(', ')} FROM knowledge ORDER BY rowid`)
-      .all() as Record<string, unknown>[];
+    rows = db.prepare(`SELECT ${COLUMNS.join(', ')} FROM knowledge ORDER BY rowid`).all() as Record<
+      string,
+      unknown
+    >[];
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return E.left(
-      new MemoryDecodeError(api, [`knowledge: not the reference's table (${reason.slice(0, 200)})`]),
+      new MemoryDecodeError(api, [
+        `knowledge: not the reference's table (${reason.slice(0, 200)})`,
+      ]),
     );
   }
   const entries: KnowledgeEntry[] = [];
@@ -102,6 +105,8 @@ export const readSqliteReferenceEntries = (
     }
   }
   return problems.length > 0
-    ? E.left(new MemoryDecodeError(api, problems, { countComplete: problems.length < MAX_PROBLEMS }))
+    ? E.left(
+        new MemoryDecodeError(api, problems, { countComplete: problems.length < MAX_PROBLEMS }),
+      )
     : E.right(Object.freeze(entries));
 };

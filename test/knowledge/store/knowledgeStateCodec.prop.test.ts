@@ -106,13 +106,23 @@ describe('decodeKnowledgeState', () => {
     { path: 'nextId', apply: (j) => (j.nextId = 0) },
     { path: 'cursors.entities', apply: (j) => (j.cursors.entities = -1) },
     { path: 'cursors.relations', apply: (j) => (j.cursors.relations = 1.5) },
-    { path: 'entities[0].sources[0].to', apply: (j) => (j.entities[0].sources = [{ from: 5, to: 4 }]) },
+    {
+      path: 'entities[0].sources[0].to',
+      apply: (j) => (j.entities[0].sources = [{ from: 5, to: 4 }]),
+    },
     {
       path: 'relations[0].sources',
-      apply: (j) => (j.relations[0].sources = Array.from({ length: 11 }, () => ({ from: 0, to: 0 }))),
+      apply: (j) =>
+        (j.relations[0].sources = Array.from({ length: 11 }, () => ({ from: 0, to: 0 }))),
     },
-    { path: 'entities[0].name', apply: (j) => (j.entities[0].name = 'x'.repeat(MAX_KNOWLEDGE_TEXT_LENGTH + 1)) },
-    { path: 'entities[0].aliases', apply: (j) => (j.entities[0].aliases = new Array(MAX_ENTITY_PARTS + 1)) },
+    {
+      path: 'entities[0].name',
+      apply: (j) => (j.entities[0].name = 'x'.repeat(MAX_KNOWLEDGE_TEXT_LENGTH + 1)),
+    },
+    {
+      path: 'entities[0].aliases',
+      apply: (j) => (j.entities[0].aliases = new Array(MAX_ENTITY_PARTS + 1)),
+    },
     { path: 'entries[0].id', apply: (j) => (j.entries[0].id = 'e77') },
     { path: 'entities[0].id', apply: (j) => (j.entities[0].id = 'e01') },
     { path: 'relations[0].subjectId', apply: (j) => (j.relations[0].subjectId = 'r1') },

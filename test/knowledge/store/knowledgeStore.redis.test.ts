@@ -55,7 +55,11 @@ knowledgeStoreConformance('RedisKnowledgeStore', {
   corrupt: async (made, key, how) => {
     const damaged = JSON.parse(JSON.stringify(sampleKnowledge())) as { nextId: number };
     damaged.nextId = 0;
-    await admin.hSet(hashOf(made, key), 'state', how === 'json' ? '{"entities": [' : JSON.stringify(damaged));
+    await admin.hSet(
+      hashOf(made, key),
+      'state',
+      how === 'json' ? '{"entities": [' : JSON.stringify(damaged),
+    );
   },
   asideCount: async (made) => (await (made as RedisKnowledgeStore).asideKeys()).length,
 });

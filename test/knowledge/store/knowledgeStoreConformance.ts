@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isConversationMemoryError, MemoryArgumentError, SessionIdError } from 'conversation-memory';
+import {
+  isConversationMemoryError,
+  MemoryArgumentError,
+  SessionIdError,
+} from 'conversation-memory';
 import {
   createKnowledge,
   KnowledgeConflictError,
@@ -109,7 +113,9 @@ export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConforma
         revision: 2,
       });
       const stale = withEntry(b?.state ?? createKnowledge(), 'from B');
-      const error = await rejectionOf(other.save('u1', stale, { expectedRevision: b?.revision ?? 0 }));
+      const error = await rejectionOf(
+        other.save('u1', stale, { expectedRevision: b?.revision ?? 0 }),
+      );
       expect(error).toBeInstanceOf(KnowledgeConflictError);
       expect(isConversationMemoryError(error) && error.code).toBe('CM_KNOWLEDGE_CONFLICT');
       expect(error).toMatchObject({ key: 'u1', expectedRevision: 1, actualRevision: 2 });
@@ -188,14 +194,18 @@ export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConforma
       );
       await expect(
         store.save('u1', createKnowledge(), { expectedrevision: 0 } as never),
-      ).rejects.toThrow('options.expectedrevision is not an option (did you mean expectedRevision?)');
+      ).rejects.toThrow(
+        'options.expectedrevision is not an option (did you mean expectedRevision?)',
+      );
       await expect(store.list({ namespce: 'a' } as never)).rejects.toThrow(
         'options.namespce is not an option (did you mean namespace?)',
       );
       const bad = { ...sampleKnowledge(), nextId: 2 };
       const error = await rejectionOf(store.save('u1', bad));
       expect(error).toBeInstanceOf(MemoryArgumentError);
-      expect((error as Error).message).toContain('state.nextId must be greater than every id number');
+      expect((error as Error).message).toContain(
+        'state.nextId must be greater than every id number',
+      );
       await expect(store.save('u1', null as never)).rejects.toBeInstanceOf(MemoryArgumentError);
       expect(await store.list()).toEqual([]);
     });

@@ -74,7 +74,13 @@ describe('readReferenceKnowledgeJsonl', () => {
     const read = readReferenceKnowledgeJsonl(JSONL);
     expect(read).toEqual({ _tag: 'Right', right: expected });
     // They make a valid state as they are.
-    const state = { entities: [], relations: [], entries: expected, cursors: { entities: 0, relations: 0 }, nextId: 1 };
+    const state = {
+      entities: [],
+      relations: [],
+      entries: expected,
+      cursors: { entities: 0, relations: 0 },
+      nextId: 1,
+    };
     expect(decodeKnowledgeState(JSON.parse(JSON.stringify(state)))._tag).toBe('Right');
   });
 
@@ -113,7 +119,9 @@ describe('readReferenceKnowledgeJsonl', () => {
   it('refuses impossible timestamps and out-of-range numbers', () => {
     const line = (fields: string): string =>
       `{"id": "${ID_A}", "content": "x", "created_at": "2025-02-30T00:00:00", "updated_at": "2025-03-01T24:00:00", ${fields}}`;
-    const read = readReferenceKnowledgeJsonl(line('"importance": 2, "ttl_days": -1, "persistent": 1'));
+    const read = readReferenceKnowledgeJsonl(
+      line('"importance": 2, "ttl_days": -1, "persistent": 1'),
+    );
     expect(read._tag === 'Left' && read.left.problems).toEqual([
       'line 1: importance must be a number from 0 to 1, received 2',
       'line 1: persistent must be true or false, received 1',
@@ -126,7 +134,11 @@ describe('readReferenceKnowledgeJsonl', () => {
   it('reads any timestamp Python writes with isoformat() as the same instant', () => {
     fc.assert(
       fc.property(
-        fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9000-01-01T00:00:00Z'), noInvalidDate: true }),
+        fc.date({
+          min: new Date('1000-01-01T00:00:00Z'),
+          max: new Date('9000-01-01T00:00:00Z'),
+          noInvalidDate: true,
+        }),
         fc.integer({ min: 0, max: 999 }),
         fc.integer({ min: -14 * 60, max: 14 * 60 }),
         (date, micros, offsetMinutes) => {
@@ -169,13 +181,39 @@ describe('SqliteKnowledgeStore.readReferenceEntries', () => {
 
   it("reads the reference's knowledge table as the same facts as its JSONL file", async () => {
     const file = referenceDatabase([
-      [ID_A, 'User prefers dark mode', 'preference', 0.8, 1, null, '2025-03-01T09:30:00.123456+00:00', '2025-03-02T10:00:00+00:00', '{"source": "chat"}'],
-      [ID_B, 'Meeting on Friday', 'general', 0.5, 0, 7, '2025-03-01T11:30:00+02:00', '2025-03-01T11:30:00', '{}'],
+      [
+        ID_A,
+        'User prefers dark mode',
+        'preference',
+        0.8,
+        1,
+        null,
+        '2025-03-01T09:30:00.123456+00:00',
+        '2025-03-02T10:00:00+00:00',
+        '{"source": "chat"}',
+      ],
+      [
+        ID_B,
+        'Meeting on Friday',
+        'general',
+        0.5,
+        0,
+        7,
+        '2025-03-01T11:30:00+02:00',
+        '2025-03-01T11:30:00',
+        '{}',
+      ],
     ]);
     const store = new SqliteKnowledgeStore({ path: file });
     expect(await store.readReferenceEntries()).toEqual({ _tag: 'Right', right: expected });
     // The store's own records live beside it, in their own table.
-    await store.save('u1', { entities: [], relations: [], entries: expected, cursors: { entities: 0, relations: 0 }, nextId: 1 });
+    await store.save('u1', {
+      entities: [],
+      relations: [],
+      entries: expected,
+      cursors: { entities: 0, relations: 0 },
+      nextId: 1,
+    });
     expect((await store.load('u1'))?.state.entries).toEqual(expected);
     await store.close();
   });
