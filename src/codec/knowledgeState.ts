@@ -47,30 +47,30 @@ const nullable = <A>(codec: t.Type<A, A, unknown>): t.Type<A | null, A | null, u
     t.identity,
   );
 
-const Time = numberCodec('time (ms)', (n) =>
+const Time = /* @__PURE__ */ numberCodec('time (ms)', (n) =>
   Number.isFinite(n) && Math.abs(n) <= MAX_KNOWLEDGE_TIME
     ? undefined
     : `must be a time in milliseconds (a finite number within ±${MAX_KNOWLEDGE_TIME}), received ${describeValue(n)}`,
 );
-const Unit = numberCodec('number in [0, 1]', (n) =>
+const Unit = /* @__PURE__ */ numberCodec('number in [0, 1]', (n) =>
   n >= 0 && n <= 1 ? undefined : `must be a number from 0 to 1, received ${describeValue(n)}`,
 );
-const Mentions = numberCodec('integer ≥ 1', (n) =>
+const Mentions = /* @__PURE__ */ numberCodec('integer ≥ 1', (n) =>
   Number.isSafeInteger(n) && n >= 1
     ? undefined
     : `must be an integer ≥ 1, received ${describeValue(n)}`,
 );
-const Position = numberCodec('position', (n) =>
+const Position = /* @__PURE__ */ numberCodec('position', (n) =>
   Number.isInteger(n) && n >= 0 && n <= MAX_KNOWLEDGE_POSITION
     ? undefined
     : `must be an integer from 0 to 2^48, received ${describeValue(n)}`,
 );
-const NextId = numberCodec('integer ≥ 1', (n) =>
+const NextId = /* @__PURE__ */ numberCodec('integer ≥ 1', (n) =>
   Number.isSafeInteger(n) && n >= 1
     ? undefined
     : `must be an integer ≥ 1, received ${describeValue(n)}`,
 );
-const TtlDays = numberCodec('days', (n) =>
+const TtlDays = /* @__PURE__ */ numberCodec('days', (n) =>
   Number.isFinite(n) && n >= 0
     ? undefined
     : `must be a number of days ≥ 0 (or null), received ${describeValue(n)}`,
@@ -82,7 +82,7 @@ const textProblem = (value: unknown): string | undefined => {
     ? undefined
     : `must be at most ${MAX_KNOWLEDGE_TEXT_LENGTH} characters long, received ${value.length}`;
 };
-const Text = checkedCodec<string>('string', textProblem);
+const Text = /* @__PURE__ */ checkedCodec<string>('string', textProblem);
 
 const idCodec = (kind: FactIdKind): t.Type<string, string, unknown> =>
   checkedCodec<string>(`${kind} id`, (value) =>
@@ -90,18 +90,19 @@ const idCodec = (kind: FactIdKind): t.Type<string, string, unknown> =>
       ? textProblem(value)
       : factIdProblem(kind, value, describeValue),
   );
-const AnyId = checkedCodec<string>('fact id', textProblem);
+const AnyId = /* @__PURE__ */ checkedCodec<string>('fact id', textProblem);
 
 const RETIRE_REASONS: readonly RetireReason[] = ['superseded', 'evicted', 'forgotten', 'expired'];
-const RetireReasonCodec = checkedCodec<RetireReason>('retire reason', (value) =>
+const RetireReasonCodec = /* @__PURE__ */ checkedCodec<RetireReason>('retire reason', (value) =>
   RETIRE_REASONS.includes(value as RetireReason)
     ? undefined
     : `must be one of ${RETIRE_REASONS.map((r) => `"${r}"`).join(', ')}, received ${describeValue(value)}`,
 );
 
-const Metadata = new t.Type<t.TypeOf<typeof JsonObjectCodec>, unknown, unknown>(
+const Metadata = /* @__PURE__ */ new t.Type<t.TypeOf<typeof JsonObjectCodec>, unknown, unknown>(
   'JSON object',
-  JsonObjectCodec.is,
+  // An arrow, not `JsonObjectCodec.is`: a property read at load would keep io-ts in every bundle.
+  (u): u is t.TypeOf<typeof JsonObjectCodec> => JsonObjectCodec.is(u),
   (u, c) => {
     const decoded = JsonObjectCodec.validate(u, c);
     if (E.isLeft(decoded)) return decoded;

@@ -13,8 +13,8 @@ import { referenceTimeOf } from './referenceTime';
 /** How many problems a reader lists before it stops looking. */
 const MAX_PROBLEMS = 1000;
 
-const NONE = Object.freeze([]) as readonly never[];
-const EMPTY_METADATA: JsonObject = Object.freeze({});
+const NONE = /* @__PURE__ */ Object.freeze([]) as readonly never[];
+const EMPTY_METADATA: JsonObject = /* @__PURE__ */ Object.freeze({});
 
 type Read<T> = { readonly value: T } | { readonly problem: string };
 
