@@ -422,3 +422,35 @@ export {
   LOCAL_USER_ENTITY,
 } from './knowledge/extraction/localExtractor';
 export { KnowledgeExtractionError } from './errors/knowledgeErrors';
+export {
+  decodeKnowledgeState,
+  knowledgeStateToSave,
+  readKnowledgeJson,
+} from './codec/knowledgeState';
+export {
+  MAX_KNOWLEDGE_FACTS,
+  MAX_ENTITY_PARTS,
+  MAX_KNOWLEDGE_TEXT_LENGTH,
+  MAX_KNOWLEDGE_POSITION,
+  MAX_KNOWLEDGE_TIME,
+} from './knowledge/codec/knowledgeLimits';
+export {
+  readReferenceKnowledgeJsonl,
+  readReferenceKnowledgeRecord,
+} from './knowledge/codec/referenceKnowledge';
+export { KnowledgeConflictError, KnowledgeCorruptError } from './errors/knowledgeStoreErrors';
+export {
+  checkKnowledgeOptions,
+  checkKnowledgeRevision,
+  listNamespace,
+} from './knowledge/store/knowledgeStoreKit';
+export type { KnowledgeMethod } from './knowledge/store/knowledgeStoreKit';
+export { InMemoryKnowledgeStore } from './sessions/InMemoryKnowledgeStore';
+export type {
+  KnowledgeStore,
+  KnowledgeStoreOptions,
+  KnowledgeSaveOptions,
+  LoadedKnowledge,
+  SavedKnowledge,
+  KnowledgeListing,
+} from './knowledge/store/types';

@@ -17,6 +17,34 @@ export {
   SINGLE_VALUED_RELATIONS,
   MAX_FACT_SOURCES,
 } from '../library';
+// Knowledge stores and the knowledge-state codec.
+export {
+  decodeKnowledgeState,
+  knowledgeStateToSave,
+  readKnowledgeJson,
+  MAX_KNOWLEDGE_FACTS,
+  MAX_ENTITY_PARTS,
+  MAX_KNOWLEDGE_TEXT_LENGTH,
+  MAX_KNOWLEDGE_POSITION,
+  MAX_KNOWLEDGE_TIME,
+  readReferenceKnowledgeJsonl,
+  readReferenceKnowledgeRecord,
+  KnowledgeConflictError,
+  KnowledgeCorruptError,
+  checkKnowledgeOptions,
+  checkKnowledgeRevision,
+  listNamespace,
+  InMemoryKnowledgeStore,
+} from '../library';
+export type {
+  KnowledgeMethod,
+  KnowledgeStore,
+  KnowledgeStoreOptions,
+  KnowledgeSaveOptions,
+  LoadedKnowledge,
+  SavedKnowledge,
+  KnowledgeListing,
+} from '../library';
 export type {
   KnowledgeState,
   KnowledgeCursors,

@@ -25,7 +25,9 @@ export type ErrorCode =
   | 'CM_EVENT_CONFLICT'
   | 'CM_EVENT_CORRUPT'
   | 'CM_STORE_UNAVAILABLE'
-  | 'CM_KNOWLEDGE_EXTRACTION';
+  | 'CM_KNOWLEDGE_EXTRACTION'
+  | 'CM_KNOWLEDGE_CONFLICT'
+  | 'CM_KNOWLEDGE_CORRUPT';
 
 /** Every message starts with this prefix, so our errors are recognisable in any log. */
 export const ERROR_PREFIX = '[conversation-memory]';

@@ -67,7 +67,8 @@ export const retiredFact = <F extends FactRecord>(
   validTo: number | null,
 ): F => ({
   ...fact,
-  retiredAt: at,
+  // Never before it was recorded (a writer whose clock is behind another's).
+  retiredAt: Math.max(at, fact.recordedAt),
   retiredBy: reason,
   supersededBy: by,
   validTo: validTo === null ? fact.validTo : Math.max(validTo, fact.validFrom),

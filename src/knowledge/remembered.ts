@@ -2,6 +2,8 @@ import type { KnowledgeEntry, KnowledgeState } from '../model/knowledge';
 import type { RememberedPayload } from '../model/knowledgeActions';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { escapeText } from '../util/escapeText';
+import { describeValue } from '../util/describeValue';
+import { counterOf, factIdProblem } from './codec/knowledgeIds';
 import { dropRetiredBeyond, evictBeyond } from './evict';
 import { mentionedAgain, newFact, retiredFact } from './facts';
 import { KnowledgeDraft, type KnowledgeTransition } from './knowledgeDraft';
@@ -46,7 +48,8 @@ export const expireEntries = (draft: KnowledgeDraft, at: number): void => {
  * 2. **The same entry in force** (same content, compared case- and space-insensitively) is not
  *    stored twice: it gains a mention and `updatedAt`, the higher importance, and `persistent` if
  *    either is (`knowledge/merged`, rule `'identical'`); its id stays.
- * 3. Otherwise the entry is added with the payload's id (an id already used is an argument error).
+ * 3. Otherwise the entry is added with the payload's id: `k<n>` (the id counter moves past `n`) or
+ *    the reference's 32-digit hex uuid; another shape, or an id already used, is an argument error.
  * 4. Entries in force beyond `maxEntries` are evicted by keep score (keepScore.ts: importance ×
  *    mentions × recency), never a persistent one, never this one (the reference evicts the lowest
  *    importance first); retired entries beyond twice the limit are dropped.
@@ -69,12 +72,9 @@ export const remembered = (
   payload: RememberedPayload,
 ): KnowledgeTransition => {
   const read = readRememberedPayload(payload, 'remembered');
-  if (/^[ear]\d+$/u.test(read.id)) {
-    throw new MemoryArgumentError(
-      'remembered',
-      `action.payload.id "${escapeText(read.id, 40)}" has the form of a generated entity, attribute or relation id (e12, a3, r7): give another`,
-    );
-  }
+  const idProblem = factIdProblem('entry', read.id, describeValue);
+  if (idProblem !== undefined)
+    throw new MemoryArgumentError('remembered', `action.payload.id ${idProblem}`);
   const draft = new KnowledgeDraft(state);
   expireEntries(draft, read.at);
   const same = draft.index.entryByContent.get(normalizeContent(read.content));
@@ -108,6 +108,9 @@ export const remembered = (
       updatedAt: read.at,
     };
     draft.touched.add(entry.id);
+    // A counter id (k12) keeps the id counter above it, as for every generated id.
+    const counter = counterOf(read.id);
+    if (counter !== undefined && counter >= draft.nextId) draft.nextId = counter + 1;
     indexEntry(draft.index, entry, draft.pushEntry(entry));
     draft.effect({ type: 'knowledge/added', kind: 'entry', fact: entry });
   }

@@ -29,3 +29,12 @@ export {
   type SubscribeOptions,
   type Unsubscribe,
 } from './redis/RedisEventStore';
+export {
+  SqliteKnowledgeStore,
+  type SqliteKnowledgeStoreOptions,
+} from './sqlite/SqliteKnowledgeStore';
+export {
+  RedisKnowledgeStore,
+  DEFAULT_REDIS_KNOWLEDGE_PREFIX,
+  type RedisKnowledgeStoreOptions,
+} from './redis/RedisKnowledgeStore';

@@ -40,7 +40,7 @@ const moved: MemoryAction = {
 const remember: MemoryAction = {
   type: 'knowledge/remembered',
   payload: {
-    id: 'k-tea',
+    id: 'k1',
     content: 'Likes tea',
     category: 'preference',
     importance: 0.8,
@@ -125,7 +125,7 @@ describe('knowledge in the memory state', () => {
       moved,
       remember,
       { type: 'knowledge/cleared' },
-      { type: 'knowledge/forgotten', payload: { id: 'k-tea', at: 4 } },
+      { type: 'knowledge/forgotten', payload: { id: 'k1', at: 4 } },
     ]) {
       const decoded = decodeAction(JSON.parse(JSON.stringify(action)));
       expect(E.isRight(decoded) && decoded.right).toEqual(action);

@@ -29,18 +29,18 @@ const contents = (state: KnowledgeState) =>
 
 describe('remembered', () => {
   it('never stores the same entry twice: a mention, the higher importance, persistent if either', () => {
-    let state = remembered(createKnowledge(), entry('x1', 'Prefers dark mode', 1)).state;
+    let state = remembered(createKnowledge(), entry('k1', 'Prefers dark mode', 1)).state;
     const again = remembered(
       state,
-      entry('x2', '  prefers DARK mode ', 2, { importance: 0.9, persistent: true }),
+      entry('k2', '  prefers DARK mode ', 2, { importance: 0.9, persistent: true }),
     );
     expect(again.effects).toEqual([
-      { type: 'knowledge/merged', kind: 'entry', id: 'x1', rule: 'identical' },
+      { type: 'knowledge/merged', kind: 'entry', id: 'k1', rule: 'identical' },
     ]);
     state = again.state;
     expect(state.entries).toHaveLength(1);
     expect(state.entries[0]).toMatchObject({
-      id: 'x1',
+      id: 'k1',
       mentions: 2,
       importance: 0.9,
       persistent: true,
@@ -52,19 +52,19 @@ describe('remembered', () => {
   it('evicts beyond maxEntries by keep score, never a persistent entry, never the new one', () => {
     let state = remembered(
       createKnowledge(),
-      entry('p', 'pinned', 0, { persistent: true, importance: 0.1, maxEntries: 2 }),
+      entry('k3', 'pinned', 0, { persistent: true, importance: 0.1, maxEntries: 2 }),
     ).state;
-    state = remembered(state, entry('low', 'low', 0, { importance: 0.2, maxEntries: 2 })).state;
-    const step = remembered(state, entry('new', 'new', 1, { importance: 0.1, maxEntries: 2 }));
+    state = remembered(state, entry('k4', 'k4', 0, { importance: 0.2, maxEntries: 2 })).state;
+    const step = remembered(state, entry('k5', 'k5', 1, { importance: 0.1, maxEntries: 2 }));
     expect(step.effects).toContainEqual(
-      expect.objectContaining({ type: 'knowledge/retired', id: 'low', reason: 'evicted' }),
+      expect.objectContaining({ type: 'knowledge/retired', id: 'k4', reason: 'evicted' }),
     );
-    expect(contents(step.state)).toEqual(['pinned', 'new']);
+    expect(contents(step.state)).toEqual(['pinned', 'k5']);
   });
 
   it('retires entries whose TTL ran out, with validTo at the expiry', () => {
-    let state = remembered(createKnowledge(), entry('t', 'short-lived', 0, { ttlDays: 1 })).state;
-    state = remembered(state, entry('u', 'later', 2 * DAY)).state;
+    let state = remembered(createKnowledge(), entry('k6', 'short-lived', 0, { ttlDays: 1 })).state;
+    state = remembered(state, entry('k7', 'later', 2 * DAY)).state;
     expect(state.entries[0]).toMatchObject({
       retiredBy: 'expired',
       validTo: DAY,
@@ -73,29 +73,31 @@ describe('remembered', () => {
   });
 
   it('refuses an id already used and an id shaped like a generated one', () => {
-    const state = remembered(createKnowledge(), entry('x1', 'a', 1)).state;
-    expect(() => remembered(state, entry('x1', 'b', 2))).toThrow(
-      /"x1" is the id of an entry already stored/,
+    const state = remembered(createKnowledge(), entry('k1', 'a', 1)).state;
+    expect(() => remembered(state, entry('k1', 'b', 2))).toThrow(
+      /"k1" is the id of an entry already stored/,
     );
-    expect(() => remembered(state, entry('e12', 'b', 2))).toThrow(/has the form of a generated/);
+    expect(() => remembered(state, entry('e12', 'b', 2))).toThrow(
+      /action.payload.id must be an entry id \(k<n> or a 32-digit hex uuid\), received "e12"/,
+    );
     // The failed call left the state usable (its index is rebuilt).
-    expect(contents(remembered(state, entry('x2', 'b', 3)).state)).toEqual(['a', 'b']);
+    expect(contents(remembered(state, entry('k2', 'b', 3)).state)).toEqual(['a', 'b']);
   });
 });
 
 describe('forgotten', () => {
   const base = remembered(
-    remembered(createKnowledge(), entry('a', 'Likes tea', 1, { persistent: true })).state,
-    entry('b', 'Lives in Lyon', 2),
+    remembered(createKnowledge(), entry('k8', 'Likes tea', 1, { persistent: true })).state,
+    entry('k9', 'Lives in Lyon', 2),
   ).state;
 
   it('retires by id (persistent protects from eviction, not from forget)', () => {
-    const { state, effects } = forgotten(base, { id: 'a', at: 5 });
+    const { state, effects } = forgotten(base, { id: 'k8', at: 5 });
     expect(effects).toEqual([
-      { type: 'knowledge/retired', kind: 'entry', id: 'a', reason: 'forgotten' },
+      { type: 'knowledge/retired', kind: 'entry', id: 'k8', reason: 'forgotten' },
     ]);
     expect(state.entries[0]).toMatchObject({
-      id: 'a',
+      id: 'k8',
       retiredAt: 5,
       retiredBy: 'forgotten',
       validTo: null,
@@ -113,9 +115,9 @@ describe('forgotten', () => {
   });
 
   it('an entry forgotten can be remembered again, as a new entry', () => {
-    const gone = forgotten(base, { id: 'b', at: 5 }).state;
-    const back = remembered(gone, entry('c', 'Lives in Lyon', 6)).state;
+    const gone = forgotten(base, { id: 'k9', at: 5 }).state;
+    const back = remembered(gone, entry('k10', 'Lives in Lyon', 6)).state;
     expect(contents(back)).toEqual(['Likes tea', 'Lives in Lyon']);
-    expect(back.entries.map((e) => e.id)).toEqual(['a', 'b', 'c']);
+    expect(back.entries.map((e) => e.id)).toEqual(['k8', 'k9', 'k10']);
   });
 });

@@ -33,6 +33,7 @@ import { LocalProvider } from 'conversation-memory/testing';
 import { readServerSentEvents, toServerSentEventsResponse } from 'conversation-memory/sse';
 import { createConversationsSlice } from 'conversation-memory/redux';
 import { createMemoryStore, memoryStateCreator } from 'conversation-memory/zustand';
+import { createKnowledge, InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
 import { openaiProvider } from 'conversation-memory/openai';
 import { anthropicProvider } from 'conversation-memory/anthropic';
 import { aiSdkProvider } from 'conversation-memory/ai-sdk';
@@ -43,6 +44,8 @@ import {
   RedisSessionStore,
   SqliteEventStore,
   SqliteSessionStore,
+  SqliteKnowledgeStore,
+  RedisKnowledgeStore,
 } from 'conversation-memory/node';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -259,6 +262,24 @@ const rows: readonly Row[] = [
     message: 'RedisSessionStore: options.ttl is not an option (did you mean defaultTtl?)',
   },
   {
+    call: 'new SqliteKnowledgeStore',
+    run: () => new SqliteKnowledgeStore({ path: ':memory:', file: 'k.db' } as never),
+    error: MemoryArgumentError,
+    message: 'SqliteKnowledgeStore: options.file is not an option (did you mean path?)',
+  },
+  {
+    call: 'new RedisKnowledgeStore',
+    run: () => new RedisKnowledgeStore({ client: fakeRedis, prefx: 'k:' } as never),
+    error: MemoryArgumentError,
+    message: 'RedisKnowledgeStore: options.prefx is not an option (did you mean prefix?)',
+  },
+  {
+    call: 'new InMemoryKnowledgeStore',
+    run: () => new InMemoryKnowledgeStore({ ttl: 60 } as never),
+    error: MemoryArgumentError,
+    message: 'InMemoryKnowledgeStore: options.ttl is not an option',
+  },
+  {
     call: 'new RedisEventStore',
     run: () => new RedisEventStore({ client: fakeRedis, snapshot_every: 8 } as never),
     error: MemoryArgumentError,
@@ -298,6 +319,33 @@ const sessionMethodRows: Row[] = Object.entries(sessionStores).flatMap(([name, m
     run: () => make().search('hello', { limt: 3 } as never),
     error: MemoryArgumentError,
     message: `${name}.search: options.limt is not an option (did you mean limit?)`,
+  },
+]);
+
+/** Every method of each knowledge store, with a misspelled option. */
+const knowledgeStores = {
+  InMemoryKnowledgeStore: () => new InMemoryKnowledgeStore(),
+  SqliteKnowledgeStore: () => new SqliteKnowledgeStore({ path: ':memory:' }),
+  RedisKnowledgeStore: () => new RedisKnowledgeStore({ client: fakeRedis }),
+};
+const knowledgeMethodRows: Row[] = Object.entries(knowledgeStores).flatMap(([name, make]) => [
+  {
+    call: `${name}.save`,
+    run: () => make().save('u1', createKnowledge(), { expectedrevision: 0 } as never),
+    error: MemoryArgumentError,
+    message: `${name}.save: options.expectedrevision is not an option (did you mean expectedRevision?)`,
+  },
+  ...(['load', 'delete'] as const).map((method) => ({
+    call: `${name}.${method}`,
+    run: () => make()[method]('u1', { namespce: 'u1' } as never),
+    error: MemoryArgumentError,
+    message: `${name}.${method}: options.namespce is not an option (did you mean namespace?)`,
+  })),
+  {
+    call: `${name}.list`,
+    run: () => make().list({ ns: 'u1' } as never),
+    error: MemoryArgumentError,
+    message: `${name}.list: options.ns is not an option (did you mean namespace?)`,
   },
 ]);
 
@@ -364,13 +412,16 @@ const failureOf = async (run: () => unknown): Promise<unknown> => {
 };
 
 describe('every options object is strict', () => {
-  it.each([...rows, ...sessionMethodRows, ...eventMethodRows, subscribeRow])(
-    '$call refuses an unknown key',
-    async ({ run, error, message }) => {
-      const failure = await failureOf(run);
-      expect(failure).toBeInstanceOf(error);
-      expect(isConversationMemoryError(failure)).toBe(true);
-      expect((failure as Error).message).toContain(message);
-    },
-  );
+  it.each([
+    ...rows,
+    ...sessionMethodRows,
+    ...knowledgeMethodRows,
+    ...eventMethodRows,
+    subscribeRow,
+  ])('$call refuses an unknown key', async ({ run, error, message }) => {
+    const failure = await failureOf(run);
+    expect(failure).toBeInstanceOf(error);
+    expect(isConversationMemoryError(failure)).toBe(true);
+    expect((failure as Error).message).toContain(message);
+  });
 });

@@ -160,7 +160,9 @@ export const createKnowledgeMemory = (options?: KnowledgeMemoryOptions): Knowled
     store !== undefined &&
     (typeof store !== 'object' ||
       store === null ||
-      STORE_METHODS.some((method) => typeof (store as Record<string, unknown>)[method] !== 'function'))
+      STORE_METHODS.some(
+        (method) => typeof (store as Record<string, unknown>)[method] !== 'function',
+      ))
   ) {
     read.fail(
       `options.store must be a knowledge store (with ${STORE_METHODS.join(', ')}), received ${describeValue(store)}`,

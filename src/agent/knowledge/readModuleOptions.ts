@@ -60,8 +60,13 @@ export const optionReader = (api: string, options: unknown, known: readonly stri
     texts(key: string, fallback: readonly string[]): readonly string[] {
       const value = record[key];
       if (value === undefined) return fallback;
-      if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === '')) {
-        return fail(`options.${key} must be an array of non-empty strings, received ${describeValue(value)}`);
+      if (
+        !Array.isArray(value) ||
+        value.some((item) => typeof item !== 'string' || item.trim() === '')
+      ) {
+        return fail(
+          `options.${key} must be an array of non-empty strings, received ${describeValue(value)}`,
+        );
       }
       return Object.freeze([...(value as string[])]);
     },
@@ -69,7 +74,9 @@ export const optionReader = (api: string, options: unknown, known: readonly stri
       const value = record.prompt;
       if (value === undefined) return Object.freeze({ system, user });
       if (!isPlainObject(value)) {
-        return fail(`options.prompt must be an object such as { system, user }, received ${describeValue(value)}`);
+        return fail(
+          `options.prompt must be an object such as { system, user }, received ${describeValue(value)}`,
+        );
       }
       const prompt = value as Record<string, unknown>;
       const unknownKey = unknownOption(prompt, ['system', 'user'], 'options.prompt');
@@ -78,7 +85,9 @@ export const optionReader = (api: string, options: unknown, known: readonly stri
         fail(`options.prompt.system must be a string, received ${describeValue(prompt.system)}`);
       }
       if (prompt.user !== undefined && typeof prompt.user !== 'function') {
-        fail(`options.prompt.user must be a function (conversation) => string, received ${describeValue(prompt.user)}`);
+        fail(
+          `options.prompt.user must be a function (conversation) => string, received ${describeValue(prompt.user)}`,
+        );
       }
       return Object.freeze({
         system: (prompt.system as string | undefined) ?? system,

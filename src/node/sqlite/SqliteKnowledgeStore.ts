@@ -1,0 +1,327 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  MemoryArgumentError,
+  type MemoryDecodeError,
+  StoreUnavailableError,
+} from 'conversation-memory';
+import {
+  checkKnowledgeOptions,
+  checkKnowledgeRevision,
+  KnowledgeConflictError,
+  KnowledgeCorruptError,
+  type KnowledgeEntry,
+  type KnowledgeListing,
+  type KnowledgeSaveOptions,
+  type KnowledgeState,
+  type KnowledgeStore,
+  type KnowledgeStoreOptions,
+  knowledgeStateToSave,
+  listNamespace,
+  type LoadedKnowledge,
+  readKnowledgeJson,
+  type SavedKnowledge,
+} from 'conversation-memory/knowledge';
+import {
+  compareCodePoints,
+  describeValue,
+  expectedRevisionOf,
+  namespaceKeyPrefix,
+  namespaceOf,
+  sessionAddressOf,
+  sessionKeyOf,
+  unknownOption,
+} from 'conversation-memory/store-kit';
+import type { either as E } from 'fp-ts';
+import { unavailableOnFailure } from '../environmentFailure';
+import { rethrowBusy, retryWhileBusy } from './busyRetry';
+import { loadBetterSqlite3 } from './loadBetterSqlite3';
+import {
+  type KnowledgeRow,
+  type KnowledgeStatements,
+  prepareKnowledgeSchema,
+} from './sqliteKnowledgeSchema';
+import { readSqliteReferenceEntries } from './sqliteReferenceKnowledge';
+import { lockTimeoutOf } from './storeOptions';
+
+const API = 'SqliteKnowledgeStore';
+
+/** SQLite's own (blocking) wait before the store's non-blocking retries take over. */
+const BUSY_TIMEOUT_MS = 20;
+
+/**
+ * Options of {@link SqliteKnowledgeStore}: the database file (`':memory:'` for a private one)
+ * and how long a write waits for another connection's lock, in milliseconds (default 10,000).
+ *
+ * @example
+ * ```ts
+ * const options: SqliteKnowledgeStoreOptions = { path: 'knowledge.db', lockTimeoutMs: 5000 };
+ * ```
+ */
+export interface SqliteKnowledgeStoreOptions {
+  readonly path: string;
+  readonly lockTimeoutMs?: number | undefined;
+}
+
+/** A stored row, read: the state and revision, or what is wrong with it. */
+type ReadRow =
+  | { readonly state: KnowledgeState; readonly revision: number }
+  | { readonly problems: readonly string[] };
+
+const readRow = (row: KnowledgeRow): ReadRow => {
+  const { revision } = row;
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
+    return { problems: [`revision: expected an integer ≥ 1, got ${describeValue(revision)}`] };
+  }
+  const read = readKnowledgeJson(row.state_json);
+  return 'problems' in read ? read : { state: read.state, revision };
+};
+
+/**
+ * A {@link KnowledgeStore} in a SQLite file (better-sqlite3 12.x, an optional peer), shared by
+ * any number of processes: table `knowledge_states(key, state_json, revision, updated_at)`, one
+ * row per storage key (`ns:id`), WAL mode. Every save is one `BEGIN IMMEDIATE` transaction (the
+ * revision check and the write), so writers never lose an update; a stale `expectedRevision`
+ * rejects with `KnowledgeConflictError`, and so does a write that waited `lockTimeoutMs` for
+ * another connection's lock (never `SQLITE_BUSY`). A row that does not decode makes `load`
+ * reject with `KnowledgeCorruptError` naming its key; `list` skips it; a save or delete over it
+ * first copies it into `knowledge_states_corrupt`: nothing damaged is deleted without a copy.
+ *
+ * The same file may hold the reference's `knowledge` table (selectools' `SQLiteKnowledgeStore`
+ * entries): {@link SqliteKnowledgeStore.readReferenceEntries} reads it as `KnowledgeEntry` facts;
+ * the store never writes it.
+ *
+ * @example
+ * ```ts
+ * import { SqliteKnowledgeStore } from 'conversation-memory/node';
+ *
+ * const store = new SqliteKnowledgeStore({ path: 'knowledge.db' });
+ * const loaded = await store.load('user-42', { namespace: 'acme' });
+ * await store.save('user-42', next, { namespace: 'acme', expectedRevision: loaded?.revision ?? 0 });
+ * await store.close();
+ * ```
+ */
+export class SqliteKnowledgeStore implements KnowledgeStore {
+  readonly #db: BetterSqlite3.Database;
+  readonly #sql: KnowledgeStatements;
+  readonly #path: string;
+  readonly #lockTimeoutMs: number;
+  #closed = false;
+
+  constructor(options: SqliteKnowledgeStoreOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new MemoryArgumentError(
+        API,
+        "options must be an object such as { path: 'knowledge.db' }",
+      );
+    }
+    const unknown = unknownOption(options, ['path', 'lockTimeoutMs'], 'options', {
+      filename: 'path',
+      file: 'path',
+    });
+    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
+    const { path, lockTimeoutMs } = options as { path?: unknown; lockTimeoutMs?: unknown };
+    if (typeof path !== 'string' || path === '') {
+      throw new MemoryArgumentError(
+        API,
+        `options.path must be the database file's path, received ${describeValue(path)}`,
+      );
+    }
+    this.#path = path;
+    this.#lockTimeoutMs = lockTimeoutOf(lockTimeoutMs, API);
+    const Database = loadBetterSqlite3(API);
+    const unavailable = (error: unknown): StoreUnavailableError =>
+      new StoreUnavailableError(
+        API,
+        `could not open the knowledge database ${describeValue(path)}`,
+        false,
+        { cause: error, store: API },
+      );
+    let db: BetterSqlite3.Database;
+    try {
+      db = new Database(path, { timeout: this.#lockTimeoutMs });
+    } catch (error) {
+      throw unavailable(error);
+    }
+    try {
+      this.#sql = prepareKnowledgeSchema(db, path === ':memory:');
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    } catch (error) {
+      db.close();
+      throw unavailable(error);
+    }
+    this.#db = db;
+  }
+
+  #open(method: string): { api: string; stillOpen: () => void } {
+    const api = `${API}.${method}`;
+    const stillOpen = (): void => {
+      if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
+    };
+    stillOpen();
+    return { api, stillOpen };
+  }
+
+  #location(key: string): string {
+    return `sqlite:${this.#path}#${key}`;
+  }
+
+  async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
+    return unavailableOnFailure({ api: `${API}.load`, store: API, id, writes: false }, async () => {
+      const { api, stillOpen } = this.#open('load');
+      checkKnowledgeOptions(options, 'load', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const row = await retryWhileBusy(
+        () => this.#sql.select.get(key),
+        this.#lockTimeoutMs,
+        rethrowBusy,
+        stillOpen,
+      );
+      if (row === undefined) return null;
+      const read = readRow(row);
+      if ('problems' in read) {
+        throw new KnowledgeCorruptError(api, key, this.#location(key), read.problems);
+      }
+      return Object.freeze({ state: read.state, revision: read.revision });
+    });
+  }
+
+  async save(
+    id: string,
+    state: KnowledgeState,
+    options?: KnowledgeSaveOptions,
+  ): Promise<SavedKnowledge> {
+    return unavailableOnFailure({ api: `${API}.save`, store: API, id, writes: true }, async () => {
+      const { api, stillOpen } = this.#open('save');
+      checkKnowledgeOptions(options, 'save', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const expected = expectedRevisionOf(options, api);
+      const json = JSON.stringify(knowledgeStateToSave(state, api));
+      const write = this.#db.transaction((): number => {
+        const row = this.#sql.select.get(key);
+        const read = row === undefined ? undefined : readRow(row);
+        const actual = read !== undefined && 'revision' in read ? read.revision : 0;
+        checkKnowledgeRevision(key, expected, actual, api);
+        const now = Date.now() / 1000;
+        if (read !== undefined && 'problems' in read) {
+          this.#sql.moveAside.run(now, read.problems.join('\n'), key);
+        }
+        this.#sql.upsert.run(key, json, actual + 1, now);
+        return actual + 1;
+      });
+      const revision = await retryWhileBusy(
+        () => write.immediate(),
+        this.#lockTimeoutMs,
+        (busy) => {
+          throw new KnowledgeConflictError(
+            api,
+            key,
+            expected ?? 0,
+            expected ?? 0,
+            "another writer kept the database locked for longer than the store's lockTimeoutMs",
+            { cause: busy },
+          );
+        },
+        stillOpen,
+      );
+      return Object.freeze({ revision });
+    });
+  }
+
+  async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
+    return unavailableOnFailure(
+      { api: `${API}.delete`, store: API, id, writes: true },
+      async () => {
+        const { api, stillOpen } = this.#open('delete');
+        checkKnowledgeOptions(options, 'delete', api);
+        const { key } = sessionKeyOf(id, options, api);
+        const remove = this.#db.transaction((): boolean => {
+          const row = this.#sql.select.get(key);
+          if (row === undefined) return false;
+          const read = readRow(row);
+          if ('problems' in read) {
+            this.#sql.moveAside.run(Date.now() / 1000, read.problems.join('\n'), key);
+          }
+          this.#sql.remove.run(key);
+          return true;
+        });
+        return retryWhileBusy(
+          () => remove.immediate(),
+          this.#lockTimeoutMs,
+          rethrowBusy,
+          stillOpen,
+        );
+      },
+    );
+  }
+
+  async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
+    return unavailableOnFailure({ api: `${API}.list`, store: API, writes: false }, async () => {
+      const { api, stillOpen } = this.#open('list');
+      checkKnowledgeOptions(options, 'list', api);
+      const namespace = namespaceOf(listNamespace(options, api), api);
+      const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+      const rows = await retryWhileBusy(
+        () => this.#sql.selectAll.all(),
+        this.#lockTimeoutMs,
+        rethrowBusy,
+        stillOpen,
+      );
+      const out: KnowledgeListing[] = [];
+      for (const row of rows) {
+        if (typeof row.key !== 'string' || !row.key.startsWith(prefix)) continue;
+        const read = readRow(row);
+        if ('problems' in read) continue;
+        out.push(
+          Object.freeze({ key: row.key, ...sessionAddressOf(row.key), revision: read.revision }),
+        );
+      }
+      return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
+    });
+  }
+
+  /**
+   * Reads the reference's `knowledge` table in this file (selectools' `SQLiteKnowledgeStore`:
+   * `id, content, category, importance, persistent, ttl_days, created_at, updated_at, metadata`)
+   * as `KnowledgeEntry` facts, in insertion order, as `readReferenceKnowledgeRecord` reads each row
+   * (`persistent` 0/1 as a boolean, `metadata` JSON text, ISO timestamps). A file without the
+   * table has none. Put them into a state with the knowledge reducers (or as its `entries`,
+   * `nextId` unchanged: their ids are the reference's uuids).
+   *
+   * @returns `Right(entries)`, or `Left(MemoryDecodeError)` whose problems name each bad row by
+   *   its number and id
+   * @example
+   * ```ts
+   * const store = new SqliteKnowledgeStore({ path: 'knowledge.db' }); // the reference's file
+   * const read = await store.readReferenceEntries();
+   * if (read._tag === 'Right') console.log(read.right.map((entry) => entry.content));
+   * ```
+   */
+  async readReferenceEntries(): Promise<E.Either<MemoryDecodeError, readonly KnowledgeEntry[]>> {
+    const api = `${API}.readReferenceEntries`;
+    return unavailableOnFailure({ api, store: API, writes: false }, async () => {
+      const { stillOpen } = this.#open('readReferenceEntries');
+      const read = this.#db.transaction(() => readSqliteReferenceEntries(this.#db, api));
+      return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+    });
+  }
+
+  /**
+   * How many damaged rows saves and deletes copied into `knowledge_states_corrupt` (kept for
+   * inspection; delete them with your SQLite client when done).
+   *
+   * @example
+   * ```ts
+   * await store.asideCount(); // 0
+   * ```
+   */
+  async asideCount(): Promise<number> {
+    this.#open('asideCount');
+    return this.#sql.asideCount.get()?.n ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}

@@ -1,0 +1,102 @@
+import { knowledgeStateToSave } from '../codec/knowledgeState';
+import { MemoryArgumentError } from '../errors/memoryErrors';
+import {
+  checkKnowledgeOptions,
+  checkKnowledgeRevision,
+  listNamespace,
+} from '../knowledge/store/knowledgeStoreKit';
+import type {
+  KnowledgeListing,
+  KnowledgeSaveOptions,
+  KnowledgeStore,
+  KnowledgeStoreOptions,
+  LoadedKnowledge,
+  SavedKnowledge,
+} from '../knowledge/store/types';
+import type { KnowledgeState } from '../model/knowledge';
+import { unknownOption } from '../util/unknownOption';
+import { expectedRevisionOf } from './revision';
+import { compareCodePoints } from './search';
+import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from './sessionKey';
+
+const API = 'InMemoryKnowledgeStore';
+
+/**
+ * A {@link KnowledgeStore} in this process's memory: for tests, single-process servers and the
+ * browser (no Node dependency). `save` checks the state with `decodeKnowledgeState` and keeps the
+ * decoded, deeply frozen copy, which every `load` returns (no copy, no serialization). Each method
+ * does its work in one synchronous step, so concurrent calls never interleave inside one;
+ * revisions, namespaces and validation behave exactly as on the SQLite and Redis stores.
+ *
+ * @example
+ * ```ts
+ * const store = new InMemoryKnowledgeStore();
+ * const { revision } = await store.save('user-42', createKnowledge(), { expectedRevision: 0 }); // 1
+ * const loaded = await store.load('user-42'); // { state, revision: 1 }
+ * ```
+ */
+export class InMemoryKnowledgeStore implements KnowledgeStore {
+  readonly #records = new Map<string, LoadedKnowledge>();
+  #closed = false;
+
+  /** @param options - none yet: pass nothing, or `{}` */
+  constructor(options: Record<string, never> = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new MemoryArgumentError(API, 'options must be an object (it has no options yet)');
+    }
+    const unknown = unknownOption(options, [], 'options');
+    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
+  }
+
+  #open(method: string): string {
+    const api = `${API}.${method}`;
+    if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
+    return api;
+  }
+
+  async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
+    const api = this.#open('load');
+    checkKnowledgeOptions(options, 'load', api);
+    return this.#records.get(sessionKeyOf(id, options, api).key) ?? null;
+  }
+
+  async save(
+    id: string,
+    state: KnowledgeState,
+    options?: KnowledgeSaveOptions,
+  ): Promise<SavedKnowledge> {
+    const api = this.#open('save');
+    checkKnowledgeOptions(options, 'save', api);
+    const { key } = sessionKeyOf(id, options, api);
+    const expected = expectedRevisionOf(options, api);
+    const checked = knowledgeStateToSave(state, api);
+    const current = this.#records.get(key)?.revision ?? 0;
+    checkKnowledgeRevision(key, expected, current, api);
+    const revision = current + 1;
+    this.#records.set(key, Object.freeze({ state: checked, revision }));
+    return Object.freeze({ revision });
+  }
+
+  async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
+    const api = this.#open('delete');
+    checkKnowledgeOptions(options, 'delete', api);
+    return this.#records.delete(sessionKeyOf(id, options, api).key);
+  }
+
+  async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
+    const api = this.#open('list');
+    checkKnowledgeOptions(options, 'list', api);
+    const namespace = namespaceOf(listNamespace(options, api), api);
+    const prefix = namespace === undefined ? undefined : namespaceKeyPrefix(namespace);
+    const out: KnowledgeListing[] = [];
+    for (const [key, { revision }] of this.#records) {
+      if (prefix !== undefined && !key.startsWith(prefix)) continue;
+      out.push(Object.freeze({ key, ...sessionAddressOf(key), revision }));
+    }
+    return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+}

@@ -1,0 +1,262 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  isConversationMemoryError,
+  MemoryArgumentError,
+  SessionIdError,
+} from 'conversation-memory';
+import {
+  createKnowledge,
+  KnowledgeConflictError,
+  KnowledgeCorruptError,
+  type KnowledgeState,
+  type KnowledgeStore,
+} from 'conversation-memory/knowledge';
+import { knowledgeStateArb, sampleKnowledge } from '../../arbitraries/knowledge';
+
+/**
+ * The one conformance suite every knowledge store passes (issue #18 §4): round trips, revisions
+ * and conflicts between writers, namespaces, delete and list, id and option validation, corrupt
+ * records (for stores that persist them) and a closed store. A store's test file calls it with a
+ * factory; `corrupt` damages the stored record of a key in the backend's own way and `asideCount`
+ * tells how many damaged records were kept aside.
+ */
+export interface KnowledgeConformanceHooks {
+  /** A fresh, empty store. Called once per test. */
+  readonly make: () => Promise<KnowledgeStore>;
+  /** A second store on the same backend as `store` (another writer), when there can be one. */
+  readonly sibling?: (store: KnowledgeStore) => Promise<KnowledgeStore>;
+  /** Damages the stored record of `key` (`ns:id` or `id`), keeping its revision. */
+  readonly corrupt?: (store: KnowledgeStore, key: string, how: 'json' | 'state') => Promise<void>;
+  /** How many damaged records were kept aside so far. */
+  readonly asideCount?: (store: KnowledgeStore) => Promise<number>;
+}
+
+/** The rejection of a promise (fails the test when it resolves). */
+const rejectionOf = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};
+
+/** A state that differs from `state` (one more entry). */
+const withEntry = (state: KnowledgeState, content: string): KnowledgeState => {
+  const base = sampleKnowledge().entries[0] as KnowledgeState['entries'][number];
+  return {
+    ...state,
+    entries: [...state.entries, { ...base, id: `k${state.nextId}`, content }],
+    nextId: state.nextId + 1,
+  };
+};
+
+export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConformanceHooks): void => {
+  describe(`${name}: KnowledgeStore conformance`, () => {
+    const open: KnowledgeStore[] = [];
+    const make = async (): Promise<KnowledgeStore> => {
+      const store = await hooks.make();
+      open.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+    });
+
+    it('saves and loads a state exactly, revisions counting from 1', async () => {
+      const store = await make();
+      expect(await store.load('u1')).toBeNull();
+      const state = sampleKnowledge();
+      expect(await store.save('u1', state, { expectedRevision: 0 })).toEqual({ revision: 1 });
+      expect(await store.load('u1')).toEqual({ state, revision: 1 });
+      const next = withEntry(state, 'Likes tea');
+      expect(await store.save('u1', next, { expectedRevision: 1 })).toEqual({ revision: 2 });
+      expect(await store.load('u1')).toEqual({ state: next, revision: 2 });
+      expect(await store.save('u1', createKnowledge())).toEqual({ revision: 3 });
+      expect((await store.load('u1'))?.state).toEqual(createKnowledge());
+    });
+
+    it('round-trips arbitrary valid states', async () => {
+      const store = await make();
+      let i = 0;
+      await fc.assert(
+        fc.asyncProperty(knowledgeStateArb, async (state) => {
+          const id = `p${i++}`;
+          await store.save(id, state, { expectedRevision: 0 });
+          expect(await store.load(id)).toEqual({ state, revision: 1 });
+        }),
+        { numRuns: 25 },
+      );
+    });
+
+    it('what it loads is deeply frozen, and a change to the saved object changes nothing stored', async () => {
+      const store = await make();
+      const state = JSON.parse(JSON.stringify(sampleKnowledge())) as KnowledgeState;
+      await store.save('u1', state);
+      (state.entries as KnowledgeState['entries'][number][]).pop();
+      const loaded = await store.load('u1');
+      expect(loaded?.state.entries).toHaveLength(1);
+      expect(Object.isFrozen(loaded?.state)).toBe(true);
+      expect(Object.isFrozen(loaded?.state.entries[0]?.metadata)).toBe(true);
+    });
+
+    it('two writers: the second save with a stale revision rejects, and the first is not lost', async () => {
+      const store = await make();
+      const other = hooks.sibling === undefined ? store : await hooks.sibling(store);
+      if (other !== store) open.push(other);
+      await store.save('u1', sampleKnowledge(), { expectedRevision: 0 });
+      const a = await store.load('u1');
+      const b = await other.load('u1');
+      const first = withEntry(a?.state ?? createKnowledge(), 'from A');
+      expect(await store.save('u1', first, { expectedRevision: a?.revision ?? 0 })).toEqual({
+        revision: 2,
+      });
+      const stale = withEntry(b?.state ?? createKnowledge(), 'from B');
+      const error = await rejectionOf(
+        other.save('u1', stale, { expectedRevision: b?.revision ?? 0 }),
+      );
+      expect(error).toBeInstanceOf(KnowledgeConflictError);
+      expect(isConversationMemoryError(error) && error.code).toBe('CM_KNOWLEDGE_CONFLICT');
+      expect(error).toMatchObject({ key: 'u1', expectedRevision: 1, actualRevision: 2 });
+      expect(await other.load('u1')).toEqual({ state: first, revision: 2 });
+      // expectedRevision 0 means "create": refused over an existing record.
+      await expect(store.save('u1', stale, { expectedRevision: 0 })).rejects.toThrow(
+        /is at revision 2, the save expected 0 \(absent\)/,
+      );
+    });
+
+    it('concurrent saves with the same expected revision: exactly one wins', async () => {
+      const store = await make();
+      const results = await Promise.allSettled(
+        ['a', 'b', 'c', 'd'].map((content) =>
+          store.save('u1', withEntry(createKnowledge(), content), { expectedRevision: 0 }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(KnowledgeConflictError);
+      }
+      expect((await store.load('u1'))?.revision).toBe(1);
+    });
+
+    it('namespaces: separate records, listed with the id and namespace that load them', async () => {
+      const store = await make();
+      const one = withEntry(createKnowledge(), 'one');
+      const two = withEntry(createKnowledge(), 'two');
+      await store.save('u1', one);
+      await store.save('u1', two, { namespace: 'acme' });
+      await store.save('u2', one, { namespace: 'acme' });
+      await store.save('c', one, { namespace: 'a:b' });
+      await store.save('b:c', two, { namespace: 'a' });
+      expect((await store.load('u1'))?.state).toEqual(one);
+      expect((await store.load('u1', { namespace: 'acme' }))?.state).toEqual(two);
+      expect((await store.load('c', { namespace: 'a:b' }))?.state).toEqual(one);
+      expect((await store.load('b:c', { namespace: 'a' }))?.state).toEqual(two);
+      expect(await store.list({ namespace: 'acme' })).toEqual([
+        { key: 'acme:u1', id: 'u1', namespace: 'acme', revision: 1 },
+        { key: 'acme:u2', id: 'u2', namespace: 'acme', revision: 1 },
+      ]);
+      const all = await store.list();
+      expect(all.map((e) => e.key)).toEqual(['a%3Ab:c', 'a:b:c', 'acme:u1', 'acme:u2', 'u1']);
+      for (const entry of all) {
+        expect(await store.load(entry.id, { namespace: entry.namespace })).not.toBeNull();
+      }
+      expect(await store.list({ namespace: 'nobody' })).toEqual([]);
+    });
+
+    it('delete: true when there was a record, then it is gone from load and list', async () => {
+      const store = await make();
+      await store.save('u1', sampleKnowledge());
+      await store.save('u1', sampleKnowledge(), { namespace: 'acme' });
+      expect(await store.delete('u1')).toBe(true);
+      expect(await store.delete('u1')).toBe(false);
+      expect(await store.load('u1')).toBeNull();
+      expect(await store.list()).toEqual([
+        { key: 'acme:u1', id: 'u1', namespace: 'acme', revision: 1 },
+      ]);
+      // A deleted record starts again at revision 1.
+      expect(await store.save('u1', sampleKnowledge(), { expectedRevision: 0 })).toEqual({
+        revision: 1,
+      });
+    });
+
+    it('validates ids, namespaces, options and states as the session stores do, writing nothing', async () => {
+      const store = await make();
+      for (const bad of ['', 'a\u0000b', 'x'.repeat(513), '\uD800']) {
+        await expect(store.load(bad)).rejects.toBeInstanceOf(SessionIdError);
+        await expect(store.save(bad, createKnowledge())).rejects.toBeInstanceOf(SessionIdError);
+      }
+      await expect(store.load('u1', { namespace: '' })).rejects.toBeInstanceOf(SessionIdError);
+      await expect(store.list({ namespace: 5 as never })).rejects.toBeInstanceOf(SessionIdError);
+      await expect(store.save('u1', createKnowledge(), { expectedRevision: -1 })).rejects.toThrow(
+        'options.expectedRevision must be an integer ≥ 0',
+      );
+      await expect(
+        store.save('u1', createKnowledge(), { expectedrevision: 0 } as never),
+      ).rejects.toThrow(
+        'options.expectedrevision is not an option (did you mean expectedRevision?)',
+      );
+      await expect(store.list({ namespce: 'a' } as never)).rejects.toThrow(
+        'options.namespce is not an option (did you mean namespace?)',
+      );
+      const bad = { ...sampleKnowledge(), nextId: 2 };
+      const error = await rejectionOf(store.save('u1', bad));
+      expect(error).toBeInstanceOf(MemoryArgumentError);
+      expect((error as Error).message).toContain(
+        'state.nextId must be greater than every id number',
+      );
+      await expect(store.save('u1', null as never)).rejects.toBeInstanceOf(MemoryArgumentError);
+      expect(await store.list()).toEqual([]);
+    });
+
+    if (hooks.corrupt !== undefined) {
+      const corrupt = hooks.corrupt;
+      it.each(['json', 'state'] as const)(
+        'a corrupt record (%s): load rejects naming the key, list skips it, a save keeps it aside',
+        async (how) => {
+          const store = await make();
+          await store.save('u1', sampleKnowledge(), { namespace: 'acme' });
+          await store.save('u2', sampleKnowledge(), { namespace: 'acme' });
+          await corrupt(store, 'acme:u1', how);
+          const error = await rejectionOf(store.load('u1', { namespace: 'acme' }));
+          expect(error).toBeInstanceOf(KnowledgeCorruptError);
+          expect(error).toMatchObject({ code: 'CM_KNOWLEDGE_CORRUPT', key: 'acme:u1' });
+          expect((error as KnowledgeCorruptError).problems[0]).toMatch(/^state/);
+          expect((error as Error).message).toContain('"acme:u1"');
+          expect((await store.list()).map((e) => e.key)).toEqual(['acme:u2']);
+          // A damaged record counts as absent for expectedRevision, and is kept aside.
+          await expect(
+            store.save('u1', sampleKnowledge(), { namespace: 'acme', expectedRevision: 1 }),
+          ).rejects.toBeInstanceOf(KnowledgeConflictError);
+          expect(
+            await store.save('u1', sampleKnowledge(), { namespace: 'acme', expectedRevision: 0 }),
+          ).toEqual({ revision: 1 });
+          expect((await store.load('u1', { namespace: 'acme' }))?.state).toEqual(sampleKnowledge());
+          if (hooks.asideCount !== undefined) expect(await hooks.asideCount(store)).toBe(1);
+          // A delete of a damaged record keeps it aside too.
+          await corrupt(store, 'acme:u2', how);
+          expect(await store.delete('u2', { namespace: 'acme' })).toBe(true);
+          expect(await store.load('u2', { namespace: 'acme' })).toBeNull();
+          if (hooks.asideCount !== undefined) expect(await hooks.asideCount(store)).toBe(2);
+        },
+      );
+    }
+
+    it('a closed store rejects every method', async () => {
+      const store = await make();
+      await store.save('u1', sampleKnowledge());
+      await store.close();
+      for (const call of [
+        () => store.load('u1'),
+        () => store.save('u1', sampleKnowledge()),
+        () => store.delete('u1'),
+        () => store.list(),
+      ]) {
+        const error = await rejectionOf(call());
+        expect(error).toBeInstanceOf(MemoryArgumentError);
+        expect((error as Error).message).toContain('the store is closed');
+      }
+    });
+  });
+};
