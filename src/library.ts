@@ -454,3 +454,30 @@ export type {
   SavedKnowledge,
   KnowledgeListing,
 } from './knowledge/store/types';
+
+// Knowledge reducers and actions, and the agent's knowledge modules.
+export { knowledgeTransition } from './knowledge/knowledgeTransition';
+export { factsExtracted } from './knowledge/factsExtracted';
+export { remembered, expiresAt } from './knowledge/remembered';
+export { forgotten, findEntry } from './knowledge/forgotten';
+export { clearKnowledge } from './knowledge/clearKnowledge';
+export type { KnowledgeTransition } from './knowledge/knowledgeDraft';
+export { NEAR_DUPLICATE_SIMILARITY } from './knowledge/nameShingles';
+export { KEEP_HALF_LIFE_MS, ENTITY_IMPORTANCE } from './knowledge/keepScore';
+export {
+  createEntityMemory,
+  createKnowledgeGraph,
+  createKnowledgeMemory,
+} from './agent/knowledge/createModules';
+export type {
+  EntityMemory,
+  EntityMemoryOptions,
+  KnowledgeGraph,
+  KnowledgeGraphOptions,
+  KnowledgeMemory,
+  KnowledgeMemoryOptions,
+  KnowledgeModule,
+  KnowledgeListener,
+  ExtractionPrompt,
+} from './agent/knowledge/moduleTypes';
+export { FORGET_TOOL } from './agent/run/knowledgeTools';

@@ -1,3 +1,4 @@
+import type { EntityMemory, KnowledgeGraph, KnowledgeMemory } from './knowledge/moduleTypes';
 import { either as E } from 'fp-ts';
 import { decodeConfig } from '../codec/decodeConfig';
 import { AgentConfigError } from '../errors/agentErrors';
@@ -36,6 +37,18 @@ export interface CheckedAgentOptions {
   readonly onError: ((error: unknown, context: never) => void) | undefined;
   readonly session: CheckedSession | undefined;
   readonly eventStore: CheckedEventStore | undefined;
+  readonly knowledge: KnowledgeModules | undefined;
+}
+
+/**
+ * The knowledge modules an agent was given (at least one).
+ *
+ * @internal
+ */
+export interface KnowledgeModules {
+  readonly entityMemory?: EntityMemory | undefined;
+  readonly knowledgeGraph?: KnowledgeGraph | undefined;
+  readonly knowledgeMemory?: KnowledgeMemory | undefined;
 }
 
 /**
@@ -125,7 +138,56 @@ const AGENT_OPTIONS = [
   'eventStore',
   'config',
   'observers',
+  'entityMemory',
+  'knowledgeGraph',
+  'knowledgeMemory',
 ] as const satisfies readonly (keyof AgentOptions)[];
+
+/** The factory that makes each knowledge option's module. */
+const MODULE_FACTORIES = {
+  entityMemory: 'createEntityMemory',
+  knowledgeGraph: 'createKnowledgeGraph',
+  knowledgeMemory: 'createKnowledgeMemory',
+} as const;
+
+/** A knowledge option: a module its factory made (its `kind` names the option), or absent. */
+const checkModule = <K extends keyof typeof MODULE_FACTORIES>(key: K, value: unknown): unknown => {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== key) {
+    return fail(
+      `${key} must be made by ${MODULE_FACTORIES[key]}(), received ${describeValue(value)}`,
+    );
+  }
+  return value;
+};
+
+/** The names of the tools knowledge memory adds. */
+const KNOWLEDGE_TOOL_NAMES = ['remember', 'recall', 'forget'];
+
+const checkKnowledge = (
+  options: Record<string, unknown>,
+  tools: ReadonlyMap<string, AgentTool>,
+): KnowledgeModules | undefined => {
+  const entityMemory = checkModule('entityMemory', options['entityMemory']) as
+    EntityMemory | undefined;
+  const knowledgeGraph = checkModule('knowledgeGraph', options['knowledgeGraph']) as
+    KnowledgeGraph | undefined;
+  const knowledgeMemory = checkModule('knowledgeMemory', options['knowledgeMemory']) as
+    KnowledgeMemory | undefined;
+  if (knowledgeMemory !== undefined) {
+    for (const name of KNOWLEDGE_TOOL_NAMES) {
+      if (tools.has(name)) {
+        fail(
+          `tools: a tool named ${describeValue(name)} clashes with knowledgeMemory's own ${name} tool`,
+        );
+      }
+    }
+  }
+  if (entityMemory === undefined && knowledgeGraph === undefined && knowledgeMemory === undefined) {
+    return undefined;
+  }
+  return { entityMemory, knowledgeGraph, knowledgeMemory };
+};
 const CONFIG_OPTIONS = [
   'model',
   'systemPrompt',
@@ -376,5 +438,6 @@ const check = (options: unknown): CheckedAgentOptions => {
     onError: onError as CheckedAgentOptions['onError'],
     session: checkSession(rawSession),
     eventStore: checkEventStore(rawEventStore),
+    knowledge: checkKnowledge(options as Record<string, unknown>, tools),
   };
 };

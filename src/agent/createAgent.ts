@@ -27,6 +27,7 @@ import type {
 import type { AgentStreamEvent } from './streamEvents';
 import { linkSignals, streamRun } from './run/streamRun';
 import { PROVIDER_SAFE } from '../model/providerSafe';
+import { knowledgeTools } from './run/knowledgeTools';
 
 const API = 'agent.run';
 
@@ -164,6 +165,9 @@ export const createAgent = (options: AgentOptions): Agent => {
     resume: { readonly rerun: boolean } | undefined,
     emit?: (event: AgentStreamEvent) => void,
   ): Promise<AgentRunResult> => {
+    const knowledge = checked.knowledge;
+    const tools = new Map(checked.tools);
+    const toolSpecs = [...checked.toolSpecs];
     const context: RunContext = {
       runId,
       signal,
@@ -172,8 +176,8 @@ export const createAgent = (options: AgentOptions): Agent => {
       model: checked.model,
       systemPrompt: checked.systemPrompt,
       maxIterations: checked.maxIterations,
-      tools: checked.tools,
-      toolSpecs: checked.toolSpecs,
+      tools,
+      toolSpecs,
       memory,
       observers: checked.observers,
       summarize: checked.summarize,
@@ -181,7 +185,22 @@ export const createAgent = (options: AgentOptions): Agent => {
       added: [],
       journal: journal(),
       emit,
+      knowledge:
+        knowledge === undefined
+          ? undefined
+          : { modules: knowledge, revision: 0, storeLoaded: false, actions: [] },
     };
+    if (knowledge?.knowledgeMemory !== undefined) {
+      // The knowledge tools act for this run (its memory, stream and store revision).
+      for (const tool of knowledgeTools(context, knowledge.knowledgeMemory)) {
+        tools.set(tool.name, tool);
+        toolSpecs.push({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        });
+      }
+    }
     return takeTurn(memory, async () => {
       if (context.journal !== undefined) {
         // The stream is the truth: load it, then every change of the run is appended.
@@ -201,7 +220,7 @@ export const createAgent = (options: AgentOptions): Agent => {
         session,
         memory,
         revision,
-        (latest) => reapplyRun(latest, added, hold),
+        (latest) => reapplyRun(latest, added, hold, context.knowledge?.actions ?? []),
         context,
       );
       return result;

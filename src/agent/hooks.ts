@@ -4,7 +4,8 @@ import type { CompletionUsage, ToolSpec } from './provider';
 /**
  * What `onModelCall` receives: one model call as it is sent. `callId` is unique within the
  * agent's process (`onModelResult` and `onModelError` carry the same one); `kind` says whether it
- * is a main call of the run's loop or a summary call (summarize-on-trim).
+ * is a main call of the run's loop, a summary call (summarize-on-trim) or an extraction call (entity
+ * memory, knowledge graph).
  *
  * @example
  * ```ts
@@ -15,7 +16,7 @@ import type { CompletionUsage, ToolSpec } from './provider';
  */
 export interface ModelCallInfo {
   readonly callId: string;
-  readonly kind: 'main' | 'summary';
+  readonly kind: 'main' | 'summary' | 'extraction';
   /** The provider's `name`. */
   readonly provider: string;
   readonly model: string;
@@ -43,7 +44,7 @@ export interface ModelCallInfo {
  */
 export interface ModelResultInfo {
   readonly callId: string;
-  readonly kind: 'main' | 'summary';
+  readonly kind: 'main' | 'summary' | 'extraction';
   readonly provider: string;
   readonly model: string;
   readonly message: Message;
@@ -64,7 +65,7 @@ export interface ModelResultInfo {
  */
 export interface ModelErrorInfo {
   readonly callId: string;
-  readonly kind: 'main' | 'summary';
+  readonly kind: 'main' | 'summary' | 'extraction';
   readonly provider: string;
   readonly model: string;
   readonly error: unknown;

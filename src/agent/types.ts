@@ -1,3 +1,5 @@
+import type { EntityMemory, KnowledgeGraph, KnowledgeMemory } from './knowledge/moduleTypes';
+import type { KnowledgeEffect } from '../model/knowledgeEffects';
 import type { ConversationMemory } from '../facade/ConversationMemory';
 import type { SessionStore } from '../sessions/types';
 import type { EventStore } from '../eventStore/types';
@@ -75,9 +77,18 @@ export interface AgentErrorContext {
   readonly runId: string;
   /**
    * `'observer'`: an observer threw or rejected; `'summarize'`: a summary call failed;
-   * `'memoryListener'`: a subscriber of the memory threw (the memory kept the change).
+   * `'memoryListener'`: a subscriber of the memory threw (the memory kept the change);
+   * `'entityMemory'`, `'knowledgeGraph'`: an extraction failed (its provider call rejected or its
+   * answer could not be read: nothing was committed, the messages are read again next run);
+   * `'knowledgeMemory'`: its store could not be read or written.
    */
-  readonly source: 'observer' | 'summarize' | 'memoryListener';
+  readonly source:
+    | 'observer'
+    | 'summarize'
+    | 'memoryListener'
+    | 'entityMemory'
+    | 'knowledgeGraph'
+    | 'knowledgeMemory';
   /** The observer event, for `source: 'observer'`. */
   readonly event?: keyof AgentObserver;
 }
@@ -153,6 +164,27 @@ export interface AgentObserver {
   onToolStart?(runId: string, tool: ToolStartInfo): unknown;
   /** After a tool ran (or failed). */
   onToolEnd?(runId: string, tool: ToolEndInfo): unknown;
+  /**
+   * After entity extraction merged what it found (the reference's `on_entity_extraction`), with
+   * the number of entities the answer named and the merge's effects (added, merged, retired).
+   */
+  onEntityExtraction?(
+    runId: string,
+    entitiesExtracted: number,
+    effects: readonly KnowledgeEffect[],
+  ): unknown;
+  /** After triple extraction merged what it found (the reference's `on_kg_extraction`). */
+  onKgExtraction?(
+    runId: string,
+    triplesExtracted: number,
+    effects: readonly KnowledgeEffect[],
+  ): unknown;
+  /**
+   * A knowledge step failed (the reference's `on_error`): an extraction whose call rejected or
+   * whose answer could not be read, or a knowledge store that failed. The run goes on; the same
+   * error goes to `config.onError`.
+   */
+  onError?(runId: string, error: unknown, context: AgentErrorContext): unknown;
   /**
    * A tool call found unanswered when a run (or `resume`) began: the process running it stopped
    * (a crash, a kill) before its result was recorded. The agent answers it with a tool message
@@ -242,6 +274,23 @@ export interface AgentOptions {
   readonly eventStore?: AgentEventStore;
   readonly config?: AgentConfig;
   readonly observers?: readonly AgentObserver[];
+  /**
+   * Entity memory (`createEntityMemory()`): after each run's last model call, entities are
+   * extracted from the messages not read yet (one provider call) and merged; `[Known Entities]`
+   * goes to every main call.
+   */
+  readonly entityMemory?: EntityMemory;
+  /**
+   * A knowledge graph (`createKnowledgeGraph()`): after each run, relationship triples are
+   * extracted from the messages not read yet and merged (bi-temporal, retired never deleted);
+   * `[Known Relationships]` scoped to the user's latest message goes to every main call.
+   */
+  readonly knowledgeGraph?: KnowledgeGraph;
+  /**
+   * Long-term knowledge (`createKnowledgeMemory()`): the agent offers the tools `remember`,
+   * `recall` and `forget`, and `[Important Knowledge]`/`[General Knowledge]` go to every main call.
+   */
+  readonly knowledgeMemory?: KnowledgeMemory;
 }
 
 /**

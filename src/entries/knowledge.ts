@@ -126,3 +126,31 @@ export {
   KnowledgeExtractionError,
 } from '../library';
 export type { KnowledgeToolSpec } from '../library';
+export {
+  knowledgeTransition,
+  factsExtracted,
+  remembered,
+  expiresAt,
+  forgotten,
+  findEntry,
+  clearKnowledge,
+  NEAR_DUPLICATE_SIMILARITY,
+  KEEP_HALF_LIFE_MS,
+  ENTITY_IMPORTANCE,
+  createEntityMemory,
+  createKnowledgeGraph,
+  createKnowledgeMemory,
+  FORGET_TOOL,
+} from '../library';
+export type {
+  KnowledgeTransition,
+  EntityMemory,
+  EntityMemoryOptions,
+  KnowledgeGraph,
+  KnowledgeGraphOptions,
+  KnowledgeMemory,
+  KnowledgeMemoryOptions,
+  KnowledgeModule,
+  KnowledgeListener,
+  ExtractionPrompt,
+} from '../library';

@@ -67,7 +67,7 @@ export const callModel = async (
   context: RunContext,
   provider: Provider,
   request: CompletionRequest,
-  kind: 'main' | 'summary',
+  kind: 'main' | 'summary' | 'extraction',
   iteration: number,
   seen: { text: string } = { text: '' },
 ): Promise<CompletionResult> => {

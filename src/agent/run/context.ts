@@ -1,3 +1,4 @@
+import type { KnowledgeRun } from './knowledgeStep';
 import type { ConversationMemory } from '../../facade/ConversationMemory';
 import type { Provider, ToolSpec } from '../provider';
 import type { AgentObserver, AgentTool } from '../types';
@@ -42,6 +43,8 @@ export interface RunContext {
   readonly added?: Message[];
   /** With `eventStore`: every memory change goes through it, appended as its actions. */
   readonly journal?: EventJournal | undefined;
+  /** With entity memory, a knowledge graph or knowledge memory: the run's link to them. */
+  readonly knowledge?: KnowledgeRun | undefined;
   /** With `agent.stream`: receives each event of the run as it happens. */
   readonly emit?: ((event: AgentStreamEvent) => void) | undefined;
 }

@@ -15,6 +15,7 @@ import type { RunContext } from './context';
 import { addToMemory } from './memoryStep';
 import { RunView } from './runView';
 import { summarizePending } from './summarizePending';
+import { extractKnowledge, knowledgeText, startKnowledge } from './knowledgeStep';
 
 /** The provider's reply as a canonical assistant message, every tool call with an id. */
 const readReply = (context: RunContext, result: unknown, iteration: number): Message => {
@@ -141,6 +142,7 @@ export const runAgent = async (
 ): Promise<AgentRunResult> => {
   const { memory, runId, maxIterations } = context;
   const view = new RunView(memory);
+  await startKnowledge(context);
   const interrupted = await answerInterrupted(context, view, resume?.rerun === true, input);
   if (resume !== undefined && interrupted === 0) {
     const last = memory?.state.messages.at(-1);
@@ -165,7 +167,7 @@ export const runAgent = async (
     const request = {
       model: context.model,
       systemPrompt: context.systemPrompt,
-      messages: view.view(memory, context.target).messages,
+      messages: view.view(memory, context.target, knowledgeText(context, view.messages())).messages,
       ...(context.toolSpecs.length > 0 ? { tools: context.toolSpecs } : {}),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     };
@@ -188,6 +190,7 @@ export const runAgent = async (
       // the middle of a history (Anthropic: "all messages must have non-empty content …").
       if (!isEmptyReply(reply)) view.push([reply], await addToMemory(context, [reply]));
       await summarizePending(context, iteration);
+      await extractKnowledge(context, view.runMessages());
       return { runId, message: reply, iterations: iteration, stopReason: 'final' };
     }
     view.push([reply], await addToMemory(context, [reply]));
@@ -198,6 +201,7 @@ export const runAgent = async (
         view.push([message], await addToMemory(context, [message]));
       }
       await summarizePending(context, iteration);
+      await extractKnowledge(context, view.runMessages());
       return { runId, message: stop, iterations: iteration, stopReason: 'maxIterations' };
     }
     for (const [i, call] of calls.entries()) {

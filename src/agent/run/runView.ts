@@ -20,14 +20,25 @@ let emptyState: MemoryState | undefined;
  */
 export class RunView {
   readonly #entries: TranscriptEntry[] = [];
+  /** Where the run's own messages start in `#entries` (after the history it began with). */
+  readonly #start: number;
 
   constructor(memory: ConversationMemory | undefined) {
-    if (memory === undefined) return;
+    if (memory === undefined) {
+      this.#start = 0;
+      return;
+    }
     const { messages } = memory.state;
     const positions = getPositions(memory.state);
     messages.forEach((message, i) => {
       this.#entries.push({ message, position: positions[i] as number });
     });
+    this.#start = this.#entries.length;
+  }
+
+  /** The messages of the run itself (its input, replies and tool results), in order. */
+  runMessages(): Message[] {
+    return this.#entries.slice(this.#start).map((entry) => entry.message);
   }
 
   /** Appends messages of the run, with their positions (`null` for one memory did not keep). */
@@ -37,9 +48,21 @@ export class RunView {
     });
   }
 
-  /** The model view of the next call: `modelView` of the memory with the run's transcript. */
-  view(memory: ConversationMemory | undefined, target: ViewTarget): ModelView {
+  /**
+   * The model view of the next call: `modelView` of the memory with the run's transcript, and the
+   * knowledge blocks (when there are any) first.
+   */
+  view(memory: ConversationMemory | undefined, target: ViewTarget, knowledge?: string): ModelView {
     const state = memory?.state ?? (emptyState ??= createMemory());
-    return modelView(state, { target, transcript: this.#entries });
+    return modelView(state, {
+      target,
+      transcript: this.#entries,
+      ...(knowledge === undefined ? {} : { knowledge }),
+    });
+  }
+
+  /** Every message of the transcript (for the knowledge blocks' query). */
+  messages(): Message[] {
+    return this.#entries.map((entry) => entry.message);
   }
 }

@@ -1,3 +1,5 @@
+import type { KnowledgeAction } from '../../model/knowledgeActions';
+import { memoryTransition } from '../../core/memoryTransition';
 import { addMessages } from '../../core/addMessages';
 import { holdForSummary } from '../../core/holdForSummary';
 import { isConversationMemoryError } from '../../errors/errorBrand';
@@ -51,6 +53,7 @@ export const reapplyRun = (
   base: MemoryState,
   added: readonly Message[],
   hold: boolean,
+  knowledge: readonly KnowledgeAction[] = [],
 ): MemoryState => {
   const transition = addMessages(base, added);
   let state = transition.state;
@@ -59,6 +62,8 @@ export const reapplyRun = (
       if (effect.type === 'memory/trimmed') state = holdForSummary(state, effect).state;
     }
   }
+  // The run's knowledge actions, again (a fact already merged by the other writer is a mention).
+  for (const action of knowledge) state = memoryTransition(state, action).state;
   return state;
 };
 

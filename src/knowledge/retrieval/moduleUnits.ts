@@ -72,7 +72,7 @@ const keywordMatches = (query: string, relations: readonly Relation[]): number[]
 /**
  * The knowledge graph's units. Without a query: newest first. With one: the relations that score
  * above 0, best first (ties: newest first); when none does, the reference's keyword match, in the
- * state's order; when nothing matches, none.
+ * state's order; when nothing matches, none (as the reference).
  *
  * @internal
  */

@@ -58,6 +58,17 @@ const checkScores = (api: string, scores: unknown, count: number): readonly numb
   return scores as readonly number[];
 };
 
+/** Words of the first person: a query that uses one names the user. */
+const FIRST_PERSON: ReadonlySet<string> = new Set(['i', 'me', 'my', 'mine', 'myself']);
+
+/**
+ * The query's words, with `user` added when it speaks in the first person ("where do I work?"
+ * names the entity `User`, which the local extractor and most extraction prompts use for the
+ * person speaking), so the entity boost finds the user's facts.
+ */
+const withFirstPerson = (words: string[]): string[] =>
+  words.some((word) => FIRST_PERSON.has(word)) ? [...words, 'user'] : words;
+
 /**
  * {@link scoreFacts}, naming `api` in its errors.
  *
@@ -74,7 +85,7 @@ export const scoreFactsFor = (
     score === undefined
       ? bm25Scores(query, texts)
       : checkScores(api, score(query, texts), texts.length);
-  const queryWords = allWords(query);
+  const queryWords = withFirstPerson(allWords(query));
   const named = documents.map((d) =>
     (d.names ?? []).some((name) => nameOccursIn(name, queryWords)),
   );

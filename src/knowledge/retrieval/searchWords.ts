@@ -24,13 +24,34 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 export const allWords = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
 
 /**
+ * A light English stem, so that a question and a fact meet on their root (`work` / `works`,
+ * `living` / `lives`, `moved` / `move`): a final `'s` is dropped, then `ing` or `ed` from a word of 6 or
+ * more letters, then `es` or `s` from a word of 4 or more (not `ss`), then a final `e`. Applied to
+ * the query and the facts alike, it only has to be consistent, not a dictionary form.
+ *
+ * @internal
+ */
+export const stemWord = (word: string): string => {
+  let stem = word.endsWith("'s") ? word.slice(0, -2) : word;
+  if (stem.length >= 6 && stem.endsWith('ing')) stem = stem.slice(0, -3);
+  else if (stem.length >= 6 && stem.endsWith('ed')) stem = stem.slice(0, -2);
+  else if (stem.length >= 5 && stem.endsWith('es')) stem = stem.slice(0, -2);
+  else if (stem.length >= 4 && stem.endsWith('s') && !stem.endsWith('ss')) stem = stem.slice(0, -1);
+  if (stem.length >= 4 && stem.endsWith('e')) stem = stem.slice(0, -1);
+  return stem;
+};
+
+/**
  * The search terms of `text` for BM25: lower-case words of two or more characters (letters and
- * digits, any script; `works_at` gives `works`, `at`), without the stop words.
+ * digits, any script; `works_at` gives `works`, `at`), without the stop words, stemmed
+ * ({@link stemWord}).
  *
  * @internal
  */
 export const searchWords = (text: string): string[] =>
-  allWords(text).filter((word) => !STOP_WORDS.has(word) && [...word].length >= 2);
+  allWords(text)
+    .filter((word) => !STOP_WORDS.has(word) && [...word].length >= 2)
+    .map(stemWord);
 
 /**
  * Whether the words of `name` occur, in order and side by side, among `words` (`'New York'` in

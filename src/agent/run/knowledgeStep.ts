@@ -1,0 +1,369 @@
+import { either as E } from 'fp-ts';
+import { createKnowledge } from '../../knowledge/createKnowledge';
+import { knowledgeBlocks } from '../../knowledge/retrieval/knowledgeBlocks';
+import type { KnowledgeBlocksOptions } from '../../knowledge/retrieval/types';
+import { renderExtractionConversation } from '../../knowledge/extraction/prompts';
+import { readEntityAnswer } from '../../knowledge/extraction/readEntityAnswer';
+import { readTripleAnswer } from '../../knowledge/extraction/readTripleAnswer';
+import { isConversationMemoryError } from '../../errors/errorBrand';
+import { userMessage, systemMessage } from '../../messages/constructors';
+import { countMessageTokens } from '../../tokens/registry';
+import { getPositions } from '../../core/selectors';
+import { DEFAULT_CONFIG } from '../../model/config';
+import type { KnowledgeState } from '../../model/knowledge';
+import type { ExtractionSource, KnowledgeAction } from '../../model/knowledgeActions';
+import type { KnowledgeEffect } from '../../model/knowledgeEffects';
+import type { Message } from '../../model/message';
+import type { KnowledgeModules } from '../checkAgentOptions';
+import type { EntityMemory, KnowledgeGraph } from '../knowledge/moduleTypes';
+import type { AgentErrorContext } from '../types';
+import { callModel } from './callModel';
+import type { RunContext } from './context';
+import { commitChange } from './memoryStep';
+import { notify } from './notify';
+
+/**
+ * A run's link to its knowledge modules: the modules, the revision of the knowledge store loaded
+ * (with `knowledgeMemory({ store })`), and the knowledge actions the run committed (a session
+ * save that meets a conflict applies them again to the latest state).
+ *
+ * @internal
+ */
+export interface KnowledgeRun {
+  readonly modules: KnowledgeModules;
+  revision: number;
+  storeLoaded: boolean;
+  readonly actions: KnowledgeAction[];
+}
+
+/** A module's name, as `AgentErrorContext.source` gives it. */
+type ModuleName = 'entityMemory' | 'knowledgeGraph' | 'knowledgeMemory';
+
+/**
+ * Reports a failed knowledge step to the observers' `onError` and to `config.onError`; the run
+ * goes on.
+ *
+ * @internal
+ */
+export const reportKnowledgeError = async (
+  context: RunContext,
+  error: unknown,
+  source: ModuleName,
+): Promise<void> => {
+  const where: AgentErrorContext = { runId: context.runId, source };
+  context.report(error, where);
+  await notify(
+    context.observers,
+    'onError',
+    [context.runId, error, where],
+    context.runId,
+    context.report,
+  );
+};
+
+/** The knowledge memory's store, when it has one. */
+const storeOf = (modules: KnowledgeModules) => modules.knowledgeMemory?.options.store;
+
+/** Puts the conversation's facts into the modules that follow the conversation. */
+const followConversation = (modules: KnowledgeModules, shared: KnowledgeState): void => {
+  modules.entityMemory?.restore(shared);
+  modules.knowledgeGraph?.restore(shared);
+  if (modules.knowledgeMemory !== undefined && storeOf(modules) === undefined) {
+    modules.knowledgeMemory.restore(shared);
+  }
+};
+
+/**
+ * At the start of a run (after the session or stream was loaded): with a memory, its facts
+ * (`state.knowledge`) are the modules' truth; a knowledge memory with a store loads from it
+ * (a store that fails is reported, and the module keeps what it held).
+ *
+ * @internal
+ */
+export const startKnowledge = async (context: RunContext): Promise<void> => {
+  const run = context.knowledge;
+  if (run === undefined) return;
+  const { memory } = context;
+  if (memory !== undefined)
+    followConversation(run.modules, memory.state.knowledge ?? createKnowledge());
+  const module = run.modules.knowledgeMemory;
+  const store = storeOf(run.modules);
+  if (module === undefined || store === undefined) return;
+  try {
+    const { id, namespace } = module.options;
+    const loaded = await store.load(id, namespace === undefined ? {} : { namespace });
+    module.restore(loaded?.state ?? createKnowledge());
+    run.revision = loaded?.revision ?? 0;
+    run.storeLoaded = true;
+  } catch (error) {
+    run.storeLoaded = false;
+    await reportKnowledgeError(context, error, 'knowledgeMemory');
+  }
+};
+
+const isConflict = (error: unknown): boolean =>
+  isConversationMemoryError(error) && error.code === 'CM_KNOWLEDGE_CONFLICT';
+
+/**
+ * Saves the knowledge memory's state to its store with the revision loaded. When another writer
+ * saved in between, the latest state is loaded and the action applied to it again (the reducers
+ * are pure), then saved once more; a second conflict rejects.
+ */
+const saveToStore = async (context: RunContext, action: KnowledgeAction): Promise<void> => {
+  const run = context.knowledge as KnowledgeRun;
+  const module = run.modules.knowledgeMemory;
+  const store = storeOf(run.modules);
+  if (module === undefined || store === undefined) return;
+  const { id, namespace } = module.options;
+  const where = namespace === undefined ? {} : { namespace };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const saved = await store.save(id, module.state, {
+        ...where,
+        expectedRevision: run.revision,
+      });
+      run.revision = saved.revision;
+      return;
+    } catch (error) {
+      if (!isConflict(error) || attempt > 0) throw error;
+      const latest = await store.load(id, where);
+      module.restore(latest?.state ?? createKnowledge());
+      run.revision = latest?.revision ?? 0;
+      module.apply(action);
+    }
+  }
+};
+
+/**
+ * Commits one knowledge action: to the conversation (the memory, appended to its event stream
+ * with an event store, saved with its session), then to the modules (with a memory, they follow
+ * its facts; a knowledge memory with a store applies it and saves). Streams get the effects as
+ * `memory-effect` events.
+ *
+ * @returns the effects (of the conversation's change, or of the module's without a memory)
+ * @internal
+ */
+export const commitKnowledge = async (
+  context: RunContext,
+  action: KnowledgeAction,
+  owner: ModuleName,
+): Promise<readonly KnowledgeEffect[]> => {
+  const run = context.knowledge as KnowledgeRun;
+  const { memory } = context;
+  let effects: readonly KnowledgeEffect[] = [];
+  if (memory !== undefined) {
+    await commitChange(context, () => {
+      effects = memory.applyKnowledge(action) as readonly KnowledgeEffect[];
+    });
+    run.actions.push(action);
+    followConversation(run.modules, memory.state.knowledge ?? createKnowledge());
+  }
+  const module = run.modules[owner];
+  if (owner === 'knowledgeMemory' && storeOf(run.modules) !== undefined && module !== undefined) {
+    const own = module.apply(action);
+    if (memory === undefined) effects = own;
+    await saveToStore(context, action);
+  } else if (memory === undefined && module !== undefined) {
+    effects = module.apply(action);
+  }
+  if (context.emit !== undefined) {
+    for (const effect of effects) context.emit({ type: 'memory-effect', effect });
+  }
+  return effects;
+};
+
+/** The text of the run's latest user message (the query the blocks are scoped to). */
+const latestUserText = (messages: readonly Message[]): string => {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as Message;
+    if (message.role === 'user') return message.content ?? '';
+  }
+  return '';
+};
+
+/**
+ * The knowledge blocks of the next main call (`knowledgeBlocks`: knowledge graph, entities,
+ * knowledge, each within its module's budget counted with the memory's tokenizer as one system
+ * message), scoped to the latest user message; `undefined` when there is nothing to show.
+ *
+ * @internal
+ */
+export const knowledgeText = (
+  context: RunContext,
+  messages: readonly Message[],
+): string | undefined => {
+  const run = context.knowledge;
+  if (run === undefined) return undefined;
+  const { entityMemory, knowledgeGraph, knowledgeMemory } = run.modules;
+  const tokenizer = context.memory?.state.config.tokenizer ?? DEFAULT_CONFIG.tokenizer;
+  const state: KnowledgeState = {
+    ...createKnowledge(),
+    entities: entityMemory?.state.entities ?? [],
+    relations: knowledgeGraph?.state.relations ?? [],
+    entries: knowledgeMemory?.state.entries ?? [],
+  };
+  const budget = (value: number | undefined) => (value === undefined ? {} : { budget: value });
+  const options: KnowledgeBlocksOptions = {
+    query: latestUserText(messages),
+    now: Date.now(),
+    countTokens: (text) => countMessageTokens(tokenizer, systemMessage(text), 'agent.run'),
+    ...(knowledgeGraph === undefined
+      ? {}
+      : {
+          graph: {
+            ...budget(knowledgeGraph.options.budget),
+            maxContextTriples: knowledgeGraph.options.maxContextTriples,
+          },
+        }),
+    ...(entityMemory === undefined ? {} : { entities: budget(entityMemory.options.budget) }),
+    ...(knowledgeMemory === undefined
+      ? {}
+      : {
+          knowledge: {
+            ...budget(knowledgeMemory.options.budget),
+            maxContextChars: knowledgeMemory.options.maxContextChars,
+          },
+        }),
+  };
+  const { text } = knowledgeBlocks(state, options);
+  return text === '' ? undefined : text;
+};
+
+/** One message the extractor may read, with its position. */
+interface Readable {
+  readonly message: Message;
+  readonly position: number;
+}
+
+/**
+ * The messages an extractor has not read: with a memory, the window's messages at or past its
+ * cursor; without one, the run's own messages, numbered from the cursor.
+ */
+const unreadMessages = (
+  context: RunContext,
+  cursor: number,
+  runMessages: readonly Message[],
+): Readable[] => {
+  const { memory } = context;
+  if (memory === undefined)
+    return runMessages.map((message, i) => ({ message, position: cursor + i }));
+  const positions = getPositions(memory.state);
+  const unread: Readable[] = [];
+  memory.state.messages.forEach((message, i) => {
+    const position = positions[i] as number;
+    if (position >= cursor) unread.push({ message, position });
+  });
+  return unread;
+};
+
+const hasText = (message: Message): boolean => (message.content ?? '').trim() !== '';
+
+/**
+ * One extractor's step at the end of a run: the messages it has not read (at most the last
+ * `relevanceWindow` with text, the reference's window), one provider call with its prompts and
+ * model (the module's, else the agent's), the answer read with `readEntityAnswer` /
+ * `readTripleAnswer`; then one `knowledge/factsExtracted` action covering every unread message,
+ * committed, and `onEntityExtraction` / `onKgExtraction`. A failed call or an unreadable answer
+ * commits nothing (the cursor stays, so the next run reads those messages again) and is reported.
+ */
+const extractWith = async (
+  context: RunContext,
+  source: ExtractionSource,
+  module: EntityMemory | KnowledgeGraph,
+  runMessages: readonly Message[],
+): Promise<void> => {
+  const owner: ModuleName = source === 'entities' ? 'entityMemory' : 'knowledgeGraph';
+  const unread = unreadMessages(context, module.state.cursors[source], runMessages);
+  const readable = unread.filter((entry) => hasText(entry.message));
+  if (readable.length === 0) return;
+  const window = readable.slice(-module.options.relevanceWindow);
+  const conversation = renderExtractionConversation(window.map((entry) => entry.message));
+  const request = {
+    model: module.options.model ?? context.model,
+    systemPrompt: module.options.prompt.system,
+    messages: [userMessage(module.options.prompt.user(conversation))],
+    maxTokens: module.options.maxTokens,
+    ...(context.signal === undefined ? {} : { signal: context.signal }),
+  };
+  let answer: string;
+  try {
+    const result = await callModel(context, context.provider, request, 'extraction', 0);
+    answer = (result as { message?: { content?: unknown } }).message?.content as string;
+    if (typeof answer !== 'string') answer = '';
+  } catch (error) {
+    await reportKnowledgeError(context, error, owner);
+    return;
+  }
+  const from = (unread[0] as Readable).position;
+  const to = (unread.at(-1) as Readable).position;
+  const at = Date.now();
+  let action: KnowledgeAction;
+  let found: number;
+  if (source === 'entities') {
+    const read = readEntityAnswer(answer);
+    if (E.isLeft(read)) return reportKnowledgeError(context, read.left, owner);
+    found = read.right.length;
+    action = {
+      type: 'knowledge/factsExtracted',
+      payload: {
+        source,
+        at,
+        from,
+        to,
+        entities: read.right,
+        limits: { maxEntities: (module as EntityMemory).options.maxEntities },
+      },
+    };
+  } else {
+    const read = readTripleAnswer(answer);
+    if (E.isLeft(read)) return reportKnowledgeError(context, read.left, owner);
+    found = read.right.length;
+    const graph = module as KnowledgeGraph;
+    action = {
+      type: 'knowledge/factsExtracted',
+      payload: {
+        source,
+        at,
+        from,
+        to,
+        triples: read.right,
+        limits: { maxRelations: graph.options.maxTriples },
+        singleValuedRelations: graph.options.singleValuedRelations,
+      },
+    };
+  }
+  let effects: readonly KnowledgeEffect[];
+  try {
+    effects = await commitKnowledge(context, action, owner);
+  } catch (error) {
+    await reportKnowledgeError(context, error, owner);
+    return;
+  }
+  await notify(
+    context.observers,
+    source === 'entities' ? 'onEntityExtraction' : 'onKgExtraction',
+    [context.runId, found, effects],
+    context.runId,
+    context.report,
+  );
+};
+
+/**
+ * The extraction step after a run's last model call, before `run()` resolves: entity memory
+ * first, then the knowledge graph (one provider call each at most). Failures are reported, never
+ * thrown; an aborted run extracts nothing.
+ *
+ * @internal
+ */
+export const extractKnowledge = async (
+  context: RunContext,
+  runMessages: readonly Message[],
+): Promise<void> => {
+  const run = context.knowledge;
+  if (run === undefined || context.signal?.aborted === true) return;
+  const { entityMemory, knowledgeGraph } = run.modules;
+  if (entityMemory !== undefined) await extractWith(context, 'entities', entityMemory, runMessages);
+  if (knowledgeGraph !== undefined) {
+    await extractWith(context, 'relations', knowledgeGraph, runMessages);
+  }
+};
