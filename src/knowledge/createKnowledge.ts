@@ -1,8 +1,8 @@
 import type { KnowledgeState } from '../model/knowledge';
 
-const NONE = Object.freeze([]) as readonly never[];
+const NONE = /* @__PURE__ */ Object.freeze([]) as readonly never[];
 
-const EMPTY: KnowledgeState = Object.freeze({
+const EMPTY: KnowledgeState = /* @__PURE__ */ Object.freeze({
   entities: NONE,
   relations: NONE,
   entries: NONE,

@@ -24,7 +24,7 @@ import { normalizeContent, normalizeName, normalizeRelation } from './normalize'
 import { readFactsPayload, type ReadFacts } from './readKnowledgePayload';
 
 /** Types that say nothing, so that they match any other in a near-duplicate test. */
-const VAGUE_TYPES = new Set(['other', 'unknown', '']);
+const VAGUE_TYPES = /* @__PURE__ */ new Set(['other', 'unknown', '']);
 
 const compatibleTypes = (a: string, b: string): boolean =>
   a.toLowerCase() === b.toLowerCase() ||

@@ -22,7 +22,7 @@ export interface KnowledgeTransition {
   readonly effects: readonly KnowledgeEffect[];
 }
 
-const NO_EFFECTS: readonly KnowledgeEffect[] = Object.freeze([]);
+const NO_EFFECTS: readonly KnowledgeEffect[] = /* @__PURE__ */ Object.freeze([]);
 
 /**
  * One reducer call's working copy of a knowledge state: arrays copied on their first write, the

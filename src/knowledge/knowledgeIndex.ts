@@ -35,7 +35,7 @@ export interface KnowledgeIndex {
   };
 }
 
-const cache = new WeakMap<KnowledgeState, KnowledgeIndex>();
+const cache = /* @__PURE__ */ new WeakMap<KnowledgeState, KnowledgeIndex>();
 
 /** The subject or object key of a relation end: the normalized name. */
 export const endKey = (name: string): string => normalizeName(name);

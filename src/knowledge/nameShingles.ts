@@ -49,7 +49,7 @@ const fnv1a = (text: string, seed: number): number => {
   return hash;
 };
 
-const SEEDS: readonly number[] = Array.from(
+const SEEDS: readonly number[] = /* @__PURE__ */ Array.from(
   { length: MINHASH_BANDS * MINHASH_ROWS },
   (_, i) => Math.imul(i + 1, 0x9e3779b1) >>> 0,
 );

@@ -228,7 +228,7 @@ export interface KnowledgeLimits {
  * DEFAULT_KNOWLEDGE_LIMITS.maxRelations; // 200
  * ```
  */
-export const DEFAULT_KNOWLEDGE_LIMITS: KnowledgeLimits = Object.freeze({
+export const DEFAULT_KNOWLEDGE_LIMITS: KnowledgeLimits = /* @__PURE__ */ Object.freeze({
   maxEntities: 50,
   maxRelations: 200,
   maxEntries: 50,
@@ -245,7 +245,7 @@ export const DEFAULT_KNOWLEDGE_LIMITS: KnowledgeLimits = Object.freeze({
  * SINGLE_VALUED_RELATIONS.includes('works_at'); // true
  * ```
  */
-export const SINGLE_VALUED_RELATIONS: readonly string[] = Object.freeze([
+export const SINGLE_VALUED_RELATIONS: readonly string[] = /* @__PURE__ */ Object.freeze([
   'name',
   'is_a',
   'works_at',

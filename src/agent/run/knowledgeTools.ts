@@ -23,16 +23,22 @@ import { commitKnowledge, reportKnowledgeError } from './knowledgeStep';
  * FORGET_TOOL.name; // 'forget'
  * ```
  */
-export const FORGET_TOOL: ToolSpec = Object.freeze({
+export const FORGET_TOOL: ToolSpec = /* @__PURE__ */ Object.freeze({
   name: 'forget',
   description:
     'Forget a stored memory that is wrong or no longer wanted. ' +
     "Give its id (as recall shows it, e.g. 'id: k3') or its exact content.",
-  parameters: Object.freeze({
+  parameters: /* @__PURE__ */ Object.freeze({
     type: 'object',
-    properties: Object.freeze({
-      id: Object.freeze({ type: 'string', description: 'The id recall showed for the memory.' }),
-      content: Object.freeze({ type: 'string', description: 'The exact text of the memory.' }),
+    properties: /* @__PURE__ */ Object.freeze({
+      id: /* @__PURE__ */ Object.freeze({
+        type: 'string',
+        description: 'The id recall showed for the memory.',
+      }),
+      content: /* @__PURE__ */ Object.freeze({
+        type: 'string',
+        description: 'The exact text of the memory.',
+      }),
     }),
   }),
 });

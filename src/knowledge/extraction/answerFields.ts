@@ -19,7 +19,7 @@ import {
  *
  * @internal
  */
-export const FactName = new t.Type<string, string, unknown>(
+export const FactName = /* @__PURE__ */ new t.Type<string, string, unknown>(
   'FactName',
   (u): u is string =>
     typeof u === 'string' && u === u.trim() && u !== '' && u.length <= MAX_EXTRACTED_NAME_CHARS,
@@ -69,7 +69,7 @@ const attributeValue = (value: unknown): string | undefined => {
  *
  * @internal
  */
-export const EntityAttributes = new t.Type<
+export const EntityAttributes = /* @__PURE__ */ new t.Type<
   { readonly [key: string]: string },
   { readonly [key: string]: string },
   unknown
@@ -105,7 +105,7 @@ const NUMERIC_TEXT = /^\s*[+-]?[0-9.eE+-]+\s*$/;
  *
  * @internal
  */
-export const Confidence = new t.Type<number, number, unknown>(
+export const Confidence = /* @__PURE__ */ new t.Type<number, number, unknown>(
   'Confidence',
   (u): u is number => typeof u === 'number' && u >= 0 && u <= 1,
   (u) => {
@@ -135,7 +135,11 @@ const MAX_TIME = 8.64e15;
  *
  * @internal
  */
-export const ValidFrom = new t.Type<number | undefined, number | undefined, unknown>(
+export const ValidFrom = /* @__PURE__ */ new t.Type<
+  number | undefined,
+  number | undefined,
+  unknown
+>(
   'ValidFrom',
   (u): u is number | undefined =>
     u === undefined || (Number.isInteger(u) && Math.abs(u as number) <= MAX_TIME),

@@ -46,7 +46,7 @@ const arraysOf = (value: { readonly [key: string]: unknown }): unknown[][] =>
  * its values (`{"entities": [...]}`, `{"triples": [...]}`; the reference returned `[]` for
  * these, we read the list they hold).
  */
-const AnswerList = new t.Type<readonly unknown[], readonly unknown[], unknown>(
+const AnswerList = /* @__PURE__ */ new t.Type<readonly unknown[], readonly unknown[], unknown>(
   'ExtractionAnswerList',
   (u): u is readonly unknown[] => Array.isArray(u),
   (u, context) => {

@@ -18,7 +18,7 @@ const checkText = (api: string, text: unknown): string => {
 };
 
 /** The relations of a subject that are also its attributes (one value per key). */
-const ATTRIBUTE_RELATIONS = new Set(['name', 'is_a', 'works_at', 'lives_in']);
+const ATTRIBUTE_RELATIONS = /* @__PURE__ */ new Set(['name', 'is_a', 'works_at', 'lives_in']);
 
 /**
  * The facts a text states, found by patterns, in the order they are stated. Only the user's

@@ -169,27 +169,30 @@ export interface KnowledgeToolSpec {
  * REMEMBER_TOOL.name; // 'remember'
  * ```
  */
-export const REMEMBER_TOOL: KnowledgeToolSpec = Object.freeze({
+export const REMEMBER_TOOL: KnowledgeToolSpec = /* @__PURE__ */ Object.freeze({
   name: 'remember',
   description:
     'Store a piece of information for future reference. ' +
     'Use this to remember user preferences, important facts, ' +
     'or context that should persist across conversations. ' +
     'Set persistent=true for long-term facts that should never expire.',
-  parameters: Object.freeze({
+  parameters: /* @__PURE__ */ Object.freeze({
     type: 'object',
-    properties: Object.freeze({
-      content: Object.freeze({ type: 'string', description: 'The information to remember.' }),
-      category: Object.freeze({
+    properties: /* @__PURE__ */ Object.freeze({
+      content: /* @__PURE__ */ Object.freeze({
+        type: 'string',
+        description: 'The information to remember.',
+      }),
+      category: /* @__PURE__ */ Object.freeze({
         type: 'string',
         description: "Category tag (e.g. 'preference', 'fact', 'context'). Default: 'general'.",
       }),
-      persistent: Object.freeze({
+      persistent: /* @__PURE__ */ Object.freeze({
         type: 'string',
         description: "Set to 'true' for long-term facts. Default: 'false'.",
       }),
     }),
-    required: Object.freeze(['content']),
+    required: /* @__PURE__ */ Object.freeze(['content']),
   }),
 });
 
@@ -202,7 +205,11 @@ export const REMEMBER_TOOL: KnowledgeToolSpec = Object.freeze({
  * REMEMBER_PERSISTENT_TRUE.includes('TRUE'.toLowerCase()); // true
  * ```
  */
-export const REMEMBER_PERSISTENT_TRUE: readonly string[] = Object.freeze(['true', 'yes', '1']);
+export const REMEMBER_PERSISTENT_TRUE: readonly string[] = /* @__PURE__ */ Object.freeze([
+  'true',
+  'yes',
+  '1',
+]);
 
 /**
  * The reference's `recall` tool (`toolbox/memory_tools.py`, lines 125–147): parameters `query`
@@ -215,26 +222,26 @@ export const REMEMBER_PERSISTENT_TRUE: readonly string[] = Object.freeze(['true'
  * RECALL_TOOL.name; // 'recall'
  * ```
  */
-export const RECALL_TOOL: KnowledgeToolSpec = Object.freeze({
+export const RECALL_TOOL: KnowledgeToolSpec = /* @__PURE__ */ Object.freeze({
   name: 'recall',
   description:
     'Search previously stored memories for relevant information. ' +
     'Use this to retrieve user preferences, important facts, ' +
     'or context saved in earlier conversations before asking the user. ' +
     'Returns the closest matches ranked by relevance and importance.',
-  parameters: Object.freeze({
+  parameters: /* @__PURE__ */ Object.freeze({
     type: 'object',
-    properties: Object.freeze({
-      query: Object.freeze({
+    properties: /* @__PURE__ */ Object.freeze({
+      query: /* @__PURE__ */ Object.freeze({
         type: 'string',
         description: 'Keywords describing the information to look up.',
       }),
-      limit: Object.freeze({
+      limit: /* @__PURE__ */ Object.freeze({
         type: 'string',
         description: "Maximum number of memories to return. Default: '5'.",
       }),
     }),
-    required: Object.freeze(['query']),
+    required: /* @__PURE__ */ Object.freeze(['query']),
   }),
 });
 

@@ -6,9 +6,9 @@ import { EntityAttributes, FactName, withDefault } from './answerFields';
 import { readAnswerList } from './answerList';
 
 /** One item of an entity answer, with the reference's defaults. */
-const EntityItem = t.type({
+const EntityItem = /* @__PURE__ */ t.type({
   name: FactName,
-  entity_type: withDefault(FactName, 'other'),
+  entity_type: /* @__PURE__ */ withDefault(FactName, 'other'),
   attributes: EntityAttributes,
 });
 

@@ -6,7 +6,7 @@ import { Confidence, FactName, ValidFrom } from './answerFields';
 import { readAnswerList } from './answerList';
 
 /** One item of a triple answer, with the reference's defaults and our `valid_from`. */
-const TripleItem = t.type({
+const TripleItem = /* @__PURE__ */ t.type({
   subject: FactName,
   relation: FactName,
   object: FactName,

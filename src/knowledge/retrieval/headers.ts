@@ -84,7 +84,7 @@ export const BLOCK_SEPARATOR = '\n\n';
  * RESERVED_HEADERS.includes('[Conversation Summary]'); // true
  * ```
  */
-export const RESERVED_HEADERS: readonly string[] = Object.freeze([
+export const RESERVED_HEADERS: readonly string[] = /* @__PURE__ */ Object.freeze([
   KNOWN_RELATIONSHIPS_HEADER,
   KNOWN_ENTITIES_HEADER,
   IMPORTANT_KNOWLEDGE_HEADER,

@@ -1,4 +1,5 @@
 import { RESERVED_HEADERS } from './headers';
+import { lazy } from '../../util/lazy';
 
 /** Rule 1: a UTF-16 surrogate that is not half of a pair. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -16,31 +17,37 @@ const SPEAKER_LABEL = /^([ \t]*)(User|Assistant|System|Human|Developer|Tool)([ \
 /** Rule 4: a code fence (three or more backticks or tildes) at the start of a line. */
 const FENCE = /^([ \t]{0,3})(`{3,}|~{3,})/;
 /** Rule 6: chat-template role markers and control tokens, anywhere. */
-const ROLE_MARKER = new RegExp(
-  [
-    String.raw`\[\/?\s*(?:INST|SYS|ASSISTANT|USER|SYSTEM)\s*\]`,
-    String.raw`<<\s*\/?\s*SYS\s*>>`,
-    String.raw`<\|?\s*(?:im_start|im_end|system|assistant|user|endoftext|start|end)\s*\|?>`,
-    String.raw`<\/?\s*(?:system|assistant|user)\s*>`,
-  ].join('|'),
-  'gi',
+const ROLE_MARKER = /* @__PURE__ */ lazy(
+  () =>
+    new RegExp(
+      [
+        String.raw`\[\/?\s*(?:INST|SYS|ASSISTANT|USER|SYSTEM)\s*\]`,
+        String.raw`<<\s*\/?\s*SYS\s*>>`,
+        String.raw`<\|?\s*(?:im_start|im_end|system|assistant|user|endoftext|start|end)\s*\|?>`,
+        String.raw`<\/?\s*(?:system|assistant|user)\s*>`,
+      ].join('|'),
+      'gi',
+    ),
 );
 /**
  * Rule 7: any of our block headers, in any case, with any spacing between its words and before
  * its `]`. A `[` followed by a space is already defanged (the rule's own output), so the rule can
  * run twice without adding a second space.
  */
-const HEADER = new RegExp(
-  RESERVED_HEADERS.map(
-    (header) =>
-      String.raw`\[` +
-      header
-        .slice(1, -1)
-        .split(' ')
-        .join(String.raw`\s+`) +
-      String.raw`\s*\]`,
-  ).join('|'),
-  'gi',
+const HEADER = /* @__PURE__ */ lazy(
+  () =>
+    new RegExp(
+      RESERVED_HEADERS.map(
+        (header) =>
+          String.raw`\[` +
+          header
+            .slice(1, -1)
+            .split(' ')
+            .join(String.raw`\s+`) +
+          String.raw`\s*\]`,
+      ).join('|'),
+      'gi',
+    ),
 );
 
 const defangLine = (line: string): string => {
@@ -61,7 +68,7 @@ const defangLine = (line: string): string => {
  * @internal
  */
 export const defangHeaders = (text: string): string =>
-  text.replace(HEADER, (header) => `[ ${header.slice(1)}`);
+  text.replace(HEADER(), (header) => `[ ${header.slice(1)}`);
 
 /**
  * Makes a fact's text safe to inject into a system message: it reads the same to a person, but
@@ -108,6 +115,6 @@ export const sanitizeKnowledgeText = (text: string): string => {
   const lines = text.replace(LONE_SURROGATE, '').split(LINE_BREAK);
   const oneLine = lines.map(defangLine).join(' ');
   return defangHeaders(
-    oneLine.replace(ROLE_MARKER, (marker) => marker.replaceAll('[', '[ ').replaceAll('<', '< ')),
+    oneLine.replace(ROLE_MARKER(), (marker) => marker.replaceAll('[', '[ ').replaceAll('<', '< ')),
   );
 };

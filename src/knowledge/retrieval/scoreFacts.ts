@@ -59,7 +59,13 @@ const checkScores = (api: string, scores: unknown, count: number): readonly numb
 };
 
 /** Words of the first person: a query that uses one names the user. */
-const FIRST_PERSON: ReadonlySet<string> = new Set(['i', 'me', 'my', 'mine', 'myself']);
+const FIRST_PERSON: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'i',
+  'me',
+  'my',
+  'mine',
+  'myself',
+]);
 
 /**
  * The query's words, with `user` added when it speaks in the first person ("where do I work?"

@@ -1,3 +1,4 @@
+import { lazy } from '../../util/lazy';
 /** Runs of letters and digits (any script). */
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -5,14 +6,17 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * Words too common to tell facts apart: articles, pronouns, auxiliaries, prepositions and the
  * question words of a user message.
  */
-const STOP_WORDS: ReadonlySet<string> = new Set(
-  (
-    'a an the and or but not no nor so if then than as of to in on at by for from with about into ' +
-    'over under up down out off is are was were be been being am do does did doing has have had ' +
-    'having will would shall should can could may might must it its this that these those there ' +
-    'here what which who whom whose where when why how i me my mine we us our ours you your yours ' +
-    'he him his she her hers they them their theirs any all some each every just also too very'
-  ).split(' '),
+const STOP_WORDS: () => ReadonlySet<string> = /* @__PURE__ */ lazy(
+  () =>
+    new Set(
+      (
+        'a an the and or but not no nor so if then than as of to in on at by for from with about into ' +
+        'over under up down out off is are was were be been being am do does did doing has have had ' +
+        'having will would shall should can could may might must it its this that these those there ' +
+        'here what which who whom whose where when why how i me my mine we us our ours you your yours ' +
+        'he him his she her hers they them their theirs any all some each every just also too very'
+      ).split(' '),
+    ),
 );
 
 /**
@@ -50,7 +54,7 @@ export const stemWord = (word: string): string => {
  */
 export const searchWords = (text: string): string[] =>
   allWords(text)
-    .filter((word) => !STOP_WORDS.has(word) && [...word].length >= 2)
+    .filter((word) => !STOP_WORDS().has(word) && [...word].length >= 2)
     .map(stemWord);
 
 /**

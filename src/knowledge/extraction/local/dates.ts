@@ -1,36 +1,40 @@
 import type { Word } from './words';
+import { lazy } from '../../../util/lazy';
 
 /**
  * Dates of the local extractor: the first date phrase of a sentence dates the facts stated in
  * it (`validFrom`, milliseconds since the epoch, UTC).
  */
 
-const MONTHS: ReadonlyMap<string, number> = new Map(
-  [
-    ['january', 'jan'],
-    ['february', 'feb'],
-    ['march', 'mar'],
-    ['april', 'apr'],
-    ['may', 'may'],
-    ['june', 'jun'],
-    ['july', 'jul'],
-    ['august', 'aug'],
-    ['september', 'sep'],
-    ['october', 'oct'],
-    ['november', 'nov'],
-    ['december', 'dec'],
-  ].flatMap(([name, short], index) => [
-    [name ?? '', index],
-    [short ?? '', index],
-  ]),
+const MONTHS: () => ReadonlyMap<string, number> = /* @__PURE__ */ lazy(
+  () =>
+    new Map(
+      [
+        ['january', 'jan'],
+        ['february', 'feb'],
+        ['march', 'mar'],
+        ['april', 'apr'],
+        ['may', 'may'],
+        ['june', 'jun'],
+        ['july', 'jul'],
+        ['august', 'aug'],
+        ['september', 'sep'],
+        ['october', 'oct'],
+        ['november', 'nov'],
+        ['december', 'dec'],
+      ].flatMap(([name, short], index) => [
+        [name ?? '', index],
+        [short ?? '', index],
+      ]),
+    ),
 );
 
 /** The month (0 for January) a word names, in full or in three letters; `undefined` otherwise. */
 export const monthOf = (word: Word | undefined): number | undefined =>
-  word === undefined ? undefined : MONTHS.get(word.lower);
+  word === undefined ? undefined : MONTHS().get(word.lower);
 
 /** The words that open a date phrase. */
-const OPENERS = new Set(['on', 'since', 'from', 'in']);
+const OPENERS = /* @__PURE__ */ new Set(['on', 'since', 'from', 'in']);
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const YEAR = /^\d{4}$/;

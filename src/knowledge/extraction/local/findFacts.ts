@@ -55,11 +55,19 @@ export interface LooseName {
 /** The most phrases one `like` reads (`I like tea, jazz and chess`). */
 const LIKED_PHRASES = 5;
 /** Words that may stand between a subject and its verb (`I really like`, `I now live in`). */
-const ADVERBS = new Set(['really', 'also', 'now', 'still', 'currently', 'actually', 'just']);
+const ADVERBS = /* @__PURE__ */ new Set([
+  'really',
+  'also',
+  'now',
+  'still',
+  'currently',
+  'actually',
+  'just',
+]);
 /** Auxiliaries before a verb (`I have worked`, `Alice is working`, `I've been living`). */
-const AUXILIARIES = new Set(['am', 'is', 'was', 'have', 'has', 'had', 'been']);
+const AUXILIARIES = /* @__PURE__ */ new Set(['am', 'is', 'was', 'have', 'has', 'had', 'been']);
 /** First-person subjects; the contracted ones hold an auxiliary. */
-const FIRST_PERSON = new Set(['i', "i'm", "i've"]);
+const FIRST_PERSON = /* @__PURE__ */ new Set(['i', "i'm", "i've"]);
 /** What the patterns know while reading a sentence. */
 interface Reading {
   readonly words: readonly Word[];
@@ -164,7 +172,7 @@ const isA = (reading: Reading, i: number): Found | undefined => {
 /** Rules 3 to 5: `works at/for X`, `lives in X`/`moved to X`, `likes/loves/prefers/enjoys X`. */
 const verbFacts = (reading: Reading, i: number): Found[] => {
   const { words } = reading;
-  const verb = VERBS.get(words[i]?.lower ?? '');
+  const verb = VERBS().get(words[i]?.lower ?? '');
   if (verb === undefined) return [];
   const subject = subjectOf(reading, i, verb.agreement);
   if (subject === undefined) return [];

@@ -14,13 +14,24 @@ const NAME_WORDS = 5;
 const PHRASE_WORDS = 4;
 
 /** Lower-case words allowed inside a name (`Bank of America`, `Procter & Gamble`). */
-const NAME_JOINERS = new Set(['of', '&', 'de', 'del', 'der', 'van', 'von', 'la', 'le', 'du']);
+const NAME_JOINERS = /* @__PURE__ */ new Set([
+  'of',
+  '&',
+  'de',
+  'del',
+  'der',
+  'van',
+  'von',
+  'la',
+  'le',
+  'du',
+]);
 
 /**
  * Capitalised words that are not names on their own: pronouns and determiners, greetings,
  * months and weekdays (`May` is never a name here).
  */
-const NOT_NAMES = new Set([
+const NOT_NAMES = /* @__PURE__ */ new Set([
   ...['i', "i'm", "i've", "i'd", "i'll", 'my', 'me', 'we', 'our', 'you', 'your', 'he', 'she'],
   ...['his', 'her', 'they', 'their', 'it', 'its', 'the', 'a', 'an', 'this', 'that', 'these'],
   ...['those', 'there', 'here', 'hi', 'hello', 'hey', 'thanks', 'yes', 'no', 'ok', 'okay'],
@@ -29,14 +40,14 @@ const NOT_NAMES = new Set([
 ]);
 
 /** Words that end a phrase (`a developer at Acme` → `developer`), pronouns included. */
-const PHRASE_STOPS = new Set([
+const PHRASE_STOPS = /* @__PURE__ */ new Set([
   ...['and', 'or', 'but', 'at', 'in', 'on', 'for', 'with', 'from', 'since', 'to', 'who'],
   ...['which', 'that', 'because', 'as', 'when', 'while', 'where', 'if', 'than', 'so', 'very'],
   ...['too', 'now', 'here', 'there', 'by', 'i', "i'm", "i've", "i'd", "i'll", 'my', 'me'],
   ...['we', 'you', 'he', 'she', 'they', 'it', 'this', 'these', 'those'],
 ]);
 
-const ARTICLES = new Set(['a', 'an', 'the']);
+const ARTICLES = /* @__PURE__ */ new Set(['a', 'an', 'the']);
 
 const isName = (word: Word | undefined): boolean =>
   word !== undefined &&

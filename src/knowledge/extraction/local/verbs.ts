@@ -1,3 +1,4 @@
+import { lazy } from '../../../util/lazy';
 /**
  * The verbs of rules 3 to 5 of the local extractor, each form with the subject it agrees with:
  * `work` takes the first person, `works` a name, `working` either after an auxiliary, `worked`
@@ -27,50 +28,53 @@ const verbs = (
  *
  * @internal
  */
-export const VERBS: ReadonlyMap<string, Verb> = new Map([
-  ...verbs(
-    'works_at',
-    ['at', 'for'],
-    [
-      ['work', 'first'],
-      ['works', 'third'],
-      ['worked', 'any'],
-      ['working', 'progressive'],
-    ],
-  ),
-  ...verbs(
-    'lives_in',
-    ['in'],
-    [
-      ['live', 'first'],
-      ['lives', 'third'],
-      ['lived', 'any'],
-      ['living', 'progressive'],
-    ],
-  ),
-  ...verbs(
-    'lives_in',
-    ['to'],
-    [
-      ['move', 'first'],
-      ['moves', 'third'],
-      ['moved', 'any'],
-      ['moving', 'progressive'],
-      ['relocated', 'any'],
-    ],
-  ),
-  ...verbs(
-    'likes',
-    [],
-    [
-      ['like', 'first'],
-      ['likes', 'third'],
-      ['love', 'first'],
-      ['loves', 'third'],
-      ['prefer', 'first'],
-      ['prefers', 'third'],
-      ['enjoy', 'first'],
-      ['enjoys', 'third'],
-    ],
-  ),
-]);
+export const VERBS: () => ReadonlyMap<string, Verb> = /* @__PURE__ */ lazy(
+  () =>
+    new Map([
+      ...verbs(
+        'works_at',
+        ['at', 'for'],
+        [
+          ['work', 'first'],
+          ['works', 'third'],
+          ['worked', 'any'],
+          ['working', 'progressive'],
+        ],
+      ),
+      ...verbs(
+        'lives_in',
+        ['in'],
+        [
+          ['live', 'first'],
+          ['lives', 'third'],
+          ['lived', 'any'],
+          ['living', 'progressive'],
+        ],
+      ),
+      ...verbs(
+        'lives_in',
+        ['to'],
+        [
+          ['move', 'first'],
+          ['moves', 'third'],
+          ['moved', 'any'],
+          ['moving', 'progressive'],
+          ['relocated', 'any'],
+        ],
+      ),
+      ...verbs(
+        'likes',
+        [],
+        [
+          ['like', 'first'],
+          ['likes', 'third'],
+          ['love', 'first'],
+          ['loves', 'third'],
+          ['prefer', 'first'],
+          ['prefers', 'third'],
+          ['enjoy', 'first'],
+          ['enjoys', 'third'],
+        ],
+      ),
+    ]),
+);

@@ -62,7 +62,7 @@ export const sentencesOf = (message: string): string[] => message.split(/[\n;!?]
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'&.-]*|[^\s\p{L}\p{N}]/gu;
 const UPPER = /^\p{Lu}/u;
 /** Characters a word may hold inside but not end with (`Acme.` → `Acme`). */
-const TRAILING = new Set(["'", '&', '.', '-']);
+const TRAILING = /* @__PURE__ */ new Set(["'", '&', '.', '-']);
 
 /**
  * The words of a sentence. Typographic apostrophes (`’`) are read as `'`.
