@@ -59,8 +59,9 @@ export const actionTime = (action: MemoryAction): number => {
 /**
  * The time of every step of a log, for its knowledge, in one pass: step `n`'s is the latest `at`
  * of the knowledge actions up to the `n`th, or the latest time the initial knowledge records,
- * whichever is later; `0` while there is neither. Never decreases from a step to the next, and
- * never reads a clock, so the inspector shows the same blocks on every replay.
+ * whichever is later; `0` while there is neither (there is then no fact whose time could matter).
+ * Once a time is known it never decreases (an action stamped earlier does not move it back), and
+ * no clock is read, so the inspector shows the same blocks on every replay.
  *
  * @param log - the event log
  * @returns `log.length + 1` times, step 0 first
