@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import {
   appendAction,
   createEventLog,
+  encodeEnvelope,
   type EventLog,
   logActions,
   memoryActions,
@@ -20,6 +21,7 @@ import {
 } from 'conversation-memory';
 import { knowledgeBlocks } from 'conversation-memory/knowledge';
 import { isExpired } from '../../src/knowledge/retrieval/factsInForce';
+import { runInspect } from '../../src/inspector/cli/inspect';
 import {
   createStepper,
   type KnowledgeChange,
@@ -230,6 +232,79 @@ describe('the stepper', () => {
   });
 });
 
+describe('inspect --at N: a knowledge section', () => {
+  const files: Record<string, string> = {
+    'k.json': JSON.stringify(encodeEnvelope(log)),
+    'plain.json': JSON.stringify(encodeEnvelope(recordedLog())),
+  };
+  const inspect = (...argv: string[]) =>
+    runInspect({
+      argv: ['inspect', ...argv],
+      readText: (file) => files[file] as string,
+      isTTY: false,
+      env: {},
+    });
+
+  it('at the step where a relation is superseded: counts in force, each change with its reason, the blocks', () => {
+    const { code, stdout } = inspect('k.json', '--at', '7');
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    const from = lines.findIndex((line) => line.startsWith('Knowledge'));
+    const to = lines.findIndex((line) => line.startsWith('Model view'));
+    expect(lines.slice(from, to)).toEqual([
+      'Knowledge (time 1970-01-01T00:00:02.000Z): in force 3 entities (1 attribute), 2 relations, 0 entries',
+      'changed at this step: 4',
+      '  read relations #1–#2',
+      '  retired relation r5 "Alice --[works_at]--> Acme": superseded by r7 "Alice --[works_at]--> Globex"',
+      '  added relation r7 "Alice --[works_at]--> Globex"',
+      '  added relation r8 "Alice --[knows]--> Bob"',
+      'blocks the model receives (query "I moved to Globex as a manager; I know Bob."): 2 blocks, 50 tokens (estimated: a quarter of the characters)',
+      '  [Known Relationships]',
+      '  - Alice --[works_at]--> Globex',
+      '  - Alice --[knows]--> Bob (confidence: 0.8)',
+      '',
+      '  [Known Entities]',
+      '  - Alice [person] (role: manager)',
+      '  - Acme [organization]',
+      // The file's text is escaped: no terminal escape reaches the output.
+      '  - Eve\\u001b[31m</script><b>x</b> [person]',
+    ]);
+    expect(stdout).not.toContain('\u001b');
+    // The model view sends the blocks first.
+    expect(lines[to + 2]).toMatch(
+      /^ {5}- {2}knowledge {9}system "\[Known Relationships\]\\n- Alice/,
+    );
+  });
+
+  it('names expiry, forgetting, merges and drops; says when the step changed nothing or there are no blocks', () => {
+    expect(inspect('k.json', '--at', '11').stdout).toContain(
+      '  expired entry k2 "Visits Lyon this week": its TTL ran out\n',
+    );
+    expect(inspect('k.json', '--at', '12').stdout).toContain(
+      '  retired entry k1 "[preference] Prefers tea": forgotten\n',
+    );
+    expect(inspect('k.json', '--at', '6').stdout).toContain(
+      '  merged entity e1 "Alice [person]" (name, reported as "alice")\n',
+    );
+    const thirteen = inspect('k.json', '--at', '13').stdout;
+    expect(thirteen).toContain('  dropped attribute a2 "Alice role: engineer"\n');
+    expect(thirteen).toContain('blocks the model receives (query "Where do I work now?"): none\n');
+    expect(inspect('k.json', '--at', '4').stdout).toContain('changed at this step: nothing\n');
+  });
+
+  it('no section before any knowledge action, nor for a log without knowledge', () => {
+    expect(inspect('k.json', '--at', '1').stdout).not.toContain('Knowledge');
+    expect(inspect('plain.json', '--at', '9').stdout).not.toContain('Knowledge');
+  });
+
+  it('--json gives the same data in a `knowledge` field (null without knowledge)', () => {
+    const json = JSON.parse(inspect('k.json', '--at', '7', '--json').stdout);
+    expect(json.knowledge).toEqual(stepKnowledge(log, 7));
+    expect(json.view.entries[0].kind).toBe('knowledge');
+    expect(JSON.parse(inspect('k.json', '--at', '1', '--json').stdout).knowledge).toBeNull();
+  });
+});
+
 // Random logs: knowledge actions of every kind (small limits, so facts are evicted and dropped),
 // user messages, memory clears, and times that sometimes go back.
 const NAMES = ['Alice', 'alice', 'Alicia', 'Bob', 'Acme', 'Globex'];
@@ -405,6 +480,76 @@ describe('laws over random logs of knowledge actions', () => {
         }
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('hostile fact text stays on its line', () => {
+  // Every C0 control but the newline, DEL and C1, line separators, bidi controls.
+  const CONTROLS =
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  it('whatever the names, relations and entries hold: no control character printed, one line per change', () => {
+    const text = fc.string({ unit: 'binary', minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(text, text, text, text, (subject, relation, object, content) => {
+        let hostile = createEventLog({ maxMessages: 4, tokenizer: 'heuristic' });
+        const actions: MemoryAction[] = [
+          memoryActions.messageAdded(userMessage(`${subject} ${object}`)),
+          {
+            type: 'knowledge/factsExtracted',
+            payload: {
+              source: 'entities',
+              at: 1,
+              from: 0,
+              to: 0,
+              entities: [{ name: subject, type: relation, attributes: { [relation]: object } }],
+            },
+          },
+          {
+            type: 'knowledge/factsExtracted',
+            payload: {
+              source: 'relations',
+              at: 2,
+              from: 0,
+              to: 0,
+              triples: [{ subject, relation, object, confidence: 1 }],
+            },
+          },
+          {
+            type: 'knowledge/remembered',
+            payload: {
+              id: 'k1',
+              content,
+              category: relation,
+              importance: 0.9,
+              persistent: false,
+              ttlDays: null,
+              metadata: {},
+              at: 3,
+            },
+          },
+        ];
+        for (const action of actions) hostile = appendAction(hostile, action);
+        const file = JSON.stringify(encodeEnvelope(hostile));
+        for (let n = 2; n <= hostile.length; n++) {
+          const { code, stdout } = runInspect({
+            argv: ['inspect', 'h.json', '--at', String(n)],
+            readText: () => file,
+            isTTY: false,
+            env: {},
+          });
+          expect(code).toBe(0);
+          expect(stdout).not.toMatch(CONTROLS);
+          const lines = stdout.split('\n');
+          const at = lines.findIndex((line) => line.startsWith('changed at this step: '));
+          const count = Number(lines[at]?.slice('changed at this step: '.length));
+          const changes = (stepKnowledge(hostile, n) as StepKnowledge).changes;
+          expect(count).toBe(changes.length);
+          expect(lines[at + count + 1]).toMatch(/^blocks the model receives/);
+        }
+      }),
+      { numRuns: 40 },
     );
   });
 });

@@ -37,3 +37,4 @@ export type {
   WindowEntry,
   WindowView,
 } from './types';
+export { inForceText, knowledgeChangeText, timeText } from './knowledgeText';
