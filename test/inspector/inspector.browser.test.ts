@@ -25,13 +25,14 @@ import {
 import { runInspect } from '../../src/inspector/cli/inspect';
 import {
   modelViewAt,
+  stepKnowledge,
   type StepModelView,
   timelineRows,
   viewRows,
   windowAt,
 } from '../../src/inspector/model';
 import { pageTemplate } from '../support/inspectorPage';
-import { recordedLog, summarizedLog, viewLog } from '../support/inspectorLog';
+import { knowledgeLog, recordedLog, summarizedLog, viewLog } from '../support/inspectorLog';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../.artifacts/', import.meta.url));
@@ -49,6 +50,10 @@ const repaired = viewLog();
 const repairedInput = join(dir, 'repaired.json');
 writeFileSync(repairedInput, JSON.stringify(encodeEnvelope(repaired), null, 2));
 const repairedPage = join(dir, 'repaired.html');
+const learned = knowledgeLog();
+const learnedInput = join(dir, 'learned.json');
+writeFileSync(learnedInput, JSON.stringify(encodeEnvelope(learned), null, 2));
+const learnedPage = join(dir, 'learned.html');
 
 const io = (argv: string[], template = '') => ({
   argv,
@@ -73,6 +78,8 @@ beforeAll(async () => {
   expect(madeToo.code, madeToo.stderr).toBe(0);
   const madeThree = runInspect(io(['inspect', repairedInput, '--html', repairedPage], template));
   expect(madeThree.code, madeThree.stderr).toBe(0);
+  const madeFour = runInspect(io(['inspect', learnedInput, '--html', learnedPage], template));
+  expect(madeFour.code, madeFour.stderr).toBe(0);
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   } catch (error) {
@@ -121,7 +128,7 @@ const expectedView = (view: StepModelView) =>
       return `omitted ${row.change.position ?? 'answer'} ${row.change.reason}`;
     }
     const { entry } = row;
-    if (entry.kind === 'summary') return 'summary';
+    if (entry.kind === 'summary' || entry.kind === 'knowledge') return entry.kind;
     if (entry.kind === 'answer') return `answer ${entry.answers}`;
     return String(entry.position);
   });
@@ -182,6 +189,8 @@ const check = async (n: number) => {
   // Steps are counted as the CLI counts them: step n is the state after the nth action.
   expect(got.label).toBe(`step ${n} of ${log.length}: ${row.label}`);
   expect(got.about).toContain(`: event log, ${log.length} actions (steps 0–${log.length}); `);
+  // A log without knowledge shows no knowledge panel.
+  expect(await page.locator('#knowledge-panel').isHidden()).toBe(true);
   // The model view column, for the default target, beside the window.
   expect(await shownView(page)).toEqual(expectedView(modelViewAt(log, n, 'openai')));
   await page.screenshot({ path: join(artifacts, `inspector-step-${n}.png`) });
@@ -559,5 +568,112 @@ describe('the model view column: what the model receives, beside the retained wi
       });
       await tab.close();
     }
+  });
+});
+
+describe('the knowledge panel: facts in force, retired at the step, the blocks the model received', () => {
+  /** The knowledge panel as the page shows it. */
+  const shownKnowledge = (on: Page) =>
+    on.evaluate(() => {
+      const struck = (node: Element | null): boolean => {
+        for (let at = node; at !== null; at = at.parentElement) {
+          if (getComputedStyle(at).textDecorationLine.includes('line-through')) return true;
+        }
+        return false;
+      };
+      return {
+        hidden: (document.getElementById('knowledge-panel') as HTMLElement).hidden,
+        inForce: Array.from(document.querySelectorAll('#knowledge-in-force .fact')).map(
+          (li) => `${li.getAttribute('data-id')} ${li.lastElementChild?.textContent}`,
+        ),
+        changes: Array.from(document.querySelectorAll('#knowledge-changes .change')).map((li) => ({
+          change: li.getAttribute('data-change'),
+          id: li.getAttribute('data-id'),
+          reason: li.getAttribute('data-reason'),
+          by: li.getAttribute('data-by'),
+          badge: li.querySelector('.mark')?.textContent ?? null,
+          text: li.querySelector('.fact-text')?.textContent ?? null,
+          textStruck: struck(li.querySelector('.fact-text')),
+          badgeStruck: struck(li.querySelector('.mark')),
+        })),
+        blocks: document.getElementById('knowledge-blocks')?.textContent ?? null,
+        figures: document.querySelector('#knowledge .knowledge-figures')?.textContent ?? null,
+      };
+    });
+
+  it('at the step where a relation is superseded: the new fact in force, the old one struck through as superseded', async () => {
+    const tab = await open(learnedPage, 1400);
+    expect((await shownKnowledge(tab)).hidden).toBe(true); // step 0: no knowledge yet
+    await goTo(tab, 7);
+    const seven = await shownKnowledge(tab);
+    const model = stepKnowledge(learned, 7);
+    expect(seven.hidden).toBe(false);
+    expect(seven.inForce).toContain('r7 Alice --[works_at]--> Globex');
+    expect(seven.inForce).not.toContain('r5 Alice --[works_at]--> Acme');
+    expect(seven.changes.find((c) => c.id === 'r5')).toEqual({
+      change: 'retired',
+      id: 'r5',
+      reason: 'superseded',
+      by: 'r7',
+      badge: 'retired: superseded',
+      text: 'Alice --[works_at]--> Acme',
+      textStruck: true,
+      badgeStruck: false,
+    });
+    expect(seven.changes.find((c) => c.id === 'r7')).toMatchObject({
+      change: 'added',
+      text: 'Alice --[works_at]--> Globex',
+      textStruck: false,
+    });
+    expect(seven.changes.map((c) => c.change)).toEqual(model?.changes.map((c) => c.change));
+    expect(seven.blocks).toBe(model?.blocks.text);
+    expect(seven.figures).toBe(
+      'in force: 3 entities (1 attribute), 2 relations, 0 entries · time 1970-01-01T00:00:02.000Z',
+    );
+    // The model view sends the same blocks first.
+    expect(await shownView(tab)).toEqual(expectedView(modelViewAt(learned, 7, 'openai')));
+    expect((await shownView(tab))[0]).toBe('knowledge');
+    expect(await tab.locator('#view .bubble.knowledge .text').textContent()).toBe(
+      model?.blocks.text,
+    );
+    // Hostile fact text stays text.
+    expect(seven.inForce).toContain('e4 Eve\u001b[31m</script><b>x</b> [person]');
+    expect(await tab.locator('#knowledge b, #knowledge script').count()).toBe(0);
+    await tab.screenshot({ path: join(artifacts, 'inspector-knowledge-step-7.png') });
+    // Stepping on: an entry's TTL runs out (struck through), an entry forgotten, a clear.
+    await goTo(tab, 11);
+    expect((await shownKnowledge(tab)).changes.find((c) => c.id === 'k2')).toMatchObject({
+      change: 'expired',
+      badge: 'expired',
+      textStruck: true,
+    });
+    await goTo(tab, 12);
+    expect((await shownKnowledge(tab)).changes.find((c) => c.id === 'k1')).toMatchObject({
+      change: 'retired',
+      reason: 'forgotten',
+      badge: 'retired: forgotten',
+    });
+    await goTo(tab, 13);
+    const cleared = await shownKnowledge(tab);
+    expect(cleared.inForce).toEqual([]);
+    expect(cleared.changes.every((c) => c.change === 'dropped' && c.textStruck)).toBe(true);
+    expect(cleared.blocks).toBe('(no blocks)');
+    expect(await shownView(tab)).not.toContain('knowledge');
+    await tab.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('at 820 px the knowledge panel fits: nothing overflows the window', async () => {
+    const tab = await open(learnedPage, 820);
+    await goTo(tab, 10);
+    const parts = await boxes(tab, ['#knowledge-panel', 'main > aside', '#knowledge-blocks']);
+    expect(parts['#knowledge-panel'].width).toBeGreaterThan(0);
+    for (const part of Object.values(parts)) expect(part.x + part.width).toBeLessThanOrEqual(820);
+    expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(820);
+    await tab.screenshot({
+      path: join(artifacts, 'inspector-knowledge-820px.png'),
+      fullPage: true,
+    });
+    await tab.close();
   });
 });

@@ -141,3 +141,120 @@ export const viewLog = (): EventLog => {
   for (const action of actions) log = appendAction(log, action);
   return log;
 };
+
+/** The memory options of {@link knowledgeLog}. */
+export const KNOWLEDGE_CONFIG = { maxMessages: 6, tokenizer: 'heuristic' } as const;
+
+/** A day, in milliseconds. */
+const DAY = 86_400_000;
+
+/** The actions of {@link knowledgeLog}, in order (step n is the state after the nth). */
+export const knowledgeActions = (): MemoryAction[] => [
+  // 1
+  memoryActions.messageAdded(userMessage('I am Alice, an engineer at Acme.')),
+  // 2: two entities, an attribute
+  {
+    type: 'knowledge/factsExtracted',
+    payload: {
+      source: 'entities',
+      at: 1000,
+      from: 0,
+      to: 0,
+      entities: [
+        { name: 'Alice', type: 'person', attributes: { role: 'engineer' } },
+        { name: 'Acme', type: 'organization', attributes: {} },
+        { name: 'Eve\u001b[31m</script><b>x</b>', type: 'person', attributes: {} },
+      ],
+    },
+  },
+  // 3: a relation
+  {
+    type: 'knowledge/factsExtracted',
+    payload: {
+      source: 'relations',
+      at: 1000,
+      from: 0,
+      to: 0,
+      triples: [{ subject: 'Alice', relation: 'works_at', object: 'Acme', confidence: 1 }],
+    },
+  },
+  // 4, 5
+  memoryActions.messageAdded(assistantMessage('Noted.')),
+  memoryActions.messageAdded(userMessage('I moved to Globex as a manager; I know Bob.')),
+  // 6: Alice merged by name, her role superseded
+  {
+    type: 'knowledge/factsExtracted',
+    payload: {
+      source: 'entities',
+      at: 2000,
+      from: 1,
+      to: 2,
+      entities: [{ name: 'alice', type: 'person', attributes: { role: 'manager' } }],
+    },
+  },
+  // 7: works_at Acme superseded by works_at Globex; knows Bob added
+  {
+    type: 'knowledge/factsExtracted',
+    payload: {
+      source: 'relations',
+      at: 2000,
+      from: 1,
+      to: 2,
+      triples: [
+        { subject: 'Alice', relation: 'works_at', object: 'Globex', confidence: 1 },
+        { subject: 'Alice', relation: 'knows', object: 'Bob', confidence: 0.8 },
+      ],
+    },
+  },
+  // 8, 9: two entries, one for a day
+  {
+    type: 'knowledge/remembered',
+    payload: {
+      id: 'k1',
+      content: 'Prefers tea',
+      category: 'preference',
+      importance: 0.8,
+      persistent: false,
+      ttlDays: null,
+      metadata: {},
+      at: 3000,
+    },
+  },
+  {
+    type: 'knowledge/remembered',
+    payload: {
+      id: 'k2',
+      content: 'Visits Lyon this week',
+      category: 'general',
+      importance: 0.5,
+      persistent: false,
+      ttlDays: 1,
+      metadata: {},
+      at: 3000,
+    },
+  },
+  // 10
+  memoryActions.messageAdded(userMessage('Where do I work now?')),
+  // 11: two days later, an extraction that finds nothing: k2's day has run out
+  {
+    type: 'knowledge/factsExtracted',
+    payload: { source: 'relations', at: 3000 + 2 * DAY, from: 3, to: 3, triples: [] },
+  },
+  // 12
+  { type: 'knowledge/forgotten', payload: { content: 'Prefers tea', at: 3000 + 2 * DAY } },
+  // 13
+  { type: 'knowledge/cleared' },
+];
+
+/**
+ * A conversation whose memory learns facts (knowledge actions in the log): entities and a
+ * relation at steps 2–3, Alice's role superseded at step 6, her `works_at` relation superseded
+ * (Acme → Globex) at step 7, two entries at 8–9 (one with a TTL of a day that runs out by step
+ * 11), an entry forgotten at step 12, everything cleared at step 13. One entity's name is hostile
+ * (an ANSI escape and markup).
+ */
+export const knowledgeLog = (): EventLog => {
+  let log = createEventLog(KNOWLEDGE_CONFIG, { snapshotEvery: 4 });
+  for (const action of knowledgeActions()) log = appendAction(log, action);
+  return log;
+};

@@ -14,6 +14,8 @@ import type {
   WindowEntry,
   WindowView,
 } from '../model/types';
+import type { StepKnowledge } from '../model/knowledgeTypes';
+import { knowledgeLines } from './knowledgeLines';
 import type { Style } from './style';
 
 const KIND_NAMES: Readonly<Record<Inspected['kind'], string>> = {
@@ -123,7 +125,7 @@ const entryTag = (entry: WindowEntry, next: WindowEntry | undefined): string => 
 
 /**
  * The model view at a step as lines: a heading naming the target, what the next provider call
- * receives (position, mark, message: the injected summary first, an answer the view made marked
+ * receives (position, mark, message: the knowledge blocks and the injected summary first, an answer the view made marked
  * with the call it answers), then one line per change (a message left out and why, a call
  * answered).
  *
@@ -139,15 +141,15 @@ export const modelViewLines = (view: StepModelView, style: Style): string[] => {
   ];
   for (const entry of view.entries) {
     const mark =
-      entry.kind === 'summary'
-        ? 'summary'
+      entry.kind === 'summary' || entry.kind === 'knowledge'
+        ? entry.kind
         : entry.kind === 'answer'
           ? `answers ${escapeText(entry.answers ?? '?', 8)}`
           : '';
     const pos = entry.kind === 'message' ? `#${entry.position}` : '-';
     const line = `${pos.padStart(6)}  ${mark.padEnd(16)}  ${messageLabel(entry.message, 72)}`;
     lines.push(
-      entry.kind === 'summary'
+      entry.kind === 'summary' || entry.kind === 'knowledge'
         ? style.cyan(line)
         : entry.kind === 'answer'
           ? style.yellow(line)
@@ -170,7 +172,8 @@ export const modelViewLines = (view: StepModelView, style: Style): string[] => {
 /**
  * The window at one step as text: the step's line, then the retained window with the injected
  * summary (position, tokens, marker, message), then the messages trimmed at that step with their
- * rule, the step's summary change, and last the model view ({@link modelViewLines}).
+ * rule, the step's summary change, the knowledge when the state has some ({@link knowledgeLines}),
+ * and last the model view ({@link modelViewLines}).
  *
  * @internal
  */
@@ -179,6 +182,7 @@ export const windowText = (
   inspected: Inspected,
   view: WindowView,
   modelView: StepModelView,
+  knowledge: StepKnowledge | null,
   style: Style,
 ): string => {
   const { row } = view;
@@ -210,6 +214,7 @@ export const windowText = (
   const positions = view.entries.flatMap((entry) => entry.position ?? []);
   const summary = summaryText(row.summary, positions);
   if (summary !== '') lines.push(style.yellow(summary));
+  if (knowledge !== null) lines.push(...knowledgeLines(knowledge, style));
   lines.push(...modelViewLines(modelView, style));
   return `${lines.join('\n')}\n`;
 };

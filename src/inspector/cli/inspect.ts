@@ -7,6 +7,7 @@ import { renderPage } from '../page/embed';
 import { timelineRows } from '../model/timelineRows';
 import { windowAt } from '../model/windowAt';
 import { modelViewAt } from '../model/stepModelView';
+import { stepKnowledge } from '../model/stepKnowledge';
 import { parseArgs, USAGE } from './args';
 import { timelineText, windowText } from './formatText';
 import { createStyle, wantsColour } from './style';
@@ -196,11 +197,12 @@ export const runInspect = (io: InspectIo): InspectResult => {
   if (args.at !== null) {
     const retained = windowAt(log, args.at);
     const view = modelViewAt(log, args.at, args.target);
+    const knowledge = stepKnowledge(log, args.at);
     return {
       code: 0,
       stdout: args.json
-        ? jsonOut({ ...about, window: retained, view })
-        : windowText(args.file, inspected, retained, view, style),
+        ? jsonOut({ ...about, window: retained, view, knowledge })
+        : windowText(args.file, inspected, retained, view, knowledge, style),
       stderr: '',
     };
   }

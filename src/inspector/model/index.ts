@@ -17,6 +17,11 @@ export { stepView, windowAt } from './windowAt';
 export { modelViewAt, stepModelView, VIEW_TARGETS } from './stepModelView';
 export { viewChangeText } from './viewChangeText';
 export { viewRows } from './viewRows';
+export { latestUserText, stepBlocks, stepKnowledge, stepKnowledgeOf } from './stepKnowledge';
+export { knowledgeChanges } from './knowledgeChanges';
+export { actionTime, knowledgeTimeOf, knowledgeTimes } from './knowledgeClock';
+export { factRefs, factText } from './factRefs';
+export type { FactRef, FactsInForce, KnowledgeChange, StepKnowledge } from './knowledgeTypes';
 export type { ViewRow } from './viewRows';
 export type {
   InputKind,
@@ -32,3 +37,4 @@ export type {
   WindowEntry,
   WindowView,
 } from './types';
+export { inForceText, knowledgeChangeText, timeText } from './knowledgeText';

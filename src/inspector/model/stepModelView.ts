@@ -6,6 +6,8 @@ import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
 import { modelView } from '../../view/modelView';
 import type { ViewTarget } from '../../view/viewTypes';
+import { knowledgeTimes } from './knowledgeClock';
+import { stepBlocks } from './stepKnowledge';
 import type { StepModelView, ViewEntry } from './types';
 
 /**
@@ -20,21 +22,29 @@ import type { StepModelView, ViewEntry } from './types';
 export const VIEW_TARGETS: readonly ViewTarget[] = ['openai', 'anthropic', 'none'];
 
 /**
- * The model view of a state as the inspector shows it: `modelView(state, { target })`, each
- * message tagged with where it comes from (the injected summary, a window message with its
- * position and index, or an answer the view made for an unanswered call). Memory is not changed.
+ * The model view of a state as the inspector shows it: `modelView(state, { target, knowledge })`,
+ * each message tagged with where it comes from (the knowledge blocks, the injected summary, a
+ * window message with its position and index, or an answer the view made for an unanswered call).
+ * Memory is not changed.
  *
  * @param state - the state after a step
  * @param target - whose rules the view meets
+ * @param knowledge - the knowledge blocks' text (see `stepBlocks`); `''` (the default): none
  * @returns the view's entries and changes
  * @example
  * ```ts
- * const view = stepModelView(seek(log, 7), 'openai');
- * view.entries[0]?.kind; // 'summary' when a summary is stored
+ * const view = stepModelView(seek(log, 7), 'openai', '[Known Entities]\n- Alice [person]');
+ * view.entries[0]?.kind; // 'knowledge'
  * ```
  */
-export const stepModelView = (state: MemoryState, target: ViewTarget): StepModelView => {
-  const view = modelView(state, { target });
+export const stepModelView = (
+  state: MemoryState,
+  target: ViewTarget,
+  knowledge = '',
+): StepModelView => {
+  const view = modelView(state, { target, knowledge });
+  // The view sends non-blank blocks as its first message, before the summary.
+  let blocksLeft = knowledge.trim() === '' ? 0 : 1;
   const positions = getPositions(state);
   // The view keeps the window's message objects: find each one's index by identity (a message
   // object held twice is matched in window order).
@@ -64,8 +74,10 @@ export const stepModelView = (state: MemoryState, target: ViewTarget): StepModel
     }
     const index = indices.get(message)?.pop();
     if (index === undefined) {
-      // Neither an answer nor a window message: the injected summary (the view puts it first).
-      return { kind: 'summary', message, position: null, index: null, answers: null };
+      // Neither an answer nor a window message: the blocks, then the injected summary.
+      const kind = blocksLeft > 0 ? 'knowledge' : 'summary';
+      blocksLeft = 0;
+      return { kind, message, position: null, index: null, answers: null };
     }
     return {
       kind: 'message',
@@ -79,7 +91,8 @@ export const stepModelView = (state: MemoryState, target: ViewTarget): StepModel
 };
 
 /**
- * The model view at step `n` of a log (the state `seek(log, n)` gives), for `target`.
+ * The model view at step `n` of a log (the state `seek(log, n)` gives), for `target`, with the
+ * knowledge blocks the model receives at that step first (see `stepKnowledge`).
  *
  * @param log - the event log
  * @param n - the step, from 0 (the initial state) to `log.length`
@@ -98,5 +111,8 @@ export const modelViewAt = (log: EventLog, n: number, target: ViewTarget): StepM
       `n must be an integer from 0 to ${log.length} (the log's length), received ${describeValue(n)}`,
     );
   }
-  return stepModelView(seek(log, n), target);
+  const state = seek(log, n);
+  const blocks =
+    state.knowledge === undefined ? '' : stepBlocks(state, knowledgeTimes(log)[n] as number).text;
+  return stepModelView(state, target, blocks);
 };

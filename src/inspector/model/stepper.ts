@@ -1,7 +1,11 @@
 import { memoryTransition } from '../../core/memoryTransition';
 import { actionAt, type EventLog, snapshotAt } from '../../log/eventLog';
+import type { MemoryEffect } from '../../model/effects';
 import type { MemoryState } from '../../model/state';
 import type { ViewTarget } from '../../view/viewTypes';
+import { knowledgeTimes } from './knowledgeClock';
+import type { StepKnowledge } from './knowledgeTypes';
+import { stepBlocks, stepKnowledgeOf } from './stepKnowledge';
 import { stepModelView, VIEW_TARGETS } from './stepModelView';
 import type { StepModelView, WindowView } from './types';
 import { stepView } from './windowAt';
@@ -20,10 +24,15 @@ export interface Stepper {
   /** The window at step `n` (`0..log.length`), as {@link windowAt} gives it. */
   readonly viewAt: (n: number) => WindowView;
   /**
-   * The model view at step `n` for `target`, as {@link modelViewAt} gives it; after `viewAt(n)`
-   * it replays nothing (the state at `n` is cached).
+   * The model view at step `n` for `target`, as {@link modelViewAt} gives it (the knowledge
+   * blocks first); after `viewAt(n)` it replays nothing (the state at `n` is cached).
    */
   readonly modelViewAt: (n: number, target: ViewTarget) => StepModelView;
+  /**
+   * The knowledge at step `n`, as {@link stepKnowledge} gives it (`null` without knowledge);
+   * after `viewAt(n)` it replays nothing (the states and the step's effects are cached).
+   */
+  readonly knowledgeAt: (n: number) => StepKnowledge | null;
   /** How many reducer steps were run so far (for tests: moving by one step costs one). */
   readonly replayed: () => number;
 }
@@ -76,12 +85,15 @@ const lru = <V>(limit: number) => {
  * const stepper = createStepper(log);
  * stepper.viewAt(3); stepper.viewAt(4); // the second replays one action
  * stepper.modelViewAt(4, 'openai'); // replays nothing
+ * stepper.knowledgeAt(4); // replays nothing
  * ```
  */
 export const createStepper = (log: EventLog, options: StepperOptions = {}): Stepper => {
   const states = lru<MemoryState>(options.states ?? 1024);
-  const views = lru<WindowView>(options.views ?? 64);
+  const views = lru<{ view: WindowView; effects: readonly MemoryEffect[] }>(options.views ?? 64);
   const modelViews = lru<StepModelView>(options.views ?? 64);
+  const knowledge = lru<StepKnowledge | null>(options.views ?? 64);
+  let times: number[] | undefined;
   let replayed = 0;
 
   const stateAt = (n: number): MemoryState => {
@@ -113,20 +125,50 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     }
   };
 
-  const viewAt = (n: number): WindowView => {
+  /** The window at step `n` and the step's effects. */
+  const stepAt = (n: number): { view: WindowView; effects: readonly MemoryEffect[] } => {
     checkStep(n);
     const cached = views.get(n);
     if (cached !== undefined) return cached;
-    let view: WindowView;
-    if (n === 0) view = stepView(0, stateAt(0), null).view;
+    let step: { view: WindowView; effects: readonly MemoryEffect[] };
+    if (n === 0) step = stepView(0, stateAt(0), null);
     else {
-      const step = stepView(n, stateAt(n - 1), actionAt(log, n - 1));
+      const next = stepView(n, stateAt(n - 1), actionAt(log, n - 1));
       replayed++;
-      states.set(n, step.state);
-      view = step.view;
+      states.set(n, next.state);
+      step = next;
     }
-    views.set(n, view);
-    return view;
+    const entry = { view: step.view, effects: step.effects };
+    views.set(n, entry);
+    return entry;
+  };
+
+  const viewAt = (n: number): WindowView => stepAt(n).view;
+
+  /** The time of step `n` for its knowledge (the log's times, computed once when first asked). */
+  const timeAt = (n: number): number => {
+    times ??= knowledgeTimes(log);
+    return times[n] as number;
+  };
+
+  const knowledgeAt = (n: number): StepKnowledge | null => {
+    checkStep(n);
+    const cached = knowledge.get(n);
+    if (cached !== undefined) return cached;
+    const { effects } = stepAt(n);
+    const after = stateAt(n);
+    const at =
+      after.knowledge === undefined
+        ? null
+        : stepKnowledgeOf(
+            n === 0 ? null : stateAt(n - 1),
+            after,
+            effects,
+            timeAt(n),
+            timeAt(Math.max(0, n - 1)),
+          );
+    knowledge.set(n, at);
+    return at;
   };
 
   const modelViewAt = (n: number, target: ViewTarget): StepModelView => {
@@ -139,10 +181,15 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     const key = n * VIEW_TARGETS.length + t;
     const cached = modelViews.get(key);
     if (cached !== undefined) return cached;
-    const view = stepModelView(stateAt(n), target);
+    const state = stateAt(n);
+    let blocks = '';
+    if (state.knowledge !== undefined) {
+      blocks = knowledge.get(n)?.blocks.text ?? stepBlocks(state, timeAt(n)).text;
+    }
+    const view = stepModelView(state, target, blocks);
     modelViews.set(key, view);
     return view;
   };
 
-  return { viewAt, modelViewAt, replayed: () => replayed };
+  return { viewAt, modelViewAt, knowledgeAt, replayed: () => replayed };
 };

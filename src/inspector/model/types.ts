@@ -182,6 +182,8 @@ export interface WindowView {
 /**
  * One message of the model view at a step, as the provider call receives it:
  *
+ * - `'knowledge'`: the knowledge blocks the step's facts give (`[Known Relationships]`, …), one
+ *   system message first (not stored in memory);
  * - `'summary'`: the injected `[Conversation Summary] …` system message (not stored in memory);
  * - `'message'`: a message of the window, sent as memory holds it (`position`, and `index`, its
  *   index in the window);
@@ -194,11 +196,14 @@ export interface WindowView {
  * ```
  */
 export interface ViewEntry {
-  readonly kind: 'summary' | 'message' | 'answer';
+  readonly kind: 'knowledge' | 'summary' | 'message' | 'answer';
   readonly message: Message;
-  /** The message's position; for an answer, the position of the call's message; `null` for the summary. */
+  /**
+   * The message's position; for an answer, the position of the call's message; `null` for the
+   * knowledge blocks and the summary.
+   */
   readonly position: number | null;
-  /** Its index in the window (`null` for the summary and for an answer). */
+  /** Its index in the window (`null` for the blocks, the summary and an answer). */
   readonly index: number | null;
   /** For an answer, the id of the call it answers; otherwise `null`. */
   readonly answers: string | null;

@@ -59,17 +59,21 @@ const trimmedEntries = (before: MemoryState, effects: readonly MemoryEffect[]): 
  * @param n - the step
  * @param start - the state at step `n - 1` (at step 0: the initial state)
  * @param action - the log's `n`th action, or `null` for step 0
- * @returns the window at step `n` and the state after the step
+ * @returns the window at step `n`, the state after the step and the step's effects
  * @example
  * ```ts
- * const { view, state } = stepView(1, seek(log, 0), actionAt(log, 0));
+ * const { view, state, effects } = stepView(1, seek(log, 0), actionAt(log, 0));
  * ```
  */
 export const stepView = (
   n: number,
   start: MemoryState,
   action: MemoryAction | null,
-): { readonly view: WindowView; readonly state: MemoryState } => {
+): {
+  readonly view: WindowView;
+  readonly state: MemoryState;
+  readonly effects: readonly MemoryEffect[];
+} => {
   let state = start;
   let effects: readonly MemoryEffect[] = [];
   let trimmed: TrimmedEntry[] = [];
@@ -99,7 +103,7 @@ export const stepView = (
     summaryCoverage: state.summaryCoverage,
     heldPositions: state.pendingPositions,
   };
-  return { view, state };
+  return { view, state, effects };
 };
 
 /**

@@ -11,6 +11,7 @@ import { drawChart } from './chart';
 import { byId } from './dom';
 import type { ViewTarget } from '../../../view/viewTypes';
 import { VIEW_TARGETS } from '../../model/stepModelView';
+import { renderKnowledge } from './knowledgePanel';
 import { renderDiff, renderModelView, renderSummary, renderTrimmed, renderWindow } from './render';
 import { createStepList } from './stepList';
 import './style.css';
@@ -68,6 +69,8 @@ const start = (): void => {
       (view.row.held === 0 ? '' : ` · ${view.row.held} held`);
     renderWindow(byId('window'), view);
     renderTrimmed(byId('trimmed'), view.trimmed);
+    // The knowledge first: the model view reuses its blocks.
+    renderKnowledge(byId('knowledge-panel'), byId('knowledge'), stepper.knowledgeAt(n));
     showModelView();
     renderSummary(byId('summary'), view);
     renderDiff(byId('diff'), view, previous);

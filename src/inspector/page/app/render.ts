@@ -209,8 +209,16 @@ export const renderDiff = (
   panel.replaceChildren(...lines);
 };
 
-/** A message the model view sends: the injected summary, a window message, or an answer it made. */
+/**
+ * A message the model view sends: the knowledge blocks, the injected summary, a window message,
+ * or an answer it made.
+ */
 const sentBubble = (entry: ViewEntry): HTMLElement => {
+  if (entry.kind === 'knowledge') {
+    const item = bubble(entry.message, null, null, ['knowledge'], 'knowledge');
+    item.setAttribute('data-position', 'knowledge');
+    return item;
+  }
   if (entry.kind === 'summary') return bubble(entry.message, null, null, ['summary'], 'summary');
   if (entry.kind === 'message') return bubble(entry.message, entry.position, null, [], '');
   const item = bubble(entry.message, null, null, [`answered ${entry.answers ?? '?'}`], 'answered');
@@ -221,8 +229,8 @@ const sentBubble = (entry: ViewEntry): HTMLElement => {
 };
 
 /**
- * The model view at the step: what the next provider call receives, as bubbles (the injected
- * summary marked, an answer the view made for an unanswered call marked `answered`), with each
+ * The model view at the step: what the next provider call receives, as bubbles (the knowledge
+ * blocks and the injected summary marked, an answer the view made for an unanswered call marked `answered`), with each
  * window message the view left out at its place, its text struck through and marked with the
  * reason; and a line of figures above.
  *
