@@ -16,12 +16,17 @@ import type { KnowledgeTransition } from './knowledgeDraft';
  */
 export const clearKnowledge = (state: KnowledgeState): KnowledgeTransition => {
   const effects: FactsDroppedEffect[] = [];
-  const entityIds = [
-    ...state.entities.map((e) => e.id),
-    ...state.entities.flatMap((e) => e.attributes.map((a) => a.id)),
-  ];
-  if (entityIds.length > 0)
-    effects.push({ type: 'knowledge/dropped', kind: 'entity', ids: entityIds });
+  if (state.entities.length > 0) {
+    effects.push({
+      type: 'knowledge/dropped',
+      kind: 'entity',
+      ids: state.entities.map((e) => e.id),
+    });
+  }
+  const attributeIds = state.entities.flatMap((e) => e.attributes.map((a) => a.id));
+  if (attributeIds.length > 0) {
+    effects.push({ type: 'knowledge/dropped', kind: 'attribute', ids: attributeIds });
+  }
   if (state.relations.length > 0) {
     effects.push({
       type: 'knowledge/dropped',

@@ -1,4 +1,4 @@
-import type { FactRecord } from '../model/knowledge';
+import type { Entity, FactRecord } from '../model/knowledge';
 import type { FactKind } from '../model/knowledgeEffects';
 import { retiredFact } from './facts';
 import { ENTITY_IMPORTANCE, KEEP_HALF_LIFE_MS } from './keepScore';
@@ -88,7 +88,16 @@ export const evictBeyond = (draft: KnowledgeDraft, key: ListKey, max: number, at
     const retired = retiredFact(fact, at, 'evicted', null, null);
     if (key === 'entities') {
       unindexEntity(draft.index, fact as never, candidate.i);
-      draft.setEntity(candidate.i, retired as never);
+      // Its attributes leave with it: each in force is retired too, for the same reason.
+      const entity = retired as unknown as Entity;
+      draft.setEntity(candidate.i, {
+        ...entity,
+        attributes: entity.attributes.map((attribute) =>
+          attribute.retiredAt === null
+            ? retiredFact(attribute, at, 'evicted', null, null)
+            : attribute,
+        ),
+      });
     } else if (key === 'relations') {
       unindexRelation(draft.index, fact as never, candidate.i);
       draft.setRelation(candidate.i, retired as never);

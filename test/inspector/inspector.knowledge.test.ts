@@ -267,7 +267,7 @@ describe('inspect --at N: a knowledge section', () => {
       '  - Alice [person] (role: manager)',
       '  - Acme [organization]',
       // The file's text is escaped: no terminal escape reaches the output.
-      '  - Eve\\u001b[31m</script><b>x</b> [person]',
+      '  - Eve[31m</script><b>x</b> [person]',
     ]);
     expect(stdout).not.toContain('\u001b');
     // The model view sends the blocks first.

@@ -351,3 +351,26 @@ describe('factsExtracted: entities', () => {
     });
   });
 });
+
+describe('an evicted entity takes its attributes with it', () => {
+  it('retires each attribute in force with the entity, for the same reason', () => {
+    const limits = { maxEntities: 1 };
+    let state = factsExtracted(createKnowledge(), {
+      source: 'entities',
+      at: 1,
+      from: 0,
+      to: 0,
+      entities: [{ name: 'Old', type: 'person', attributes: { city: 'Lyon' } }],
+      limits,
+    }).state;
+    state = factsExtracted(state, {
+      source: 'entities',
+      at: 2,
+      from: 1,
+      to: 1,
+      entities: [{ name: 'New', type: 'person', attributes: {} }],
+      limits,
+    }).state;
+    expect(state.entities[0]?.attributes[0]).toMatchObject({ retiredBy: 'evicted', retiredAt: 2 });
+  });
+});

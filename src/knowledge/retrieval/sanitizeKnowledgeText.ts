@@ -8,6 +8,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const LINE_BREAK = /\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/;
 
+/** Rule 8: C0 and C1 control characters that are not line breaks (ESC of a terminal escape, NUL, …). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000e-\u001b\u001f\u007f-\u0084\u0086-\u009f]/g;
+
 /** Rule 2: a `--- Label ---` line, indented by up to three spaces or tabs. */
 const DELIMITER = /^([ \t]{0,3})---[ \t]*([^-][\s\S]*?)[ \t]*---[ \t]*$/;
 /** Rule 2: a `--- Label` line with no closing dashes. */
@@ -97,6 +101,8 @@ export const defangHeaders = (text: string): string =>
  *    `[Conversation Summary]`, …), in any case and with any spacing between its words, gets a
  *    space after its `[` (`[ Known Entities]`), so a fact cannot open a block of its own (ours).
  *    Runs after rule 5, so a header split over two lines is caught.
+ * 8. Other control characters (C0 and C1, such as ESC, which starts a terminal escape, and NUL)
+ *    are dropped; a tab stays (ours).
  *
  * Plain prose passes through unchanged. Not a complete injection filter (look-alike brackets,
  * zero-width characters and other template dialects pass): a defence in depth for text that came
@@ -112,7 +118,7 @@ export const defangHeaders = (text: string): string =>
  * ```
  */
 export const sanitizeKnowledgeText = (text: string): string => {
-  const lines = text.replace(LONE_SURROGATE, '').split(LINE_BREAK);
+  const lines = text.replace(LONE_SURROGATE, '').replace(CONTROL, '').split(LINE_BREAK);
   const oneLine = lines.map(defangLine).join(' ');
   return defangHeaders(
     oneLine.replace(ROLE_MARKER(), (marker) => marker.replaceAll('[', '[ ').replaceAll('<', '< ')),

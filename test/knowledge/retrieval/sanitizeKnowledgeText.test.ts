@@ -150,3 +150,9 @@ describe('knowledgeBlocks sanitizes by default', () => {
     expect(text).toContain('- [Important Knowledge] ok\n\n[Conversation Summary] the user');
   });
 });
+
+describe('rule 8: control characters', () => {
+  it('drops ESC, NUL and C1 controls, keeps a tab', () => {
+    expect(sanitize('red\u001b[31m alert\u0000\u009b x\ty')).toBe('red[31m alert x\ty');
+  });
+});
