@@ -63,7 +63,8 @@ export const DEFAULT_REDIS_KNOWLEDGE_PREFIX = 'conversation-memory:knowledge:';
  * const options: RedisKnowledgeStoreOptions = { url: 'redis://localhost:6379', prefix: 'app:k:' };
  * ```
  */
-export type RedisKnowledgeStoreOptions = RedisConnectionOptions;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a named type of its own, like RedisSessionStoreOptions
+export interface RedisKnowledgeStoreOptions extends RedisConnectionOptions {}
 
 /** A record as the read script returns it. */
 type Record =
