@@ -33,7 +33,13 @@ import { LocalProvider } from 'conversation-memory/testing';
 import { readServerSentEvents, toServerSentEventsResponse } from 'conversation-memory/sse';
 import { createConversationsSlice } from 'conversation-memory/redux';
 import { createMemoryStore, memoryStateCreator } from 'conversation-memory/zustand';
-import { createKnowledge, InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
+import {
+  createEntityMemory,
+  createKnowledge,
+  createKnowledgeGraph,
+  createKnowledgeMemory,
+  InMemoryKnowledgeStore,
+} from 'conversation-memory/knowledge';
 import { openaiProvider } from 'conversation-memory/openai';
 import { anthropicProvider } from 'conversation-memory/anthropic';
 import { aiSdkProvider } from 'conversation-memory/ai-sdk';
@@ -111,6 +117,33 @@ const rows: readonly Row[] = [
     run: () => createEventLog({}, { snapshotevery: 8 } as never),
     error: MemoryArgumentError,
     message: 'createEventLog: options.snapshotevery is not an option (did you mean snapshotEvery?)',
+  },
+  {
+    call: 'createEntityMemory',
+    run: () => createEntityMemory({ max_entities: 10 } as never),
+    error: MemoryArgumentError,
+    message:
+      'createEntityMemory: options.max_entities is not an option (did you mean maxEntities?)',
+  },
+  {
+    call: 'createKnowledgeGraph',
+    run: () => createKnowledgeGraph({ maxContextTriple: 10 } as never),
+    error: MemoryArgumentError,
+    message:
+      'createKnowledgeGraph: options.maxContextTriple is not an option (did you mean maxContextTriples?)',
+  },
+  {
+    call: 'createKnowledgeGraph prompt',
+    run: () => createKnowledgeGraph({ prompt: { sytem: 'x' } } as never),
+    error: MemoryArgumentError,
+    message: 'createKnowledgeGraph: options.prompt.sytem is not an option (did you mean system?)',
+  },
+  {
+    call: 'createKnowledgeMemory',
+    run: () => createKnowledgeMemory({ max_entries: 10 } as never),
+    error: MemoryArgumentError,
+    message:
+      'createKnowledgeMemory: options.max_entries is not an option (did you mean maxEntries?)',
   },
   {
     call: 'modelView',
