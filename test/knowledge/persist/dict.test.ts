@@ -15,6 +15,8 @@ import {
   toDict,
 } from 'conversation-memory';
 import { EXTENSION_KEY } from 'conversation-memory/store-kit';
+import { decodeKnowledgeState } from 'conversation-memory/knowledge';
+import { knowledgeStateArb } from '../../arbitraries/knowledge';
 import { conversationStepsArb, playSteps } from '../../arbitraries/knowledgeActions';
 import { user } from '../../helpers';
 
@@ -58,7 +60,7 @@ describe('toDict / fromDict / decodeState keep the knowledge', () => {
           expect(decoded.right).toStrictEqual(state);
         }
       }),
-      { numRuns: 120 },
+      { numRuns: 80 },
     );
   });
 
@@ -143,6 +145,46 @@ describe('toDict / fromDict / decodeState keep the knowledge', () => {
       [EXTENSION_KEY]: { knowledge: { ...knowledge, cursors: { entities: 2, relations: 2 } } },
     };
     expect(problems(fromDict(atNext))).toEqual([]);
+  });
+
+  it('reads any value under conversation_memory.knowledge as decodeKnowledgeState does, never throwing', () => {
+    const base = viaJson(toDict(addMessages(createMemory(), [user('a'), user('b')]).state));
+    const valueArb = fc.oneof(
+      // Valid knowledge states (their cursors anywhere up to 2^48), and each made wrong somewhere.
+      knowledgeStateArb,
+      knowledgeStateArb.map((k) => ({ ...k, nextId: 0 })),
+      fc.jsonValue(),
+    );
+    fc.assert(
+      fc.property(valueArb, (value) => {
+        const expected = decodeKnowledgeState(value);
+        const loaded = fromDict({ ...base, [EXTENSION_KEY]: { knowledge: value } });
+        if (E.isLeft(expected)) {
+          expect(problems(loaded)).toEqual(
+            expected.left.problems.map((p) =>
+              p.startsWith('(root)')
+                ? `conversation_memory.knowledge${p.slice('(root)'.length)}`
+                : `conversation_memory.knowledge.${p}`,
+            ),
+          );
+          return;
+        }
+        const { cursors } = expected.right;
+        if (cursors.entities > 2 || cursors.relations > 2) {
+          expect(problems(loaded)).toEqual(
+            (['entities', 'relations'] as const)
+              .filter((source) => cursors[source] > 2)
+              .map(
+                (source) =>
+                  `conversation_memory.knowledge.cursors.${source}: must not be past next_position (2), received ${cursors[source]}`,
+              ),
+          );
+          return;
+        }
+        expect(E.isRight(loaded) && loaded.right.knowledge).toStrictEqual(expected.right);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('decodeState reads knowledge and names its problems by the state’s fields', () => {
