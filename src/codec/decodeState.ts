@@ -57,6 +57,7 @@ const EXTENSION_RENAMES: readonly (readonly [string, string])[] = [
   ['next_position', 'nextPosition'],
   ['pending', 'pendingMessages'],
   ['summary_coverage', 'summaryCoverage'],
+  ['knowledge', 'knowledge'],
 ];
 
 /** A held entry's position or message (after the extension key), named by the state's lists. */
@@ -91,7 +92,8 @@ const failWith = (found: ProblemList): E.Either<MemoryDecodeError, never> =>
  * Checks a whole `MemoryState` that comes back from storage (what `JSON.parse` gives after
  * redux-persist or Zustand's `persist` stored one), instead of trusting it: the config, every
  * message (as on entry), the token counts against a recount with the named tokenizer, the total,
- * the positions and held messages, the summary and its coverage, and the window against its
+ * the positions and held messages, the summary and its coverage, the knowledge (when present,
+ * with `decodeKnowledgeState`, its cursors at most `nextPosition`), and the window against its
  * tool-pair rules. Problems name the state's own fields
  * (`messages[3].role …`, `tokenCounts[2]: expected 5 …`, `config.maxMessages …`). Never throws on
  * bad input.
@@ -121,16 +123,20 @@ export const decodeState = (input: unknown): E.Either<MemoryDecodeError, MemoryS
   }
 };
 
-/** Reads each field of the state once (own properties only); a missing one is a problem. */
+/**
+ * Reads each field of the state once (own properties only); a missing one is a problem, except
+ * `knowledge`, which a state has only once a knowledge action was applied.
+ */
 const readFields = (
   input: Record<string, unknown>,
   found: ProblemList,
-): Record<StateKey, unknown> => {
-  const fields = {} as Record<StateKey, unknown>;
+): Record<StateKey, unknown> & { knowledge?: unknown } => {
+  const fields = {} as Record<StateKey, unknown> & { knowledge?: unknown };
   for (const key of STATE_KEYS) {
     if (Object.hasOwn(input, key)) fields[key] = input[key];
     else found.add(`${key}: missing`);
   }
+  if (Object.hasOwn(input, 'knowledge')) fields.knowledge = input['knowledge'];
   return fields;
 };
 
@@ -197,6 +203,7 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
       next_position: fields.nextPosition,
       pending,
       summary_coverage: fields.summaryCoverage,
+      knowledge: fields.knowledge,
     },
   };
   const decoded = fromDictWithEffects(dict);

@@ -1,6 +1,8 @@
+import type { KnowledgeState } from '../model/knowledge';
 import type { Message } from '../model/message';
 import { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from '../model/state';
 import type { SummaryCoverage } from '../model/summaryCoverage';
+import { cursorProblems } from './knowledgeField';
 import { EXTENSION_KEY, type PersistedMemory } from './persisted';
 
 /**
@@ -14,6 +16,8 @@ export interface ExtensionState {
   readonly pendingPositions: readonly number[];
   readonly pendingMessages: readonly Message[];
   readonly summaryCoverage: readonly SummaryCoverage[];
+  /** The conversation's knowledge, when the file has some. */
+  readonly knowledge: KnowledgeState | undefined;
 }
 
 const P = EXTENSION_KEY;
@@ -40,7 +44,8 @@ const risingProblems = (
  * file implies (positions 0, 1, 2, …, nothing held, no coverage), and checks that they agree:
  * one position per message, rising strictly; held positions rising and distinct from the
  * window's; `next_position` above every position; each coverage record's `from ≤ to` and
- * `count ≤ to − from + 1`. Problems name the path and the value.
+ * `count ≤ to − from + 1`; the knowledge's cursors (`knowledge`, decoded already) at most
+ * `next_position`. Problems name the path and the value.
  *
  * @internal
  */
@@ -48,6 +53,7 @@ export const readExtensionState = (
   data: PersistedMemory,
   messageCount: number,
   toMessage: (raw: NonNullable<PersistedMemory['messages']>[number]) => Message,
+  knowledge: KnowledgeState | undefined,
 ): { ok: true; value: ExtensionState } | { ok: false; problems: string[] } => {
   const extension = data[EXTENSION_KEY];
   const problems: string[] = [];
@@ -112,6 +118,9 @@ export const readExtensionState = (
       );
     }
   });
+  if (knowledge !== undefined) {
+    problems.push(...cursorProblems(knowledge, nextPosition, `${P}.knowledge`));
+  }
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -121,6 +130,7 @@ export const readExtensionState = (
       pendingPositions: Object.freeze(pendingPositions),
       pendingMessages: Object.freeze(pending.map((entry) => toMessage(entry.message))),
       summaryCoverage: Object.freeze(summaryCoverage),
+      knowledge,
     },
   };
 };

@@ -32,6 +32,7 @@ import {
 } from './persisted';
 import { runsOf } from '../internal/positions';
 import { type ExtensionState, readExtensionState } from './extensionState';
+import { knowledgeField, type KnowledgeRead } from './knowledgeField';
 import { reportErrors } from './report';
 
 /**
@@ -99,6 +100,19 @@ const fail = (
   problems: readonly string[],
   options?: DecodeErrorOptions,
 ): E.Either<MemoryDecodeError, never> => E.left(new MemoryDecodeError(API, problems, options));
+
+/** The file's problems, then its knowledge's (listed up to 20, each counted). */
+const failWithKnowledge = (
+  problems: readonly string[],
+  countComplete: boolean,
+  knowledge: KnowledgeRead | undefined,
+): E.Either<MemoryDecodeError, never> =>
+  knowledge === undefined || knowledge.ok
+    ? fail(problems, { countComplete })
+    : fail([...problems, ...knowledge.problems], {
+        problemCount: problems.length + knowledge.problemCount,
+        countComplete: countComplete && knowledge.countComplete,
+      });
 
 /** The tokenizer to count with, and how an error names where it came from. */
 const chooseTokenizer = (
@@ -190,17 +204,22 @@ const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError,
     ]);
   }
   const budget = new ProblemBudget();
-  const decoded = persistedMemoryCodec(budget).decode(input);
+  const field = knowledgeField(`${EXTENSION_KEY}.knowledge`);
+  const decoded = persistedMemoryCodec(budget, field.codec).decode(input);
+  // The knowledge is read whether or not the rest decodes: its problems are listed with the others.
+  const knowledge = field.read();
   if (E.isLeft(decoded)) {
-    const problems = reportErrors(decoded.left);
-    return fail(problems, { countComplete: !budget.exhausted });
+    return failWithKnowledge(reportErrors(decoded.left), !budget.exhausted, knowledge);
   }
   const data = decoded.right;
   // Every problem of the data comes before the tokenizer's: a corrupt file is reported as bad
   // data (kind 'data'), whatever tokenizer it is read with.
   const messages = (data.messages ?? []).map(toMessage);
-  const extension = readExtensionState(data, messages.length, toMessage);
-  if (!extension.ok) return fail(extension.problems);
+  const readKnowledge = knowledge?.ok === true ? knowledge.state : undefined;
+  const extension = readExtensionState(data, messages.length, toMessage, readKnowledge);
+  if (!extension.ok || knowledge?.ok === false) {
+    return failWithKnowledge(extension.ok ? [] : extension.problems, true, knowledge);
+  }
   const { name, label } = chooseTokenizer(tokenizer, data);
   const problem = tokenizerProblem(name);
   if (problem !== undefined) return fail([`${label} ${problem}`], { kind: 'tokenizer' });
@@ -278,6 +297,7 @@ const restore = (
     pendingMessages: extension.pendingMessages,
     pendingPositions: extension.pendingPositions,
     summaryCoverage: extension.summaryCoverage,
+    ...(extension.knowledge === undefined ? {} : { knowledge: extension.knowledge }),
   });
   return E.right(fixToolPairBoundary(state));
 };

@@ -79,8 +79,9 @@ export const PersistedContentPart = /* @__PURE__ */ ownStruct(
 
 /**
  * The key under which we keep what the reference has no field for: the tokenizer name, the
- * trimming policy, the messages' positions, the messages held for summarizing and the summary's
- * coverage (each only when it differs from what a reference file implies). The reference ignores
+ * trimming policy, the messages' positions, the messages held for summarizing, the summary's
+ * coverage (each only when it differs from what a reference file implies) and the conversation's
+ * knowledge (when it has some). The reference ignores
  * unknown keys, so files we write still load there.
  *
  * @example
@@ -100,11 +101,16 @@ const CoverageRecord = /* @__PURE__ */ ownStruct(
  * The codec of a memory as the reference's `ConversationMemory.to_dict()` writes it, for one
  * decode call (its lists share that call's failure budget). `max_messages` is required (as
  * there); `message_count` and unknown keys are ignored (as there); a message needs only `role`
- * (as the reference's `Message.from_dict`).
+ * (as the reference's `Message.from_dict`). `knowledge` reads `conversation_memory.knowledge`
+ * with the codec given: `fromDict` passes `knowledgeField`'s, which checks it with
+ * `decodeKnowledgeState` (the default takes it as it is, for a caller that checks it itself).
  *
  * @internal
  */
-export const persistedMemoryCodec = (budget: ProblemBudget) => {
+export const persistedMemoryCodec = (
+  budget: ProblemBudget,
+  knowledge: t.Type<unknown> = t.unknown,
+) => {
   const message = persistedMessageCodec(budget);
   const extension = /* @__PURE__ */ ownStruct(
     'conversation_memory object',
@@ -122,6 +128,7 @@ export const persistedMemoryCodec = (budget: ProblemBudget) => {
         budget,
       ),
       summary_coverage: boundedArray('list of summary coverage records', CoverageRecord, budget),
+      knowledge,
     },
   );
   return /* @__PURE__ */ ownStruct(

@@ -69,8 +69,9 @@ export const messageToDict = (message: Message): MessageDict => {
  * Serializes a memory to exactly the JSON the reference's `to_dict()` writes: `max_messages`,
  * `max_tokens`, `message_count`, `messages`, `summary`, in that order. What the reference has no
  * field for (a non-default tokenizer or trimming policy, positions other than 0, 1, 2, …, held
- * messages, summary coverage) is kept under the `conversation_memory` key, which the reference
- * ignores; so files written here load in Python, and Python's load here. Tool-call parameters are the state's own frozen objects.
+ * messages, summary coverage, the conversation's knowledge) is kept under the `conversation_memory`
+ * key, which the reference ignores; so files written here load in Python, and Python's load here.
+ * Tool-call parameters and the knowledge are the state's own frozen objects.
  *
  * @param state - the memory
  * @returns a plain JSON value, ready for `JSON.stringify`
@@ -119,5 +120,6 @@ const extensionOf = (state: MemoryState): ExtensionDict | undefined => {
     }));
   }
   if (state.summaryCoverage.length > 0) extension.summary_coverage = state.summaryCoverage;
+  if (state.knowledge !== undefined) extension.knowledge = state.knowledge;
   return Object.keys(extension).length === 0 ? undefined : extension;
 };

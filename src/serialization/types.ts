@@ -1,3 +1,5 @@
+import type { KnowledgeState } from '../model/knowledge';
+
 /**
  * A tool call in the reference's JSON: always these four keys, in this order.
  *
@@ -79,6 +81,7 @@ export interface MemoryDict {
  * @example
  * ```ts
  * const extension: ExtensionDict = { tool_pairs: 'strict', positions: [4, 5], next_position: 6 };
+ * toDict(state).conversation_memory?.knowledge; // state.knowledge, when it has one
  * ```
  */
 export interface ExtensionDict {
@@ -96,4 +99,9 @@ export interface ExtensionDict {
     readonly to: number;
     readonly count: number;
   }[];
+  /**
+   * The conversation's knowledge (`MemoryState.knowledge`), as the state's own camelCase JSON;
+   * only when the state has some.
+   */
+  readonly knowledge?: KnowledgeState;
 }
