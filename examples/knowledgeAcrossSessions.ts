@@ -55,7 +55,9 @@ try {
   const monday = agentFor('trip');
   await monday.agent.run('My name is Ada.');
   await monday.agent.run('I work at Acme and I live in Lyon.');
-  await monday.agent.run('/call remember {"content": "Prefers window seats", "persistent": "true"}');
+  await monday.agent.run(
+    '/call remember {"content": "Prefers window seats", "persistent": "true"}',
+  );
   for (const r of monday.knowledgeGraph.state.relations) {
     console.log(`  learned ${r.subject} --[${r.relation}]--> ${r.object}`);
   }
@@ -70,19 +72,30 @@ try {
   console.log('Wednesday, back in "trip":');
   const wednesday = agentFor('trip');
   await wednesday.agent.run('I moved to Nice.');
-  for (const text of ['Any news?', 'Tell me a joke.', 'Thanks!', 'What time is it?', 'Where do I live?']) {
+  for (const text of [
+    'Any news?',
+    'Tell me a joke.',
+    'Thanks!',
+    'What time is it?',
+    'Where do I live?',
+  ]) {
     await wednesday.agent.run(text);
   }
   const relations = wednesday.knowledgeGraph.state.relations;
   for (const r of relations) {
     const status = r.retiredAt === null ? 'in force' : `retired (${r.retiredBy})`;
-    console.log(`  ${r.subject} --[${r.relation}]--> ${r.object}: ${status}, ${r.mentions} mention`);
+    console.log(
+      `  ${r.subject} --[${r.relation}]--> ${r.object}: ${status}, ${r.mentions} mention`,
+    );
   }
   const lyon = relations.find((r) => r.object === 'Lyon');
   const nice = relations.find((r) => r.object === 'Nice');
   assert.equal(lyon?.retiredBy, 'superseded');
   assert.equal(nice?.retiredAt, null);
-  assert.ok(relations.every((r) => r.mentions === 1), 'no message was read twice');
+  assert.ok(
+    relations.every((r) => r.mentions === 1),
+    'no message was read twice',
+  );
   const last = blocksOf(wednesday.calls.at(-1) as ModelCallInfo);
   assert.match(last, /User --\[lives_in\]--> Nice/);
   assert.doesNotMatch(last, /Lyon/);

@@ -109,6 +109,16 @@ const reduce = (
 /** A knowledge action, applied to the conversation's knowledge (the empty knowledge when none). */
 const withKnowledge = (state: MemoryState, action: MemoryAction, api: string): Transition => {
   state = readState(state, api);
+  if (read(action, 'type', 'action', api) === 'knowledge/factsExtracted') {
+    // An extraction reads messages of this conversation: none past the last position given.
+    const to = read(read(action, 'payload', 'action', api), 'to', 'action.payload', api);
+    if (typeof to === 'number' && to >= state.nextPosition) {
+      throw new MemoryArgumentError(
+        api,
+        `action.payload.to (${to}) must be below the conversation's next position (${state.nextPosition}): an extraction reads messages the memory has had`,
+      );
+    }
+  }
   const before = state.knowledge ?? createKnowledge();
   const { state: knowledge, effects } = knowledgeTransition(before, {
     type: read(action, 'type', 'action', api),

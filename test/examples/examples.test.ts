@@ -30,6 +30,8 @@ const expected: Readonly<Record<string, string>> = {
   'aiSdkAdapter.ts': 'ai-sdk example complete: 2 calls, tool turn answered',
   'anthropicAdapter.ts': 'anthropic adapter: tool turn complete, final answer "2 + 2 = 4"',
   'openaiAdapter.ts': 'openai adapter: 2 calls, roles sent: system, user, assistant, tool',
+  'knowledgeAcrossSessions.ts':
+    'knowledge across sessions: session 2 received the remembered preference; "Nice" retired "Lyon" (kept, validTo set); 4 facts, each stored once',
   'eventSourcedAgent.ts':
     'event-sourced agent: child killed with SIGKILL at version 4, resumed from the stream, finished at version 8; load equals replay',
   'modelView.ts': 'model view: 6 messages sent, 1 changes, 0 violations; memory unchanged',

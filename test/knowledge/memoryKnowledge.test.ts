@@ -66,11 +66,16 @@ describe('knowledge in the memory state', () => {
   });
 
   it('a later memory action keeps the knowledge; clear drops every fact and reports it', () => {
-    let state = memoryTransition(createMemory(), extracted).state;
+    let state = addMessage(createMemory(), userMessage('Alice works at Acme')).state;
+    state = memoryTransition(state, extracted).state;
     state = addMessage(state, userMessage('hi')).state;
     expect(state.knowledge?.relations).toHaveLength(1);
     const cleared = memoryTransition(state, memoryActions.cleared());
     expect(cleared.state.knowledge).toMatchObject({ relations: [], cursors: { relations: 1 } });
+    // An extraction of messages the memory never had is refused.
+    expect(() => memoryTransition(createMemory(), extracted)).toThrow(
+      /action.payload.to \(0\) must be below the conversation's next position \(0\)/,
+    );
     expect(cleared.effects).toContainEqual({
       type: 'knowledge/dropped',
       kind: 'relation',
@@ -79,29 +84,22 @@ describe('knowledge in the memory state', () => {
   });
 
   it('an event log replays facts exactly, and seek shows the retired fact at each step', () => {
+    const actions = [
+      memoryActions.messageAdded(userMessage('I work at Acme')),
+      extracted,
+      memoryActions.messageAdded(userMessage('I work at Globex')),
+      moved,
+      remember,
+    ];
     let log = createEventLog();
-    for (const action of [
-      extracted,
-      memoryActions.messageAdded(userMessage('x')),
-      moved,
-      remember,
-    ]) {
-      log = appendAction(log, action);
-    }
+    for (const action of actions) log = appendAction(log, action);
     let live = createMemory();
-    for (const action of [
-      extracted,
-      memoryActions.messageAdded(userMessage('x')),
-      moved,
-      remember,
-    ]) {
-      live = memoryTransition(live, action).state;
-    }
+    for (const action of actions) live = memoryTransition(live, action).state;
     expect(replay(log).knowledge).toEqual(live.knowledge);
-    expect(seek(log, 1).knowledge?.relations.map((r) => [r.object, r.retiredBy])).toEqual([
+    expect(seek(log, 2).knowledge?.relations.map((r) => [r.object, r.retiredBy])).toEqual([
       ['Acme', null],
     ]);
-    expect(seek(log, 3).knowledge?.relations.map((r) => [r.object, r.retiredBy])).toEqual([
+    expect(seek(log, 4).knowledge?.relations.map((r) => [r.object, r.retiredBy])).toEqual([
       ['Acme', 'superseded'],
       ['Globex', null],
     ]);
