@@ -3,22 +3,23 @@
  * (`scriptedConversations.ts`: three people's employers, cities, jobs and tastes, stated,
  * restated, updated and contradicted among unrelated requests) through our knowledge graph (with
  * a 200-token budget counted with o200k_base, and without a budget) and through a simulator of the
- * reference's (`referenceKnowledge.ts`). Both read with the same local extractor.
+ * reference's (`referenceKnowledge.ts`). Both read with the same local extractor. A second, tight
+ * budget (60 tokens) shows the packing when the budget binds: whole facts only, the best first.
  *
  * Goal: every fact in force at the end recalled, no stale or duplicate fact injected.
  *
  * Run: `npx tsx bench/knowledge/recall.bench.ts [conversations]`; prints the table and writes it
  * to `bench/results/knowledge.md`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { estimateTokens } from '../../src/library';
 import { measureKnowledgeRecall } from './recallScript';
 import { recallTable } from './recallTable';
+import { writeResult } from './writeResult';
 
 const conversations = Number(process.argv[2] ?? 200);
 const countTokens = (text: string): number => estimateTokens(text, 'gpt-4o'); // o200k_base
 const started = performance.now();
-const reports = measureKnowledgeRecall({ conversations, countTokens, budget: 200 });
+const reports = measureKnowledgeRecall({ conversations, countTokens, budgets: [200, 60] });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const turns = reports[0]?.turns ?? 0;
 const table = recallTable(reports);
@@ -39,5 +40,4 @@ o200k_base, the whole block, 0 when none.
 ${table}
 `;
 console.log(`\n${text}`);
-mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('../results/knowledge.md', import.meta.url), text);
+await writeResult('knowledge.md', text);

@@ -156,12 +156,12 @@ const runConversation = (
 /**
  * Runs `conversations` scripted conversations (seeds from `firstSeed`, by default
  * {@link FIRST_SEED}) through three
- * graphs, each conversation with fresh ones: ours with a `budget` (default 200 tokens), ours
- * without one (the reference's 15 triples), and the reference simulator. Blocks are counted with
+ * graphs, each conversation with fresh ones: ours with each of `budgets` (default 200 tokens),
+ * ours without one (the reference's 15 triples), and the reference simulator. Blocks are counted with
  * `countTokens` (the benchmark passes o200k_base).
  *
- * @param options - how many conversations, the tokenizer, the budget, the first seed
- * @returns one report per graph: ours with the budget, ours without, the reference
+ * @param options - how many conversations, the tokenizer, the budgets, the first seed
+ * @returns one report per graph: ours with each budget, ours without, the reference
  * @example
  * ```ts
  * const reports = measureKnowledgeRecall({ conversations: 20, countTokens: (t) => estimateTokens(t, 'gpt-4o') });
@@ -170,17 +170,16 @@ const runConversation = (
 export const measureKnowledgeRecall = (options: {
   readonly conversations: number;
   readonly countTokens: (text: string) => number;
-  readonly budget?: number;
+  readonly budgets?: readonly number[];
   readonly firstSeed?: number;
 }): RecallReport[] => {
   const { conversations, countTokens } = options;
   const firstSeed = options.firstSeed ?? FIRST_SEED;
-  const budget = options.budget ?? 200;
   const systems: { name: string; make: () => KnowledgeUnderTest }[] = [
-    {
+    ...(options.budgets ?? [200]).map((budget) => ({
       name: `ours, budget ${budget} tokens`,
       make: () => new OurKnowledgeGraph({ budget, countTokens, relevanceWindow: 10 }),
-    },
+    })),
     {
       name: 'ours, no budget (15 triples)',
       make: () => new OurKnowledgeGraph({ budget: undefined, countTokens, relevanceWindow: 10 }),

@@ -28,7 +28,7 @@ describe('knowledge benchmark script (20 conversations)', () => {
   const [budgeted, unbudgeted, reference] = measureKnowledgeRecall({
     conversations: 20,
     countTokens,
-    budget: 200,
+    budgets: [200],
   }) as [RecallReport, RecallReport, RecallReport];
 
   it('ours recalls every current fact and injects no stale or duplicate fact, with a budget', () => {
@@ -64,7 +64,7 @@ describe('knowledge benchmark script, any seed', () => {
             conversations: 1,
             firstSeed: seed,
             countTokens,
-            budget,
+            budgets: [budget],
           }) as [RecallReport];
           expect(Math.max(...ours.tokensPerTurn)).toBeLessThanOrEqual(budget);
           expect(ours.staleInjected + ours.duplicatesInjected + ours.duplicatesStored).toBe(0);
