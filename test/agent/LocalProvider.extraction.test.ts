@@ -53,19 +53,23 @@ describe('LocalProvider rule 0: extraction requests', () => {
       referenceRequest(REFERENCE_ENTITY_SYSTEM, REFERENCE_ENTITY_PROMPT + rendered),
     );
     expect(JSON.parse(text)).toEqual([
-      { name: 'User', entity_type: 'person', attributes: { name: 'Alice' } },
       {
-        name: 'Alice',
+        name: 'User',
         entity_type: 'person',
-        attributes: { works_at: 'Acme', lives_in: 'Paris' },
+        attributes: { name: 'Alice', works_at: 'Acme', lives_in: 'Paris' },
       },
+      { name: 'Alice', entity_type: 'person', attributes: {} },
       { name: 'Acme', entity_type: 'organization', attributes: {} },
       { name: 'Paris', entity_type: 'location', attributes: {} },
     ]);
     expect(readEntityAnswer(text)).toEqual(
       E.right([
-        { name: 'User', type: 'person', attributes: { name: 'Alice' } },
-        { name: 'Alice', type: 'person', attributes: { works_at: 'Acme', lives_in: 'Paris' } },
+        {
+          name: 'User',
+          type: 'person',
+          attributes: { name: 'Alice', works_at: 'Acme', lives_in: 'Paris' },
+        },
+        { name: 'Alice', type: 'person', attributes: {} },
         { name: 'Acme', type: 'organization', attributes: {} },
         { name: 'Paris', type: 'location', attributes: {} },
       ]),
@@ -80,33 +84,33 @@ describe('LocalProvider rule 0: extraction requests', () => {
     expect(JSON.parse(text)).toEqual([
       { subject: 'User', relation: 'name', object: 'Alice', confidence: 1 },
       {
-        subject: 'Alice',
+        subject: 'User',
         relation: 'works_at',
         object: 'Acme',
         confidence: 1,
         valid_from: '2024-03-01',
       },
       {
-        subject: 'Alice',
+        subject: 'User',
         relation: 'lives_in',
         object: 'Paris',
         confidence: 1,
         valid_from: '2024-03-01',
       },
-      { subject: 'Alice', relation: 'likes', object: 'jazz', confidence: 1 },
+      { subject: 'User', relation: 'likes', object: 'jazz', confidence: 1 },
     ]);
     expect(readTripleAnswer(text)).toEqual(
       E.right([
         { subject: 'User', relation: 'name', object: 'Alice', confidence: 1 },
-        { subject: 'Alice', relation: 'works_at', object: 'Acme', confidence: 1, validFrom: march },
+        { subject: 'User', relation: 'works_at', object: 'Acme', confidence: 1, validFrom: march },
         {
-          subject: 'Alice',
+          subject: 'User',
           relation: 'lives_in',
           object: 'Paris',
           confidence: 1,
           validFrom: march,
         },
-        { subject: 'Alice', relation: 'likes', object: 'jazz', confidence: 1 },
+        { subject: 'User', relation: 'likes', object: 'jazz', confidence: 1 },
       ]),
     );
   });

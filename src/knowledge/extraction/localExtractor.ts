@@ -32,7 +32,7 @@ const ATTRIBUTE_RELATIONS = /* @__PURE__ */ new Set(['name', 'is_a', 'works_at',
  *
  * | # | Pattern | Triple |
  * |---|---------|--------|
- * | 1 | `my name is X`, `my name's X`, `call me X`; `I'm X`, `I am X` when the clause ends after X | `User --[name]--> X`; the first person is X from here on |
+ * | 1 | `my name is X`, `my name's X`, `call me X`; `I'm X`, `I am X` when the clause ends after X | `User --[name]--> X` (the first person stays `User`) |
  * | 2 | `I'm a P`, `I am an P`, `X is a P` | `X --[is_a]--> P` |
  * | 3 | `I work at/for Y`, `X works at/for Y`, `I'm working at Y`, `I have worked at Y` | `X --[works_at]--> Y` |
  * | 4 | `I live in Y`, `X lives in Y`, `I moved to Y`, `X is moving to Y`, `relocated to Y` | `X --[lives_in]--> Y` |
@@ -40,8 +40,9 @@ const ATTRIBUTE_RELATIONS = /* @__PURE__ */ new Set(['name', 'is_a', 'works_at',
  * | 6 | `on`, `since`, `from` or `in`, then `2024-03-01`, `March 2024`, `March 1, 2024`, `1 March 2024` or `2020` | the sentence's triples (not rule 1's) get `validFrom`, UTC midnight of that day (the 1st of a month, January 1st of a year) |
  * | 7 | Any other X not opening a sentence | an entity of type `other` (see {@link extractEntitiesLocally}) |
  *
- * The first person (`I`, `I'm`, `I've`) is {@link LOCAL_USER_ENTITY} until rule 1 finds a name,
- * then that name, to the end of the text. After `and`, a verb takes the sentence's last subject
+ * The first person (`I`, `I'm`, `I've`) is always {@link LOCAL_USER_ENTITY} (a stated name is the
+ * fact `User --[name]--> X`), so the user's facts keep one subject across extractions, each of
+ * which reads only the messages it has not read. After `and`, a verb takes the sentence's last subject
  * (`I work at Acme and live in Paris`). A verb's form must agree with its subject (`I works`,
  * `Alice work` and `Cities like Paris` state nothing); negations (`I don't like`, `I used to
  * work at`) and other pronouns (`she works at`) state nothing. `May` and the other month and
@@ -58,7 +59,7 @@ const ATTRIBUTE_RELATIONS = /* @__PURE__ */ new Set(['name', 'is_a', 'works_at',
  * ```ts
  * extractTriplesLocally('USER: My name is Alice. I work at Acme since March 2024.');
  * // [{ subject: 'User', relation: 'name', object: 'Alice', confidence: 1 },
- * //  { subject: 'Alice', relation: 'works_at', object: 'Acme', confidence: 1, validFrom: 1709251200000 }]
+ * //  { subject: 'User', relation: 'works_at', object: 'Acme', confidence: 1, validFrom: 1709251200000 }]
  * ```
  */
 export const extractTriplesLocally = (text: string): readonly ExtractedTriple[] => {

@@ -25,18 +25,18 @@ const triple = (
     : { subject, relation, object, confidence: 1, validFrom };
 
 describe('extractTriplesLocally: the rules', () => {
-  it('rule 1: a stated name links the user to it, and names the first person from then on', () => {
+  it('rule 1: a stated name links the user to it; the first person stays the user', () => {
     expect(LOCAL_USER_ENTITY).toBe('User');
     expect(facts('I work at Acme. My name is Alice. I live in Paris.')).toEqual([
       'User works_at Acme',
       'User name Alice',
-      'Alice lives_in Paris',
+      'User lives_in Paris',
     ]);
     expect(facts("My name's Ada Lovelace")).toEqual(['User name Ada Lovelace']);
     expect(facts('Call me Ishmael.')).toEqual(['User name Ishmael']);
     expect(facts("I'm Alice and I work at Acme")).toEqual([
       'User name Alice',
-      'Alice works_at Acme',
+      'User works_at Acme',
     ]);
     expect(facts('I am Bob.')).toEqual(['User name Bob']);
   });
@@ -173,10 +173,10 @@ describe('extractTriplesLocally: the conversation', () => {
     expect(facts(conversation)).toEqual(['User works_at Acme', 'User lives_in Berlin']);
   });
 
-  it('keeps the stated name across the messages of one text', () => {
+  it('keeps the user as the subject across the messages of one text (one subject across extractions)', () => {
     expect(facts('USER: My name is Alice\nASSISTANT: Hi Alice\nUSER: I live in Rome')).toEqual([
       'User name Alice',
-      'Alice lives_in Rome',
+      'User lives_in Rome',
     ]);
   });
 
@@ -201,12 +201,17 @@ describe('extractEntitiesLocally', () => {
         "USER: I'm Alice and I work at Bank of America. I live in New York and I like Jazz. I'm a pilot. I met Bob.",
       ),
     ).toEqual([
-      { name: 'User', type: 'person', attributes: { name: 'Alice' } },
       {
-        name: 'Alice',
+        name: 'User',
         type: 'person',
-        attributes: { works_at: 'Bank of America', lives_in: 'New York', is_a: 'pilot' },
+        attributes: {
+          name: 'Alice',
+          works_at: 'Bank of America',
+          lives_in: 'New York',
+          is_a: 'pilot',
+        },
       },
+      { name: 'Alice', type: 'person', attributes: {} },
       { name: 'Bank of America', type: 'organization', attributes: {} },
       { name: 'New York', type: 'location', attributes: {} },
       { name: 'Jazz', type: 'other', attributes: {} },

@@ -132,7 +132,6 @@ const statedName = (reading: Reading, i: number): Found | undefined => {
   const loose = word === "i'm" || word === 'i';
   if (loose && next !== undefined && !next.punct && next.lower !== 'and' && next.lower !== 'but')
     return undefined;
-  reading.user = found.name;
   return {
     subject: LOCAL_USER_ENTITY,
     subjectType: 'person',
@@ -207,8 +206,9 @@ const verbFacts = (reading: Reading, i: number): Found[] => {
 
 /**
  * Reads the facts and the loose names of a rendered conversation (or a plain text), in the
- * order they are stated. The first person is {@link LOCAL_USER_ENTITY} until a name is stated,
- * then that name, for the rest of the text.
+ * order they are stated. The first person is always {@link LOCAL_USER_ENTITY}: a stated name is
+ * the fact `User --[name]--> X`, so the user's facts keep one subject across extractions (each
+ * reads only the messages past its cursor, so a name stated in an earlier run is not seen again).
  *
  * @internal
  */
@@ -217,7 +217,7 @@ export const findFacts = (
 ): { readonly facts: readonly Finding[]; readonly names: readonly LooseName[] } => {
   const facts: Finding[] = [];
   const names: LooseName[] = [];
-  let user = LOCAL_USER_ENTITY;
+  const user = LOCAL_USER_ENTITY;
   for (const message of userMessages(conversation)) {
     for (const sentence of sentencesOf(message)) {
       const words = wordsOf(sentence);
@@ -249,7 +249,6 @@ export const findFacts = (
         if (!used.has(name.name.toLowerCase())) names.push({ name: name.name });
         i = name.end;
       }
-      user = reading.user;
     }
   }
   return { facts, names };
