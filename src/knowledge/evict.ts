@@ -1,7 +1,8 @@
 import type { Entity, FactRecord } from '../model/knowledge';
 import type { FactKind } from '../model/knowledgeEffects';
 import { retiredFact } from './facts';
-import { ENTITY_IMPORTANCE, KEEP_HALF_LIFE_MS } from './keepScore';
+import { candidateOf, KEEP_HALF_LIFE_MS, keepParts } from './keepScore';
+import type { EvictionCandidate } from './evictionHeap';
 import type { KnowledgeDraft } from './knowledgeDraft';
 import { unindexEntity, unindexEntry, unindexRelation } from './knowledgeIndex';
 
@@ -20,69 +21,38 @@ const KIND: Record<ListKey, FactKind> = {
   entries: 'entry',
 };
 
-/** A fact's importance and last-seen time, for its keep score. */
-const scoreParts = (key: ListKey, fact: FactRecord): { importance: number; lastSeen: number } => {
-  if (key === 'entities') {
-    return {
-      importance: ENTITY_IMPORTANCE,
-      lastSeen: (fact as FactRecord & { lastMentioned: number }).lastMentioned,
-    };
-  }
-  if (key === 'relations') {
-    return {
-      importance: fact.confidence,
-      lastSeen: (fact as FactRecord & { lastMentioned: number }).lastMentioned,
-    };
-  }
-  const entry = fact as FactRecord & { importance: number; updatedAt: number };
-  return { importance: entry.importance, lastSeen: entry.updatedAt };
-};
-
-/**
- * The time-free form of the keep score (see keepScore.ts): `log2(importance × mentions) +
- * lastSeen / half-life` orders facts as the score does at any `now`.
- */
-const rank = (key: ListKey, fact: FactRecord): number => {
-  const { importance, lastSeen } = scoreParts(key, fact);
-  const weight = importance * fact.mentions;
-  return (weight > 0 ? Math.log2(weight) : -Infinity) + lastSeen / KEEP_HALF_LIFE_MS;
-};
-
 /**
  * Retires facts of one kind in force beyond `max`, lowest keep score first (ties: seen longest
  * ago, then recorded first, then first in the list), never one stated by this action, never a
  * persistent entry. Each is reported as `knowledge/retired` with reason `'evicted'` and its score
- * at `at`.
+ * at `at`. The candidates come off the index's heap (O(log n) each): an entry whose fact has
+ * changed or left since it was pushed is stale and skipped; one stated by this action is put back.
  *
  * @internal
  */
 export const evictBeyond = (draft: KnowledgeDraft, key: ListKey, max: number, at: number): void => {
-  if (draft.index.counts[IN_FORCE[key]] <= max) return;
-  const list = draft[key] as readonly FactRecord[];
-  let inForce = 0;
-  const candidates: { i: number; rank: number; lastSeen: number; recordedAt: number }[] = [];
-  list.forEach((fact, i) => {
-    if (fact.retiredAt !== null) return;
-    inForce++;
-    if (draft.touched.has(fact.id)) return;
-    if (key === 'entries' && (fact as FactRecord & { persistent: boolean }).persistent) return;
-    candidates.push({
-      i,
-      rank: rank(key, fact),
-      lastSeen: scoreParts(key, fact).lastSeen,
-      recordedAt: fact.recordedAt,
-    });
-  });
-  let excess = inForce - max;
+  let excess = draft.index.counts[IN_FORCE[key]] - max;
   if (excess <= 0) return;
-  candidates.sort(
-    (a, b) =>
-      a.rank - b.rank || a.lastSeen - b.lastSeen || a.recordedAt - b.recordedAt || a.i - b.i,
-  );
-  for (const candidate of candidates) {
-    if (excess <= 0) break;
-    const fact = list[candidate.i] as FactRecord;
-    const { importance, lastSeen } = scoreParts(key, fact);
+  const heap = draft.index.heaps[key];
+  const aside: EvictionCandidate[] = [];
+  while (excess > 0) {
+    const candidate = heap.pop();
+    if (candidate === undefined) break;
+    const fact = (draft[key] as readonly FactRecord[])[candidate.i];
+    if (fact === undefined || fact.id !== candidate.id) continue;
+    const current = candidateOf(key, fact, candidate.i);
+    if (
+      current === undefined ||
+      current.rank !== candidate.rank ||
+      current.lastSeen !== candidate.lastSeen
+    ) {
+      continue;
+    }
+    if (draft.touched.has(fact.id)) {
+      aside.push(candidate);
+      continue;
+    }
+    const { importance, lastSeen } = keepParts(key, fact);
     const score =
       importance * fact.mentions * 2 ** (-Math.max(0, at - lastSeen) / KEEP_HALF_LIFE_MS);
     const retired = retiredFact(fact, at, 'evicted', null, null);
@@ -114,6 +84,7 @@ export const evictBeyond = (draft: KnowledgeDraft, key: ListKey, max: number, at
     });
     excess--;
   }
+  for (const candidate of aside) heap.push(candidate);
 };
 
 /**

@@ -1,3 +1,6 @@
+import type { FactRecord } from '../model/knowledge';
+import type { EvictionCandidate } from './evictionHeap';
+
 /**
  * The keep score facts are evicted by when a limit is exceeded (the lowest goes first):
  *
@@ -33,3 +36,66 @@ export const keepScore = (
   lastSeen: number,
   now: number,
 ): number => importance * mentions * 2 ** (-Math.max(0, now - lastSeen) / KEEP_HALF_LIFE_MS);
+
+/** The lists facts are evicted from. */
+export type EvictableList = 'entities' | 'relations' | 'entries';
+
+/**
+ * A fact's importance and last-seen time, for its keep score.
+ *
+ * @internal
+ */
+export const keepParts = (
+  key: EvictableList,
+  fact: FactRecord,
+): { importance: number; lastSeen: number } => {
+  if (key === 'entities') {
+    return {
+      importance: ENTITY_IMPORTANCE,
+      lastSeen: (fact as FactRecord & { lastMentioned: number }).lastMentioned,
+    };
+  }
+  if (key === 'relations') {
+    return {
+      importance: fact.confidence,
+      lastSeen: (fact as FactRecord & { lastMentioned: number }).lastMentioned,
+    };
+  }
+  const entry = fact as FactRecord & { importance: number; updatedAt: number };
+  return { importance: entry.importance, lastSeen: entry.updatedAt };
+};
+
+/**
+ * The time-free form of the keep score: `log2(importance × mentions) + lastSeen / half-life`
+ * orders facts as the score does at any `now`.
+ *
+ * @internal
+ */
+export const keepRank = (key: EvictableList, fact: FactRecord): number => {
+  const { importance, lastSeen } = keepParts(key, fact);
+  const weight = importance * fact.mentions;
+  return (weight > 0 ? Math.log2(weight) : -Infinity) + lastSeen / KEEP_HALF_LIFE_MS;
+};
+
+/**
+ * The eviction candidate of the fact at `i`, or `undefined` for one that is never evicted (retired
+ * already, or a persistent entry).
+ *
+ * @internal
+ */
+export const candidateOf = (
+  key: EvictableList,
+  fact: FactRecord,
+  i: number,
+): EvictionCandidate | undefined => {
+  if (fact.retiredAt !== null) return undefined;
+  if (key === 'entries' && (fact as FactRecord & { persistent: boolean }).persistent)
+    return undefined;
+  return {
+    rank: keepRank(key, fact),
+    lastSeen: keepParts(key, fact).lastSeen,
+    recordedAt: fact.recordedAt,
+    i,
+    id: fact.id,
+  };
+};

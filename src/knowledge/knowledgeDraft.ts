@@ -7,7 +7,7 @@ import type {
   Relation,
 } from '../model/knowledge';
 import type { FactKind, KnowledgeEffect } from '../model/knowledgeEffects';
-import { buildIndex, keepIndex, takeIndex, type KnowledgeIndex } from './knowledgeIndex';
+import { buildIndex, keepIndex, noteWrite, takeIndex, type KnowledgeIndex } from './knowledgeIndex';
 
 /**
  * What a knowledge reducer returns: the new state and what changed, as effects.
@@ -74,26 +74,35 @@ export class KnowledgeDraft {
 
   setEntity(i: number, entity: Entity): void {
     this.#writable('entities')[i] = deepFreeze(entity);
+    noteWrite(this.index, 'entities', this.entities, i);
   }
 
   pushEntity(entity: Entity): number {
-    return this.#writable('entities').push(deepFreeze(entity)) - 1;
+    const i = this.#writable('entities').push(deepFreeze(entity)) - 1;
+    noteWrite(this.index, 'entities', this.entities, i);
+    return i;
   }
 
   setRelation(i: number, relation: Relation): void {
     this.#writable('relations')[i] = deepFreeze(relation);
+    noteWrite(this.index, 'relations', this.relations, i);
   }
 
   pushRelation(relation: Relation): number {
-    return this.#writable('relations').push(deepFreeze(relation)) - 1;
+    const i = this.#writable('relations').push(deepFreeze(relation)) - 1;
+    noteWrite(this.index, 'relations', this.relations, i);
+    return i;
   }
 
   setEntry(i: number, entry: KnowledgeEntry): void {
     this.#writable('entries')[i] = deepFreeze(entry);
+    noteWrite(this.index, 'entries', this.entries, i);
   }
 
   pushEntry(entry: KnowledgeEntry): number {
-    return this.#writable('entries').push(deepFreeze(entry)) - 1;
+    const i = this.#writable('entries').push(deepFreeze(entry)) - 1;
+    noteWrite(this.index, 'entries', this.entries, i);
+    return i;
   }
 
   /** Replaces a whole list (dropping facts): positions move, so the index is rebuilt. */

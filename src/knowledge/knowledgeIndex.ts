@@ -1,4 +1,12 @@
-import type { Entity, KnowledgeEntry, KnowledgeState, Relation } from '../model/knowledge';
+import type {
+  Entity,
+  FactRecord,
+  KnowledgeEntry,
+  KnowledgeState,
+  Relation,
+} from '../model/knowledge';
+import { EvictionHeap } from './evictionHeap';
+import { candidateOf, type EvictableList } from './keepScore';
 import { bucketsOf, shinglesOf } from './nameShingles';
 import { normalizeContent, normalizeName, normalizeRelation } from './normalize';
 
@@ -24,6 +32,12 @@ export interface KnowledgeIndex {
   readonly relationsBySubject: Map<string, Set<number>>;
   readonly entryByContent: Map<string, number>;
   readonly entryById: Map<string, number>;
+  /** The eviction candidates of each list, lowest keep rank first (entries may be stale). */
+  readonly heaps: {
+    readonly entities: EvictionHeap;
+    readonly relations: EvictionHeap;
+    readonly entries: EvictionHeap;
+  };
   /** How many facts of each list are in force, and how many retired. */
   readonly counts: {
     entities: number;
@@ -116,6 +130,44 @@ export const unindexEntry = (index: KnowledgeIndex, entry: KnowledgeEntry, i: nu
   if (index.entryByContent.get(key) === i) index.entryByContent.delete(key);
 };
 
+/**
+ * Refills a list's heap with a candidate for each fact of `list` that may be evicted.
+ *
+ * @internal
+ */
+export const fillHeap = (
+  index: KnowledgeIndex,
+  key: EvictableList,
+  list: readonly FactRecord[],
+): void => {
+  const heap = index.heaps[key];
+  heap.clear();
+  list.forEach((fact, i) => {
+    const candidate = candidateOf(key, fact, i);
+    if (candidate !== undefined) heap.push(candidate);
+  });
+};
+
+/**
+ * Records that the fact at `i` of `key` was written (a new fact, a mention, a retirement): its
+ * current version becomes a candidate (an older entry goes stale). A heap grown past four entries
+ * per fact (stale ones piling up) is refilled from the list, which keeps it O(n) in size at an
+ * amortized O(1) cost per write.
+ *
+ * @internal
+ */
+export const noteWrite = (
+  index: KnowledgeIndex,
+  key: EvictableList,
+  list: readonly FactRecord[],
+  i: number,
+): void => {
+  const heap = index.heaps[key];
+  const candidate = candidateOf(key, list[i] as FactRecord, i);
+  if (candidate !== undefined) heap.push(candidate);
+  if (heap.size > 4 * list.length + 64) fillHeap(index, key, list);
+};
+
 /** Builds the index of a state in one pass. */
 export const buildIndex = (state: KnowledgeState): KnowledgeIndex => {
   const index: KnowledgeIndex = {
@@ -125,6 +177,11 @@ export const buildIndex = (state: KnowledgeState): KnowledgeIndex => {
     relationsBySubject: new Map(),
     entryByContent: new Map(),
     entryById: new Map(),
+    heaps: {
+      entities: new EvictionHeap(),
+      relations: new EvictionHeap(),
+      entries: new EvictionHeap(),
+    },
     counts: {
       entities: 0,
       relations: 0,
@@ -143,6 +200,9 @@ export const buildIndex = (state: KnowledgeState): KnowledgeIndex => {
     else index.counts.retiredRelations++;
   });
   state.entries.forEach((entry, i) => indexEntry(index, entry, i));
+  fillHeap(index, 'entities', state.entities);
+  fillHeap(index, 'relations', state.relations);
+  fillHeap(index, 'entries', state.entries);
   return index;
 };
 
