@@ -71,11 +71,30 @@ interface Base {
 
 const HIGH = { maxEntities: 1_000_000, maxRelations: 1_000_000, maxEntries: 50 };
 
+/** Message positions the benchmark's extractions may name. */
+const POSITIONS = 1_000_000_000;
+
+/** An empty conversation whose next message position is `next` (as after that many messages). */
+const conversationAt = (next: number): MemoryState => {
+  const dict = lib.toDict(lib.createMemory({ tokenizer: 'heuristic' })) as unknown as Record<
+    string,
+    unknown
+  >;
+  const extension = (dict[lib.EXTENSION_KEY] ?? {}) as Record<string, unknown>;
+  const loaded = lib.fromDict({
+    ...dict,
+    [lib.EXTENSION_KEY]: { ...extension, next_position: next },
+  });
+  if (loaded._tag === 'Left') throw loaded.left;
+  return loaded.right;
+};
+
 /** A conversation holding `facts` facts: facts / 2 entities, facts / 2 relations between them. */
 const buildBase = (facts: number): Base => {
   const names = namesOf(facts / 2 + STEPS, facts);
   const people = names.slice(0, facts / 2);
-  let state = lib.createMemory({ tokenizer: 'heuristic' });
+  // A conversation far into its positions (extractions read messages it has had).
+  let state = conversationAt(POSITIONS);
   let position = 0;
   let at = Date.UTC(2026, 0, 1);
   const apply = (payload: { entities?: ExtractedEntity[]; triples?: ExtractedTriple[] }): void => {
