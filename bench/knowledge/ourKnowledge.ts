@@ -7,6 +7,7 @@
  */
 import type { KnowledgeState, MemoryState, Message, Relation } from '../../src/library';
 import {
+  addMessages,
   createKnowledge,
   createMemory,
   extractTriplesLocally,
@@ -44,7 +45,7 @@ export interface OurGraphOptions {
  * ```
  */
 export class OurKnowledgeGraph {
-  #memory: MemoryState = createMemory();
+  #memory: MemoryState = createMemory({ maxMessages: 50, tokenizer: 'heuristic' });
 
   constructor(readonly options: OurGraphOptions) {}
 
@@ -55,6 +56,9 @@ export class OurKnowledgeGraph {
 
   /** The agent's step after a run: read the messages past the cursor, merge what they state. */
   afterRun(history: readonly Message[], at: number): void {
+    // The conversation's memory holds the messages (an extraction reads messages it has had).
+    const added = history.slice(this.#memory.nextPosition);
+    if (added.length > 0) this.#memory = addMessages(this.#memory, added).state;
     const to = history.length - 1;
     const from = Math.max(
       this.knowledge.cursors.relations,
