@@ -62,11 +62,16 @@ export const evictBeyond = (draft: KnowledgeDraft, key: ListKey, max: number, at
       const entity = retired as unknown as Entity;
       draft.setEntity(candidate.i, {
         ...entity,
-        attributes: entity.attributes.map((attribute) =>
-          attribute.retiredAt === null
-            ? retiredFact(attribute, at, 'evicted', null, null)
-            : attribute,
-        ),
+        attributes: entity.attributes.map((attribute) => {
+          if (attribute.retiredAt !== null) return attribute;
+          draft.effect({
+            type: 'knowledge/retired',
+            kind: 'attribute',
+            id: attribute.id,
+            reason: 'evicted',
+          });
+          return retiredFact(attribute, at, 'evicted', null, null);
+        }),
       });
     } else if (key === 'relations') {
       unindexRelation(draft.index, fact as never, candidate.i);

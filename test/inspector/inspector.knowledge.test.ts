@@ -382,6 +382,11 @@ const logArb: fc.Arbitrary<EventLog> = fc
   )
   .map(([makers, steps]) => {
     let log = createEventLog({ maxMessages: 4, tokenizer: 'heuristic' }, { snapshotEvery: 3 });
+    // The messages the extractions read (an extraction of messages never had is refused).
+    log = appendAction(
+      log,
+      memoryActions.messagesAdded(Array.from({ length: 40 }, (_, k) => userMessage(`m${k}`))),
+    );
     let at = 0;
     makers.forEach((make, i) => {
       // Mostly forward by hours or a day; now and then a step back in time.
