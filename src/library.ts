@@ -481,3 +481,4 @@ export type {
   ExtractionPrompt,
 } from './agent/knowledge/moduleTypes';
 export { FORGET_TOOL } from './agent/run/knowledgeTools';
+export { knowledgeActions } from './actions/knowledgeActions';

@@ -40,7 +40,8 @@ const hasType = (action: unknown, type: string): boolean => {
   }
 };
 
-const creator = <T extends MemoryActionType, A extends unknown[]>(
+/** Builds an action creator (with `type` and `match`). @internal */
+export const creator = <T extends MemoryActionType, A extends unknown[]>(
   type: T,
   build: (...args: A) => ActionOf<T>,
 ): ActionCreator<T, A> =>

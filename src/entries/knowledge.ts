@@ -127,6 +127,7 @@ export {
 } from '../library';
 export type { KnowledgeToolSpec } from '../library';
 export {
+  knowledgeActions,
   knowledgeTransition,
   factsExtracted,
   remembered,
