@@ -15,6 +15,7 @@ import type {
 import type { JsonObject } from '../model/message';
 import { describeValue } from '../util/describeValue';
 import { isPlainObject } from '../util/isPlainObject';
+import { normalizeRelation } from './normalize';
 
 /**
  * The most entities or triples one `knowledge/factsExtracted` may carry, and the longest name,
@@ -214,12 +215,7 @@ export const readFactsPayload = (payload: FactsExtractedPayload, api: string): R
             (item, i) =>
               text(item, `action.payload.singleValuedRelations[${i}]`, api, MAX_FACT_TEXT),
           )
-      ).map((relation) =>
-        relation
-          .trim()
-          .toLowerCase()
-          .replace(/[\s-]+/gu, '_'),
-      ),
+      ).map(normalizeRelation),
     ),
   };
 };

@@ -374,3 +374,26 @@ describe('an evicted entity takes its attributes with it', () => {
     expect(state.entities[0]?.attributes[0]).toMatchObject({ retiredBy: 'evicted', retiredAt: 2 });
   });
 });
+
+describe('singleValuedRelations are compared in the relations own form', () => {
+  it('a policy name in another Unicode form (fullwidth) still names works_at', () => {
+    const policy = { singleValuedRelations: ['ｗｏｒｋｓ ａｔ'] };
+    let state = triples(
+      createKnowledge(),
+      1,
+      0,
+      0,
+      [{ subject: 'A', relation: 'works_at', object: 'X', confidence: 1 }],
+      policy,
+    ).state;
+    state = triples(
+      state,
+      2,
+      1,
+      1,
+      [{ subject: 'A', relation: 'works-at', object: 'Y', confidence: 1 }],
+      policy,
+    ).state;
+    expect(inForce(state.relations).map((r) => r.object)).toEqual(['Y']);
+  });
+});

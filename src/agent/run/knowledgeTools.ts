@@ -1,5 +1,5 @@
 import { findEntry } from '../../knowledge/forgotten';
-import { expiresAt } from '../../knowledge/remembered';
+import { entriesInForce } from '../../knowledge/retrieval/factsInForce';
 import {
   RECALL_DEFAULT_LIMIT,
   RECALL_TOOL,
@@ -64,13 +64,6 @@ const textArg = (value: JsonValue | undefined): string | undefined =>
 const isPersistent = (value: JsonValue | undefined): boolean =>
   value === true || REMEMBER_PERSISTENT_TRUE.includes((textArg(value) ?? '').trim().toLowerCase());
 
-/** The entries `recall` may show: in force and not expired at `now`. */
-const liveEntries = (module: KnowledgeMemory, now: number): KnowledgeEntry[] =>
-  module.state.entries.filter((entry) => {
-    const end = expiresAt(entry);
-    return entry.retiredAt === null && (end === null || now <= end);
-  });
-
 /**
  * The reference's recall ranking: the number of the query's words found in `content category`
  * (lower case), then importance; an empty query gives the most important entries.
@@ -80,15 +73,15 @@ const rank = (entries: readonly KnowledgeEntry[], query: string): KnowledgeEntry
     .toLowerCase()
     .split(/\s+/u)
     .filter((word) => word !== '');
-  const byImportance = (a: KnowledgeEntry, b: KnowledgeEntry) => b.importance - a.importance;
-  if (words.length === 0) return [...entries].sort(byImportance);
+  // `entries` come most important first: an empty query gives them as they are.
+  if (words.length === 0) return [...entries];
   return entries
     .map((entry) => {
       const haystack = `${entry.content} ${entry.category}`.toLowerCase();
       return { entry, score: words.filter((word) => haystack.includes(word)).length };
     })
     .filter(({ score }) => score > 0)
-    .sort((a, b) => b.score - a.score || byImportance(a.entry, b.entry))
+    .sort((a, b) => b.score - a.score || b.entry.importance - a.entry.importance)
     .map(({ entry }) => entry);
 };
 
@@ -151,7 +144,7 @@ export const knowledgeTools = (context: RunContext, module: KnowledgeMemory): Ag
       const query = textArg(args['query']) ?? '';
       const asked = Number.parseInt(textArg(args['limit']) ?? '', 10);
       const limit = Number.isSafeInteger(asked) && asked >= 1 ? asked : RECALL_DEFAULT_LIMIT;
-      const matches = rank(liveEntries(module, Date.now()), query).slice(0, limit);
+      const matches = rank(entriesInForce(module.state, Date.now()), query).slice(0, limit);
       if (matches.length === 0) return `No memories found matching '${query}'.`;
       const lines = [`Found ${matches.length} memor${matches.length === 1 ? 'y' : 'ies'}:`];
       matches.forEach((entry, i) => {

@@ -5,8 +5,7 @@ import type {
   KnowledgeState,
   Relation,
 } from '../../model/knowledge';
-
-const DAY_MS = 86_400_000;
+import { expiresAt } from '../remembered';
 
 /**
  * The relations in force (`retiredAt === null`), in the state's order (oldest first, the
@@ -58,8 +57,10 @@ export const attributesInForce = (entity: Entity): EntityAttribute[] => {
  *
  * @internal
  */
-export const isExpired = (entry: KnowledgeEntry, now: number): boolean =>
-  entry.ttlDays !== null && now > entry.recordedAt + entry.ttlDays * DAY_MS;
+export const isExpired = (entry: KnowledgeEntry, now: number): boolean => {
+  const end = expiresAt(entry);
+  return end !== null && now > end;
+};
 
 /**
  * The entries in force at `now` (not retired, not expired), most important first (the
