@@ -52,6 +52,13 @@ const browserEncodings: Plugin = {
     build.onResolve({ filter: /^\.\/encodingLoader$/ }, () => ({
       path: fileURLToPath(new URL('./src/tokens/encodingLoader.browser.ts', import.meta.url)),
     }));
+    // The redundancy planner (`prune: 'redundant'`) is not carried either: a page that prunes by
+    // redundancy installs it with `enableRedundantPruning()` (conversation-memory/pruning).
+    build.onResolve({ filter: /^\.\/plannerLoader$/ }, () => ({
+      path: fileURLToPath(
+        new URL('./src/internal/redundancy/plannerLoader.browser.ts', import.meta.url),
+      ),
+    }));
   },
 };
 

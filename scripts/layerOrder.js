@@ -22,6 +22,7 @@ export const LAYERS = [
   'util',
   'errors',
   'tokens',
+  'similarity',
   'internal',
   'messages',
   'formats',

@@ -39,7 +39,13 @@ const CONFIG_KEYS: readonly string[] = [
   'toolPairs',
   'startOn',
   'pinSystem',
+  'prune',
+  'pruneThreshold',
+  'embedder',
 ];
+
+/** Config fields a state written before they existed may lack (their defaults apply). */
+const OPTIONAL_CONFIG_KEYS: readonly string[] = ['prune', 'pruneThreshold', 'embedder'];
 
 /** Where a problem found in the dict form lies in the state: its own field names. */
 const RENAMES: readonly (readonly [string, string])[] = [
@@ -53,6 +59,9 @@ const EXTENSION_RENAMES: readonly (readonly [string, string])[] = [
   ['tool_pairs', 'config.toolPairs'],
   ['start_on', 'config.startOn'],
   ['pin_system', 'config.pinSystem'],
+  ['prune_threshold', 'config.pruneThreshold'],
+  ['prune', 'config.prune'],
+  ['embedder', 'config.embedder'],
   ['positions', 'positionRuns (as positions)'],
   ['next_position', 'nextPosition'],
   ['pending', 'pendingMessages'],
@@ -143,7 +152,8 @@ const readFields = (
 /** Checks the config's keys: each one present, no other (at most a budget's worth reported). */
 const checkConfigKeys = (config: Record<string, unknown>, found: ProblemList): void => {
   for (const key of CONFIG_KEYS) {
-    if (!Object.hasOwn(config, key)) found.add(`config.${key}: missing`);
+    if (!Object.hasOwn(config, key) && !OPTIONAL_CONFIG_KEYS.includes(key))
+      found.add(`config.${key}: missing`);
   }
   for (const key of Object.keys(config)) {
     if (found.full) return;
@@ -199,6 +209,9 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
       tool_pairs: config['toolPairs'],
       start_on: config['startOn'],
       pin_system: config['pinSystem'],
+      prune: config['prune'],
+      prune_threshold: config['pruneThreshold'],
+      embedder: config['embedder'],
       positions: positionsOf(runs, length),
       next_position: fields.nextPosition,
       pending,

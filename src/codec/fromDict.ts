@@ -12,6 +12,7 @@ import { errorText } from '../util/errorText';
 import { isPlainObject } from '../util/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
 import { tokenizerProblem } from '../internal/tokenizerProblem';
+import { pruningProblems } from '../internal/checkConfig';
 import { addToTotal } from '../internal/tokenTotal';
 import { unknownOption } from '../util/unknownOption';
 import { unreadable } from '../internal/unreadable';
@@ -231,7 +232,12 @@ const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError,
     toolPairs: policy?.tool_pairs ?? DEFAULT_CONFIG.toolPairs,
     startOn: policy?.start_on ?? DEFAULT_CONFIG.startOn,
     pinSystem: policy?.pin_system ?? DEFAULT_CONFIG.pinSystem,
+    prune: policy?.prune ?? DEFAULT_CONFIG.prune,
+    pruneThreshold: policy?.prune_threshold ?? DEFAULT_CONFIG.pruneThreshold,
+    embedder: policy?.embedder ?? DEFAULT_CONFIG.embedder,
   });
+  const pruning = pruningProblems(config);
+  if (pruning.length > 0) return fail(pruning.map((problem) => `${EXTENSION_KEY}.${problem}`));
   return restore(config, data.summary ?? null, messages, extension.value);
 };
 

@@ -120,6 +120,9 @@ export const persistedMemoryCodec = (
       tool_pairs: /* @__PURE__ */ t.keyof({ reference: null, strict: null }),
       start_on: /* @__PURE__ */ t.union([/* @__PURE__ */ t.literal('user'), t.null]),
       pin_system: t.boolean,
+      prune: /* @__PURE__ */ t.keyof({ oldest: null, redundant: null }),
+      prune_threshold: t.number,
+      embedder: t.string,
       positions: boundedArray('list of positions', Position, budget),
       next_position: NextPosition,
       pending: boundedArray(

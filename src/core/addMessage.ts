@@ -43,5 +43,5 @@ export const addMessageWith = (
 ): Transition => {
   state = readState(state, api);
   const admitted = admit(state, message, api, true);
-  return appendAndTrim(state, admitted.messages, admitted.counts, ADD, withEffects);
+  return appendAndTrim(state, admitted.messages, admitted.counts, ADD, withEffects, api);
 };

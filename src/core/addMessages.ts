@@ -39,5 +39,5 @@ export const addMessagesWith = (
 ): Transition => {
   state = readState(state, api);
   const admitted = admit(state, messages, api, false);
-  return appendAndTrim(state, admitted.messages, admitted.counts, ADD, withEffects);
+  return appendAndTrim(state, admitted.messages, admitted.counts, ADD, withEffects, api);
 };

@@ -20,5 +20,5 @@ import { readState } from '../internal/readState';
  */
 export const fixToolPairBoundary = (state: MemoryState): Transition => {
   state = readState(state, 'fixToolPairBoundary');
-  return appendAndTrim(state, [], [], { limits: false, scan: 'full' });
+  return appendAndTrim(state, [], [], { limits: false, scan: 'full' }, true, 'fixToolPairBoundary');
 };

@@ -9,7 +9,8 @@ export type { TrimPlan } from '../internal/trimPlan';
  * removing it: the trim plan every policy shares, as data. Indices refer to `state.messages`.
  *
  * @param state - the memory
- * @returns the plan (`removed` indices ascending, `rules` parallel, `remainingTokens`)
+ * @returns the plan (`removed` indices ascending, `rules` parallel, `remainingTokens`, and under
+ *   `prune: 'redundant'` the twins' positions in `duplicateOf`)
  * @example
  * ```ts
  * const plan = planTrim(loadedOverLimit);
@@ -18,7 +19,7 @@ export type { TrimPlan } from '../internal/trimPlan';
  */
 export const planTrim = (state: MemoryState): TrimPlan => {
   state = readState(state, 'planTrim');
-  return planTrimOf(
+  const plan = planTrimOf(
     state.config,
     {
       held: state.messages,
@@ -29,5 +30,10 @@ export const planTrim = (state: MemoryState): TrimPlan => {
     },
     state.totalTokens,
     { limits: true, scan: 'full' },
+    { runs: state.positionRuns, start: state.nextPosition, api: 'planTrim' },
   );
+  // A preview: the redundancy index stays with this window, nothing removed.
+  plan.finish([], state.messages);
+  const { finish: _finish, ...trimPlan } = plan;
+  return trimPlan;
 };

@@ -87,7 +87,14 @@ export const reconfigureWith = (
     tokenCounts: counted.counts,
     totalTokens: counted.total,
   });
-  const trimmed = appendAndTrim(configured, [], [], { limits: true, scan: 'full' }, withEffects);
+  const trimmed = appendAndTrim(
+    configured,
+    [],
+    [],
+    { limits: true, scan: 'full' },
+    withEffects,
+    'reconfigure',
+  );
   if (!withEffects) return { state: trimmed.state, effects: NO_EFFECTS };
   const changed: MemoryEffect = Object.freeze({ type: 'memory/reconfigured', from, to });
   return { state: trimmed.state, effects: Object.freeze([changed, ...trimmed.effects]) };

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'CM_ARGUMENT'
   | 'CM_INVALID_MESSAGE'
   | 'CM_TOKENIZER'
+  | 'CM_EMBEDDER'
   | 'CM_DECODE'
   | 'CM_LISTENER'
   | 'CM_AGENT_CONFIG'

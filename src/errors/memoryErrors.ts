@@ -100,6 +100,25 @@ export class TokenizerError extends Error {
 }
 
 /**
+ * Thrown for embedder misuse: registering a taken name, or an embedder that throws or returns
+ * something other than a non-empty list of finite numbers with a length other than zero.
+ *
+ * @example
+ * ```ts
+ * try { registerEmbedder('lexical', () => [1]); } catch (e) { (e as EmbedderError).code; } // 'CM_EMBEDDER'
+ * ```
+ */
+export class EmbedderError extends Error {
+  declare readonly code: 'CM_EMBEDDER';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  constructor(api: string, what: string, options?: { cause?: unknown }) {
+    super(formatMessage(api, what), options);
+    brandError(this, 'CM_EMBEDDER', 'EmbedderError', what);
+  }
+}
+
+/**
  * The failure of `fromDict`: every problem found in the input, each with the path of the value
  * (`messages[3].role: expected "user" | "assistant" | "system" | "tool", got "USER"`). Returned in
  * an `Either`; thrown only by the facade's `ConversationMemory.fromDict`.

@@ -6,6 +6,8 @@ import { isPlainObject } from '../util/isPlainObject';
 import { limitProblem, nullableLimitProblem } from '../util/limitProblem';
 import { tokenizerProblem } from './tokenizerProblem';
 import { suggestOption } from '../util/unknownOption';
+import { embedderProblem } from '../similarity/embedders';
+import { PLANNER_MISSING, redundancyPlanner } from './redundancy/slot';
 
 /**
  * The outcome of {@link checkConfig}: a frozen config, or every problem found (each naming the
@@ -17,7 +19,8 @@ export type ConfigCheck =
   | { readonly ok: true; readonly config: MemoryConfig }
   | { readonly ok: false; readonly problems: readonly string[] };
 
-const OPTION_LIST = 'maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem';
+const OPTION_LIST =
+  'maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder';
 
 /** An input key as the subject of a problem: `max_messages`, or `["odd key"]` when it is odd. */
 const keyName = (key: string): string => {
@@ -50,6 +53,9 @@ export const checkConfig = (input: unknown, base: MemoryConfig = DEFAULT_CONFIG)
       toolPairs: pick('toolPairs'),
       startOn: pick('startOn'),
       pinSystem: pick('pinSystem'),
+      prune: pick('prune'),
+      pruneThreshold: pick('pruneThreshold'),
+      embedder: pick('embedder'),
     } as MemoryConfig;
     const problems = [...read.problems, ...fieldProblems(config as Given)];
     return problems.length > 0
@@ -99,6 +105,9 @@ const FIELDS = [
   'toolPairs',
   'startOn',
   'pinSystem',
+  'prune',
+  'pruneThreshold',
+  'embedder',
 ] as const satisfies readonly (keyof MemoryConfig)[];
 
 type Given = { -readonly [K in keyof MemoryConfig]?: unknown };
@@ -147,6 +156,13 @@ const fieldProblems = (fields: Given): string[] => {
   if (fields.toolPairs !== undefined) problems.push(...toolPairsProblems(fields.toolPairs));
   if (fields.startOn !== undefined) problems.push(...startOnProblems(fields.startOn));
   if (fields.pinSystem !== undefined) problems.push(...pinSystemProblems(fields.pinSystem));
+  if (fields.prune !== undefined) problems.push(...pruneProblems(fields.prune));
+  if (fields.pruneThreshold !== undefined)
+    problems.push(...pruneThresholdProblems(fields.pruneThreshold));
+  if (fields.embedder !== undefined) {
+    const problem = embedderProblem(fields.embedder);
+    if (problem !== undefined) problems.push(`embedder ${problem}`);
+  }
   return problems;
 };
 
@@ -165,16 +181,60 @@ const pinSystemProblems = (value: unknown): string[] =>
     ? []
     : [`pinSystem must be true or false, received ${describeValue(value)}`];
 
+const pruneProblems = (value: unknown): string[] => {
+  if (value !== 'oldest' && value !== 'redundant')
+    return [`prune must be "oldest" or "redundant", received ${describeValue(value)}`];
+  return value === 'redundant' && redundancyPlanner() === undefined
+    ? [`prune "redundant" ${PLANNER_MISSING}`]
+    : [];
+};
+
+const pruneThresholdProblems = (value: unknown): string[] =>
+  typeof value === 'number' && value > 0 && value <= 1
+    ? []
+    : [`pruneThreshold must be a number above 0 and at most 1, received ${describeValue(value)}`];
+
 /**
- * The problems of the trimming-policy options (`toolPairs`, `startOn`, `pinSystem`), each naming
+ * The problems of the trimming-policy options (`toolPairs`, `startOn`, `pinSystem`, `prune`,
+ * `pruneThreshold`, `embedder`), each naming
  * the field and the value. Shared with the decoder of persisted files.
  *
  * @internal
  */
 export const policyProblems = (
-  config: Pick<MemoryConfig, 'toolPairs' | 'startOn' | 'pinSystem'>,
-): string[] => [
-  ...toolPairsProblems(config.toolPairs),
-  ...startOnProblems(config.startOn),
-  ...pinSystemProblems(config.pinSystem),
-];
+  config: Pick<
+    MemoryConfig,
+    'toolPairs' | 'startOn' | 'pinSystem' | 'prune' | 'pruneThreshold' | 'embedder'
+  >,
+): string[] => {
+  const embedder = embedderProblem(config.embedder);
+  return [
+    ...toolPairsProblems(config.toolPairs),
+    ...startOnProblems(config.startOn),
+    ...pinSystemProblems(config.pinSystem),
+    ...pruneProblems(config.prune),
+    ...pruneThresholdProblems(config.pruneThreshold),
+    ...(embedder === undefined ? [] : [`embedder ${embedder}`]),
+  ];
+};
+
+/**
+ * The problems of the pruning fields of a persisted config, named as the file names them
+ * (`prune`, `prune_threshold`, `embedder`): a threshold out of range, an embedder this runtime
+ * does not know, or `'redundant'` before the planner is installed.
+ *
+ * @internal
+ */
+export const pruningProblems = (
+  config: Pick<MemoryConfig, 'prune' | 'pruneThreshold' | 'embedder'>,
+): string[] => {
+  const problems = [
+    ...pruneProblems(config.prune),
+    ...pruneThresholdProblems(config.pruneThreshold).map((problem) =>
+      problem.replace('pruneThreshold', 'prune_threshold'),
+    ),
+  ];
+  const embedder = embedderProblem(config.embedder);
+  if (embedder !== undefined) problems.push(`embedder ${embedder}`);
+  return problems;
+};

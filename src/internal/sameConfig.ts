@@ -11,4 +11,7 @@ export const sameConfig = (a: MemoryConfig, b: MemoryConfig): boolean =>
   a.tokenizer === b.tokenizer &&
   a.toolPairs === b.toolPairs &&
   a.startOn === b.startOn &&
-  a.pinSystem === b.pinSystem;
+  a.pinSystem === b.pinSystem &&
+  a.prune === b.prune &&
+  a.pruneThreshold === b.pruneThreshold &&
+  a.embedder === b.embedder;

@@ -1,6 +1,15 @@
+import { MemoryConfigError } from '../errors/memoryErrors';
 import type { MemoryConfig } from '../model/config';
 import type { TrimRule } from '../model/effects';
 import type { Message } from '../model/message';
+import type { PositionRun } from '../model/state';
+import { indexOfPosition, positionAtIndex } from './positionSearch';
+import {
+  PLANNER_MISSING,
+  type RedundancyPlan,
+  redundancyPlanner,
+  type SequencePositions,
+} from './redundancy/slot';
 import { countAt, messageAt, requestsTools, type Sequence, startsToolExchange } from './sequence';
 import { strictOrphans, strictScanStart } from './toolGroups';
 
@@ -20,6 +29,33 @@ export interface TrimPlan {
   readonly rules: readonly TrimRule[];
   /** Tokens of the messages that stay. */
   readonly remainingTokens: number;
+  /**
+   * Present when a message leaves by the rule `'redundant'`: parallel to `removed`, the position
+   * of the newer message that makes each redundant, or `null` for the other rules.
+   */
+  readonly duplicateOf?: readonly (number | null)[];
+}
+
+/**
+ * A plan, and what ends it: the redundancy index (under `prune: 'redundant'`) forgets what left
+ * and is kept for the new window.
+ *
+ * @internal
+ */
+export interface PlannedTrim extends TrimPlan {
+  readonly finish: (gone: readonly number[], next: readonly Message[] | undefined) => void;
+}
+
+/**
+ * Where the window's messages stand: its position runs and the position of the first incoming
+ * message, and the API named by errors.
+ *
+ * @internal
+ */
+export interface PlanPlace {
+  readonly runs: readonly PositionRun[];
+  readonly start: number;
+  readonly api: string;
 }
 
 /**
@@ -59,10 +95,46 @@ export const planTrimOf = (
   sequence: Sequence,
   totalTokens: number,
   scope: PlanScope,
-): TrimPlan =>
-  config.toolPairs === 'reference' && !config.pinSystem && config.startOn === null
-    ? planReferencePrefix(config, sequence, totalTokens, scope.limits)
-    : planUnits(config, sequence, totalTokens, scope);
+  place: PlanPlace,
+): PlannedTrim => {
+  if (config.prune === 'redundant' && scope.limits) {
+    return planUnits(config, sequence, totalTokens, scope, openRedundancy(config, sequence, place));
+  }
+  const plan =
+    config.toolPairs === 'reference' && !config.pinSystem && config.startOn === null
+      ? planReferencePrefix(config, sequence, totalTokens, scope.limits)
+      : planUnits(config, sequence, totalTokens, scope, undefined);
+  return { ...plan, finish: NO_FINISH };
+};
+
+/**
+ * The `finish` of a plan that used no index.
+ *
+ * @internal
+ */
+export const NO_FINISH = (): void => {};
+
+/** The redundancy planner's view of this trim. */
+const openRedundancy = (
+  config: MemoryConfig,
+  sequence: Sequence,
+  place: PlanPlace,
+): RedundancyPlan => {
+  const planner = redundancyPlanner();
+  if (planner === undefined)
+    throw new MemoryConfigError(place.api, [`prune "redundant" ${PLANNER_MISSING}`]);
+  const held = sequence.held.length;
+  const positions: SequencePositions = {
+    at: (i) => (i < held ? positionAtIndex(place.runs, i) : place.start + (i - held)),
+    indexOf: (position) =>
+      position >= place.start
+        ? position - place.start + held < sequence.length
+          ? position - place.start + held
+          : -1
+        : indexOfPosition(place.runs, held, position),
+  };
+  return planner.open(config, sequence, positions, place.api);
+};
 
 /**
  * The reference policy with nothing pinned: every rule removes from the front, one message at a
@@ -114,7 +186,8 @@ const planUnits = (
   sequence: Sequence,
   totalTokens: number,
   scope: PlanScope,
-): TrimPlan => {
+  redundancy: RedundancyPlan | undefined,
+): PlannedTrim => {
   const n = sequence.length;
   const strict = config.toolPairs === 'strict';
   const pinSystem = config.pinSystem;
@@ -127,8 +200,12 @@ const planUnits = (
   for (const i of orphans) total -= countAt(sequence, i);
   let count = n - orphans.length;
 
-  const stays = (i: number): boolean =>
-    (gone !== undefined && gone.has(i)) || (pinSystem && messageAt(sequence, i).role === 'system');
+  const pinned = (i: number): boolean => pinSystem && messageAt(sequence, i).role === 'system';
+  // Removed by the rule 'redundant' (whole units, anywhere before the newest turn).
+  const redundant = new Map<number, number>();
+  const isGone = (i: number): boolean =>
+    (gone !== undefined && gone.has(i)) || (redundant.size > 0 && redundant.has(i));
+  const stays = (i: number): boolean => isGone(i) || pinned(i);
 
   // The newest unit is never removed: its first index bounds every front rule.
   let last = n - 1;
@@ -136,6 +213,30 @@ const planUnits = (
   if (strict) {
     while (last > 0 && (gone?.has(last) === true || messageAt(sequence, last).role === 'tool'))
       last--;
+  }
+
+  const overLimit = (): boolean =>
+    count > config.maxMessages || (config.maxTokens !== null && total > config.maxTokens);
+
+  // 2a. 'redundant': whole units that a newer twin makes redundant, oldest first, never from the
+  // newest turn (its last user message on, or the newest unit when there is no user message).
+  if (redundancy !== undefined && overLimit()) {
+    let bound = last;
+    for (let i = n - 1; i >= 0 && i >= bound; i--) {
+      if (!isGone(i) && messageAt(sequence, i).role === 'user') {
+        bound = Math.min(bound, i);
+        break;
+      }
+    }
+    while (overLimit()) {
+      const unit = redundancy.next(bound, isGone, pinned);
+      if (unit === undefined) break;
+      unit.indices.forEach((i, k) => {
+        redundant.set(i, unit.twins[k] as number);
+        total -= countAt(sequence, i);
+        count--;
+      });
+    }
   }
 
   const removed: number[] = [];
@@ -158,7 +259,7 @@ const planUnits = (
       if (!shouldRemove(rule, messageAt(sequence, front))) return;
       const end = unitEnd(front);
       for (let i = front; i < end; i++) {
-        if (gone !== undefined && gone.has(i)) continue;
+        if (isGone(i)) continue;
         removed.push(i);
         rules.push(rule);
         total -= countAt(sequence, i);
@@ -178,6 +279,8 @@ const planUnits = (
         return startsToolExchange(message);
       case 'startOn':
         return message.role !== 'user';
+      case 'redundant':
+        return false;
     }
   };
 
@@ -190,32 +293,31 @@ const planUnits = (
   // remove the newest unit too, leaving only pinned messages.
   if (scope.limits && config.startOn === 'user') removeWhile('startOn', n);
 
-  if (orphans.length === 0) return { removed, rules, remainingTokens: total };
-  return mergeOrphans(orphans, removed, rules, total);
+  const finish = redundancy === undefined ? NO_FINISH : redundancy.close.bind(redundancy);
+  if (orphans.length === 0 && redundant.size === 0) {
+    return { removed, rules, remainingTokens: total, finish };
+  }
+  return { ...mergeRemovals(orphans, redundant, removed, rules, total), finish };
 };
 
-/** Merges the pairing removals into the front removals, keeping indices ascending. */
-const mergeOrphans = (
+/**
+ * Merges the pairing removals (`toolPairBoundary`) and the redundant ones into the front
+ * removals, keeping indices ascending.
+ */
+const mergeRemovals = (
   orphans: readonly number[],
+  redundant: ReadonlyMap<number, number>,
   front: readonly number[],
   frontRules: readonly TrimRule[],
   remainingTokens: number,
 ): TrimPlan => {
-  const removed: number[] = [];
-  const rules: TrimRule[] = [];
-  let a = 0;
-  let b = 0;
-  while (a < orphans.length || b < front.length) {
-    if (
-      b >= front.length ||
-      (a < orphans.length && (orphans[a] as number) < (front[b] as number))
-    ) {
-      removed.push(orphans[a++] as number);
-      rules.push('toolPairBoundary');
-    } else {
-      removed.push(front[b] as number);
-      rules.push(frontRules[b++] as TrimRule);
-    }
-  }
-  return { removed, rules, remainingTokens };
+  const all: [index: number, rule: TrimRule, twin: number | null][] = [];
+  for (const i of orphans) all.push([i, 'toolPairBoundary', null]);
+  for (const [i, twin] of redundant) all.push([i, 'redundant', twin]);
+  front.forEach((i, k) => all.push([i, frontRules[k] as TrimRule, null]));
+  all.sort((a, b) => a[0] - b[0]);
+  const removed = all.map((entry) => entry[0]);
+  const rules = all.map((entry) => entry[1]);
+  if (redundant.size === 0) return { removed, rules, remainingTokens };
+  return { removed, rules, remainingTokens, duplicateOf: all.map((entry) => entry[2]) };
 };

@@ -3,10 +3,11 @@ import type { MemoryEffect, Transition, TrimBreakdown, TrimRule } from '../model
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { freezeWindow } from '../model/freeze';
+import type { PositionRun } from '../model/state';
 import { messageAt, type Sequence } from './sequence';
 import { keptRanges, runsOfRanges, sliceRanges } from './applyRemovals';
 import { positionAt, positionsOf, runsAfterPrefixCut } from './positions';
-import { planTrimOf, type PlanScope, type TrimPlan } from './trimPlan';
+import { planTrimOf, type PlanScope, type PlannedTrim, NO_FINISH } from './trimPlan';
 
 /** Below this many elements a plain loop copies faster than `slice` + `concat` (measured on V8). */
 const LOOP_COPY_MAX = 48;
@@ -62,6 +63,14 @@ const sum = (values: readonly number[]): number => {
   for (const value of values) total += value;
   return total;
 };
+
+/** The positions of the removed indices (held ones from the runs, incoming ones from `start`). */
+const removedPositions = (
+  removed: readonly number[],
+  runs: readonly PositionRun[],
+  held: number,
+  start: number,
+): number[] => removed.map((i) => (i < held ? positionAt(runs, i) : start + (i - held)));
 
 /** The one empty effect list every no-op shares. */
 export const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
@@ -137,8 +146,18 @@ export const withWindow = (
 export const ADD: PlanScope = /* @__PURE__ */ Object.freeze({ limits: true, scan: 'tail' });
 
 const countRules = (rules: readonly TrimRule[]): TrimBreakdown => {
-  const breakdown = { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 };
+  const breakdown: { -readonly [K in keyof TrimBreakdown]-?: number } = {
+    messageLimit: 0,
+    tokenLimit: 0,
+    toolPairBoundary: 0,
+    startOn: 0,
+    redundant: 0,
+  };
   for (const rule of rules) breakdown[rule]++;
+  if (breakdown.redundant === 0) {
+    const { redundant: _none, ...others } = breakdown;
+    return Object.freeze(others);
+  }
   return Object.freeze(breakdown);
 };
 
@@ -157,6 +176,7 @@ export const appendAndTrim = (
   incomingCounts: readonly number[],
   scope: PlanScope,
   withEffects = true,
+  api = 'enforceLimits',
 ): Transition => {
   const { messages, tokenCounts } = state;
   const sequence: Sequence = {
@@ -167,8 +187,15 @@ export const appendAndTrim = (
     length: messages.length + incoming.length,
   };
   const before = state.totalTokens + sum(incomingCounts);
-  const plan: TrimPlan = planTrimOf(state.config, sequence, before, scope);
-  if (plan.removed.length === 0 && incoming.length === 0) return { state, effects: NO_EFFECTS };
+  const plan: PlannedTrim = planTrimOf(state.config, sequence, before, scope, {
+    runs: state.positionRuns,
+    start: state.nextPosition,
+    api,
+  });
+  if (plan.removed.length === 0 && incoming.length === 0) {
+    plan.finish(EMPTY, messages);
+    return { state, effects: NO_EFFECTS };
+  }
 
   const { nextPosition: start, positionRuns } = state;
   const nextPosition = start + incoming.length;
@@ -217,6 +244,14 @@ export const appendAndTrim = (
     nextPosition,
     plan.remainingTokens,
   );
+  if (plan.finish !== NO_FINISH) {
+    plan.finish(
+      withEffects
+        ? gonePositions
+        : removedPositions(plan.removed, positionRuns, messages.length, start),
+      next.messages,
+    );
+  }
   // A replay that keeps only states (`memoryReducer`) skips building the effect.
   if (cut === 0 || !withEffects) return { state: next, effects: NO_EFFECTS };
 
@@ -226,6 +261,9 @@ export const appendAndTrim = (
     removed: freezeWindow(goneMessages),
     positions: freezeWindow(gonePositions),
     rules: freezeWindow(plan.rules as TrimRule[]),
+    ...(plan.duplicateOf === undefined
+      ? {}
+      : { duplicateOf: freezeWindow(plan.duplicateOf as (number | null)[]) }),
     remaining: keptMessages.length,
     removedTokens: before - plan.remainingTokens,
     remainingTokens: plan.remainingTokens,

@@ -14,6 +14,33 @@
 export type TokenizerName = 'o200k_base' | 'cl100k_base' | 'heuristic' | (string & {});
 
 /**
+ * The name of an embedder: the built-in `'lexical'` (MinHash over word 3-shingles, compared by
+ * their exact Jaccard similarity: no network, no model), or a name given to `registerEmbedder`.
+ * Names, not functions, live in the config, so state stays serializable.
+ *
+ * @example
+ * ```ts
+ * const name: EmbedderName = 'lexical';
+ * ```
+ */
+export type EmbedderName = 'lexical' | (string & {});
+
+/**
+ * What trimming removes first when a limit binds.
+ *
+ * - `'oldest'` (default): the oldest messages, as the reference.
+ * - `'redundant'`: first the messages that a newer exact or near twin makes redundant (oldest
+ *   first, tool-call groups whole, never a pinned message or the newest turn, never a message
+ *   whose twin changes a value); then, if a limit still binds, the oldest.
+ *
+ * @example
+ * ```ts
+ * const prune: PrunePolicy = 'redundant';
+ * ```
+ */
+export type PrunePolicy = 'oldest' | 'redundant';
+
+/**
  * The limits of a memory. A plain readonly record that lives inside {@link MemoryState}.
  *
  * @example
@@ -40,6 +67,17 @@ export interface MemoryConfig {
   readonly startOn: 'user' | null;
   /** `true`: system messages are never trimmed (they still count toward both limits). */
   readonly pinSystem: boolean;
+  /** What trimming removes first; see {@link PrunePolicy}. */
+  readonly prune: PrunePolicy;
+  /**
+   * Under `prune: 'redundant'`: the similarity (0 to 1) from which an older message counts as a
+   * near duplicate of a newer one: the exact Jaccard similarity of their word 3-shingles for the
+   * `'lexical'` embedder, the cosine of their vectors for a registered one. Default 0.9; `1`
+   * removes exact repeats only.
+   */
+  readonly pruneThreshold: number;
+  /** Under `prune: 'redundant'`: which embedder compares messages (default `'lexical'`). */
+  readonly embedder: EmbedderName;
 }
 
 /**
@@ -77,11 +115,14 @@ export interface MemoryOptions {
   readonly toolPairs?: ToolPairPolicy | undefined;
   readonly startOn?: 'user' | null | undefined;
   readonly pinSystem?: boolean | undefined;
+  readonly prune?: PrunePolicy | undefined;
+  readonly pruneThreshold?: number | undefined;
+  readonly embedder?: EmbedderName | undefined;
 }
 
 /**
- * The defaults: the reference's `max_messages=20`, `max_tokens=None` and trimming rules, and the
- * GPT-4o encoding.
+ * The defaults: the reference's `max_messages=20`, `max_tokens=None` and trimming rules (oldest
+ * first), and the GPT-4o encoding.
  *
  * @example
  * ```ts
@@ -95,4 +136,7 @@ export const DEFAULT_CONFIG: MemoryConfig = /* @__PURE__ */ Object.freeze({
   toolPairs: 'reference',
   startOn: null,
   pinSystem: false,
+  prune: 'oldest',
+  pruneThreshold: 0.9,
+  embedder: 'lexical',
 });

@@ -12,14 +12,16 @@ import type { SummaryCoverage } from './summaryCoverage';
  * - `'toolPairBoundary'`: it would have broken a tool call/result pairing. Under the reference
  *   policy, a tool result or tool-call message at the start of the window; under `'strict'`, a
  *   tool result whose call is not in the window, or a group whose calls were not all answered;
- * - `'startOn'`: `startOn: 'user'` dropped it from the front.
+ * - `'startOn'`: `startOn: 'user'` dropped it from the front;
+ * - `'redundant'`: under `prune: 'redundant'`, a newer exact or near twin in the window made it
+ *   redundant (the effect's `duplicateOf` gives that twin's position).
  *
  * @example
  * ```ts
  * const rule: TrimRule = 'tokenLimit';
  * ```
  */
-export type TrimRule = 'messageLimit' | 'tokenLimit' | 'toolPairBoundary' | 'startOn';
+export type TrimRule = 'messageLimit' | 'tokenLimit' | 'toolPairBoundary' | 'startOn' | 'redundant';
 
 /**
  * How many messages each rule of `enforceLimits` removed.
@@ -38,6 +40,8 @@ export interface TrimBreakdown {
   readonly toolPairBoundary: number;
   /** Removed by `startOn: 'user'`. */
   readonly startOn: number;
+  /** Removed by `prune: 'redundant'` (present only when some were). */
+  readonly redundant?: number;
 }
 
 /**
@@ -65,6 +69,11 @@ export type TrimmedEffect =
       readonly positions: readonly number[];
       /** The rule that removed each, parallel to `removed`. */
       readonly rules: readonly TrimRule[];
+      /**
+       * Present when some left by the rule `'redundant'`: parallel to `removed`, the position of
+       * the newer message each duplicates (still in the window), or `null` for the other rules.
+       */
+      readonly duplicateOf?: readonly (number | null)[];
       /** How many messages remain in the window. */
       readonly remaining: number;
       /** Tokens the removed messages carried. */

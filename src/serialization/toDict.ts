@@ -109,6 +109,10 @@ const extensionOf = (state: MemoryState): ExtensionDict | undefined => {
   if (config.toolPairs !== DEFAULT_CONFIG.toolPairs) extension.tool_pairs = config.toolPairs;
   if (config.startOn !== DEFAULT_CONFIG.startOn) extension.start_on = config.startOn;
   if (config.pinSystem !== DEFAULT_CONFIG.pinSystem) extension.pin_system = config.pinSystem;
+  if (config.prune !== DEFAULT_CONFIG.prune) extension.prune = config.prune;
+  if (config.pruneThreshold !== DEFAULT_CONFIG.pruneThreshold)
+    extension.prune_threshold = config.pruneThreshold;
+  if (config.embedder !== DEFAULT_CONFIG.embedder) extension.embedder = config.embedder;
   if (!defaultPositions(state) || state.pendingMessages.length > 0) {
     extension.positions = positionsOf(state.positionRuns, state.messages.length);
     extension.next_position = state.nextPosition;

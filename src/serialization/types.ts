@@ -89,6 +89,9 @@ export interface ExtensionDict {
   readonly tool_pairs?: 'reference' | 'strict';
   readonly start_on?: 'user' | null;
   readonly pin_system?: boolean;
+  readonly prune?: 'oldest' | 'redundant';
+  readonly prune_threshold?: number;
+  readonly embedder?: string;
   /** One per message of `messages`, rising. */
   readonly positions?: readonly number[];
   readonly next_position?: number;

@@ -45,6 +45,9 @@ export const configArb: fc.Arbitrary<MemoryConfig> = fc.record({
   toolPairs: fc.constant('reference' as const),
   startOn: fc.constant(null),
   pinSystem: fc.constant(false),
+  prune: fc.constant('oldest' as const),
+  pruneThreshold: fc.constant(0.9),
+  embedder: fc.constant('lexical'),
 });
 
 /** A valid memory config counting with `'heuristic'`, the reference memory's own count. */
@@ -55,4 +58,7 @@ export const heuristicConfigArb: fc.Arbitrary<MemoryConfig> = fc.record({
   toolPairs: fc.constant('reference' as const),
   startOn: fc.constant(null),
   pinSystem: fc.constant(false),
+  prune: fc.constant('oldest' as const),
+  pruneThreshold: fc.constant(0.9),
+  embedder: fc.constant('lexical'),
 });

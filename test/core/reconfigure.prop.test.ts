@@ -41,6 +41,9 @@ const configArb: fc.Arbitrary<MemoryConfig> = fc.record({
   toolPairs: fc.constantFrom('reference' as const, 'strict' as const),
   startOn: fc.constantFrom(null, 'user' as const),
   pinSystem: fc.boolean(),
+  prune: fc.constant('oldest' as const),
+  pruneThreshold: fc.constant(0.9),
+  embedder: fc.constant('lexical'),
 });
 
 /** A whole config, or some of its fields (possibly none, possibly all equal to the state's). */

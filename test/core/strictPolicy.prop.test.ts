@@ -38,6 +38,9 @@ const policyConfigArb = (toolPairs: 'strict' | 'reference'): fc.Arbitrary<Memory
     toolPairs: fc.constant(toolPairs),
     startOn: fc.constantFrom(null, 'user' as const),
     pinSystem: fc.boolean(),
+    prune: fc.constant('oldest' as const),
+    pruneThreshold: fc.constant(0.9),
+    embedder: fc.constant('lexical'),
   });
 
 const requestsTools = (message: Message): boolean =>

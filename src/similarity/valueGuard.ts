@@ -1,0 +1,70 @@
+/**
+ * The value guard: the values a text states, so that a near twin that changes one ("my flight is
+ * at 9:10" → "my flight is at 9:40") is an update, never a duplicate. Rules, in order:
+ *
+ * 1. numbers, with the separators that make them one value: times (`9:10`), dates (`2026-12-01`,
+ *    `12/01`), decimals and grouped digits (`3.5`, `1,000`), versions (`1.2.3`);
+ * 2. month and weekday names, full or abbreviated (`March`, `mar`, `Tuesday`, `tue`);
+ * 3. capitalized words, wherever they stand (names, places, products: `Paris` → `Berlin`);
+ * 4. quoted text: between `"…"`, `“…”` or backticks, at most 80 characters;
+ * 5. negations (`not`, `no`, `never`, `…n't`): "it is ready" and "it is not ready" differ.
+ *
+ * Two texts state the same values when the lists are equal (as multisets). The rules are
+ * deliberately wide: a false "differs" keeps a message that could have gone (the trim falls back
+ * to the oldest), a false "same" would lose an update.
+ */
+
+const NUMBER = /\p{N}+(?:[.,:/-]\p{N}+)*/gu;
+const CAPITALIZED = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}]*/gu;
+const QUOTED = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|`([^`\n]{1,80})`/gu;
+const WORD = /[\p{L}']+/gu;
+
+const CALENDAR: ReadonlySet<string> = /* @__PURE__ */ new Set(
+  (
+    'january february march april may june july august september october november december ' +
+    'jan feb mar apr jun jul aug sep sept oct nov dec ' +
+    'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
+    'today tomorrow yesterday'
+  ).split(' '),
+);
+
+const NEGATIONS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'not',
+  'no',
+  'never',
+  'none',
+  'nothing',
+]);
+
+/**
+ * The values a text states under the rules above, as a sorted list (one entry per occurrence).
+ *
+ * @example
+ * ```ts
+ * valuesOf('My flight is at 9:10 on Friday'); // ['#9:10', 'My', 'cal:friday', 'Friday']
+ * ```
+ * @internal
+ */
+export const valuesOf = (text: string): string[] => {
+  const values: string[] = [];
+  for (const match of text.matchAll(NUMBER)) values.push(`#${match[0]}`);
+  for (const match of text.matchAll(CAPITALIZED)) values.push(match[0]);
+  for (const match of text.matchAll(QUOTED)) values.push(`"${match[1] ?? match[2] ?? match[3]}`);
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0].toLowerCase();
+    if (CALENDAR.has(word)) values.push(`cal:${word}`);
+    if (NEGATIONS.has(word) || word.endsWith("n't")) values.push('not');
+  }
+  return values.sort();
+};
+
+/**
+ * Whether two value lists (from {@link valuesOf}) are equal.
+ *
+ * @internal
+ */
+export const sameValues = (a: readonly string[], b: readonly string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
