@@ -26,6 +26,9 @@ describe('createMemory', () => {
         toolPairs: 'reference',
         startOn: null,
         pinSystem: false,
+        prune: 'oldest',
+        pruneThreshold: 0.9,
+        embedder: 'lexical',
       },
       messages: [],
       tokenCounts: [],
@@ -98,7 +101,7 @@ describe('createMemory', () => {
 
   it('reports every problem at once, unknown options with a hint', () => {
     expect(problemsOf({ max_messages: 5, maxMessages: 0, maxTokens: 'x' })).toEqual([
-      'max_messages is not an option (did you mean maxMessages?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem',
+      'max_messages is not an option (did you mean maxMessages?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder',
       'maxMessages must be at least 1, received 0',
       'maxTokens must be a number, received string "x"',
     ]);

@@ -80,7 +80,8 @@ const atMostOneUnit = (messages: readonly Message[], strict: boolean): boolean =
 
 const breakdownOf = (rules: readonly TrimRule[]) => {
   const breakdown = { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 };
-  for (const rule of rules) breakdown[rule]++;
+  // 'redundant' never happens here (prune: 'oldest').
+  for (const rule of rules) breakdown[rule as keyof typeof breakdown]++;
   return breakdown;
 };
 
