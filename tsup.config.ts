@@ -71,6 +71,7 @@ const thinEntries = {
   tokens: 'src/entries/tokens.ts',
   constants: 'src/entries/constants.ts',
   knowledge: 'src/entries/knowledge.ts',
+  pruning: 'src/entries/pruning.ts',
 };
 
 const common: Options = {

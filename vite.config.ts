@@ -31,6 +31,7 @@ export default defineConfig({
           ['tokens', 'tokens', './src/entries/tokens.ts'],
           ['constants', 'constants', './src/entries/constants.ts'],
           ['knowledge', 'knowledge', './src/entries/knowledge.ts'],
+          ['pruning', 'pruning', './src/entries/pruning.ts'],
           ['encodings', 'encodings', './src/tokens/encodingsEntry.ts'],
           ['node', 'node', './src/node/index.ts'],
           ['sessions/node', 'sessions-node', './src/entries/sessionsNode.ts'],

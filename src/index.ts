@@ -131,6 +131,8 @@ export type {
   MemoryOptions,
   TokenizerName,
   ToolPairPolicy,
+  PrunePolicy,
+  EmbedderName,
   MemoryState,
   PositionRun,
   MemoryAction,

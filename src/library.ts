@@ -482,3 +482,11 @@ export type {
 } from './agent/knowledge/moduleTypes';
 export { FORGET_TOOL } from './agent/run/knowledgeTools';
 export { knowledgeActions } from './actions/knowledgeActions';
+
+// Redundancy pruning (conversation-memory/pruning): embedders, and the planner for browsers.
+export { enableRedundantPruning } from './core/enableRedundantPruning';
+export { registerEmbedder, isKnownEmbedder } from './similarity/embedders';
+export type { Embedder } from './similarity/embedders';
+export { embeddingText } from './similarity/embeddingText';
+export { EmbedderError } from './errors/memoryErrors';
+export type { EmbedderName, PrunePolicy } from './model/config';

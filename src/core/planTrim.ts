@@ -34,6 +34,12 @@ export const planTrim = (state: MemoryState): TrimPlan => {
   );
   // A preview: the redundancy index stays with this window, nothing removed.
   plan.finish([], state.messages);
-  const { finish: _finish, ...trimPlan } = plan;
-  return trimPlan;
+  return plan.duplicateOf === undefined
+    ? { removed: plan.removed, rules: plan.rules, remainingTokens: plan.remainingTokens }
+    : {
+        removed: plan.removed,
+        rules: plan.rules,
+        remainingTokens: plan.remainingTokens,
+        duplicateOf: plan.duplicateOf,
+      };
 };

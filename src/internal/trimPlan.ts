@@ -222,7 +222,7 @@ const planUnits = (
   // newest turn (its last user message on, or the newest unit when there is no user message).
   if (redundancy !== undefined && overLimit()) {
     let bound = last;
-    for (let i = n - 1; i >= 0 && i >= bound; i--) {
+    for (let i = n - 1; i >= 0; i--) {
       if (!isGone(i) && messageAt(sequence, i).role === 'user') {
         bound = Math.min(bound, i);
         break;

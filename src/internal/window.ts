@@ -146,19 +146,13 @@ export const withWindow = (
 export const ADD: PlanScope = /* @__PURE__ */ Object.freeze({ limits: true, scan: 'tail' });
 
 const countRules = (rules: readonly TrimRule[]): TrimBreakdown => {
-  const breakdown: { -readonly [K in keyof TrimBreakdown]-?: number } = {
-    messageLimit: 0,
-    tokenLimit: 0,
-    toolPairBoundary: 0,
-    startOn: 0,
-    redundant: 0,
-  };
-  for (const rule of rules) breakdown[rule]++;
-  if (breakdown.redundant === 0) {
-    const { redundant: _none, ...others } = breakdown;
-    return Object.freeze(others);
+  const breakdown = { messageLimit: 0, tokenLimit: 0, toolPairBoundary: 0, startOn: 0 };
+  let redundant = 0;
+  for (const rule of rules) {
+    if (rule === 'redundant') redundant++;
+    else breakdown[rule]++;
   }
-  return Object.freeze(breakdown);
+  return Object.freeze(redundant === 0 ? breakdown : { ...breakdown, redundant });
 };
 
 /**

@@ -71,7 +71,9 @@ export type TrimmedEffect =
       readonly rules: readonly TrimRule[];
       /**
        * Present when some left by the rule `'redundant'`: parallel to `removed`, the position of
-       * the newer message each duplicates (still in the window), or `null` for the other rules.
+       * the newer message each duplicates, or `null` for the other rules. That twin stays in the
+       * window unless the same trim's oldest-first fallback removes it too (then the older copy
+       * would have left first anyway).
        */
       readonly duplicateOf?: readonly (number | null)[];
       /** How many messages remain in the window. */

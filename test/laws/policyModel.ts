@@ -30,7 +30,15 @@ export interface ModelTrim {
   readonly removedTokens: number;
   readonly remainingTokens: number;
   readonly remaining: number;
+  /** Under `prune: 'redundant'`, when some left by it: each one's newer twin's position. */
+  readonly duplicateOf?: (number | null)[];
 }
+
+/**
+ * Whether the message at `newer` makes the one at `older` redundant, indices into `window` (a
+ * plain model of the twin rule, given by the test).
+ */
+export type TwinModel = (older: number, newer: number, window: readonly Message[]) => boolean;
 
 const requestsTools = (message: Message): boolean =>
   message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0;
@@ -42,6 +50,7 @@ export class PolicyModel {
   constructor(
     readonly config: MemoryConfig,
     readonly count: (message: Message) => number,
+    readonly twin?: TwinModel,
   ) {}
 
   /** `addMessage` / `addMessages`: every incoming message takes the next position. */
@@ -129,6 +138,14 @@ export class PolicyModel {
     window.forEach((entry, i) => {
       if (!rules.has(i)) total += entry.tokens;
     });
+    const twins = new Map<number, number>();
+    const over = (): boolean => count > maxMessages || (maxTokens !== null && total > maxTokens);
+    if (limits && this.config.prune === 'redundant' && this.twin !== undefined && over()) {
+      this.removeRedundant(window, rules, units, twins, over, (i) => {
+        count--;
+        total -= (window[i] as ModelEntry).tokens;
+      });
+    }
     const first = (): Message =>
       (window[(units[0] as number[])[0] as number] as ModelEntry).message;
     const drop = (rule: TrimRule): void => {
@@ -161,6 +178,70 @@ export class PolicyModel {
       removedTokens: order.reduce((sum, i) => sum + (window[i] as ModelEntry).tokens, 0),
       remainingTokens: total,
       remaining: this.entries.length,
+      ...(twins.size === 0
+        ? {}
+        : { duplicateOf: order.map((i) => (twins.has(i) ? (twins.get(i) as number) : null)) }),
     };
+  }
+
+  /**
+   * `prune: 'redundant'`, plainly: while over a limit, scan from the oldest for a unit (one
+   * message, or a tool-call message with the tool results right after it) before the newest turn
+   * (the last user message on, or the newest unit) whose every message has a newer twin still
+   * in the window; remove it; repeat.
+   */
+  private removeRedundant(
+    window: readonly ModelEntry[],
+    rules: Map<number, TrimRule>,
+    units: number[][],
+    twins: Map<number, number>,
+    over: () => boolean,
+    drop: (i: number) => void,
+  ): void {
+    const messages = window.map((entry) => entry.message);
+    const lastUnit = units[units.length - 1];
+    if (lastUnit === undefined) return;
+    let bound = lastUnit[0] as number;
+    for (let i = window.length - 1; i >= 0; i--) {
+      if (!rules.has(i) && messages[i]?.role === 'user') {
+        bound = Math.min(bound, i);
+        break;
+      }
+    }
+    const newestTwin = (m: number): number | undefined => {
+      for (let j = window.length - 1; j > m; j--) {
+        if (rules.has(j)) continue;
+        if ((this.twin as TwinModel)(m, j, messages)) return j;
+      }
+      return undefined;
+    };
+    while (over()) {
+      let removedOne = false;
+      for (let i = 0; i < bound && !removedOne; i++) {
+        const message = messages[i] as Message;
+        if (rules.has(i) || this.pinned(message) || message.role === 'tool') continue;
+        let end = i + 1;
+        if (requestsTools(message))
+          while (end < window.length && messages[end]?.role === 'tool') end++;
+        if (end > bound) continue;
+        const members = [];
+        for (let m = i; m < end; m++) if (!rules.has(m)) members.push(m);
+        const found = members.map(newestTwin);
+        if (found.some((j) => j === undefined)) continue;
+        members.forEach((m, k) => {
+          rules.set(m, 'redundant');
+          twins.set(m, (window[found[k] as number] as ModelEntry).position);
+          drop(m);
+        });
+        removedOne = true;
+      }
+      if (!removedOne) break;
+    }
+    // The units left for the other rules.
+    for (let u = units.length - 1; u >= 0; u--) {
+      const unit = (units[u] as number[]).filter((i) => !rules.has(i));
+      if (unit.length === 0) units.splice(u, 1);
+      else units[u] = unit;
+    }
   }
 }
