@@ -210,6 +210,7 @@ export type {
   AgentStreamEvent,
   ModelView,
   ModelViewOptions,
+  MaskToolResults,
   TranscriptEntry,
   ViewChange,
   ViewOmissionReason,
