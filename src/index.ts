@@ -212,6 +212,7 @@ export type {
   AgentStreamEvent,
   ModelView,
   ModelViewOptions,
+  MaskToolResults,
   TranscriptEntry,
   ViewChange,
   ViewOmissionReason,

@@ -268,6 +268,7 @@ export type { AgentStreamEvent } from './agent/streamEvents';
 export type {
   ModelView,
   ModelViewOptions,
+  MaskToolResults,
   TranscriptEntry,
   ViewChange,
   ViewOmissionReason,

@@ -15,6 +15,9 @@ import type { Provider, ToolSpec } from './provider';
 import { sessionKeyOf, type SessionKey } from '../sessions/sessionKey';
 import type { SessionStore } from '../sessions/types';
 import type { AgentConfig, AgentObserver, AgentOptions, AgentTool } from './types';
+import { readMaskOption } from '../view/readMaskOption';
+import { READ_TOOL_RESULT } from '../view/maskedToolResult';
+import type { MaskToolResults } from '../view/viewTypes';
 
 const API = 'createAgent';
 
@@ -38,6 +41,8 @@ export interface CheckedAgentOptions {
   readonly session: CheckedSession | undefined;
   readonly eventStore: CheckedEventStore | undefined;
   readonly knowledge: KnowledgeModules | undefined;
+  /** `config.maskToolResults`, when masking is on. */
+  readonly mask: MaskToolResults | undefined;
 }
 
 /**
@@ -197,6 +202,7 @@ const CONFIG_OPTIONS = [
   'summarizeModel',
   'summarizeMaxTokens',
   'onError',
+  'maskToolResults',
 ] as const satisfies readonly (keyof AgentConfig)[];
 /** A config field given at the top level belongs in `config`. */
 const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -410,9 +416,16 @@ const check = (options: unknown): CheckedAgentOptions => {
     'summarizeModel',
     'summarizeMaxTokens',
     'onError',
+    'maskToolResults',
   ]);
   for (const key of Object.keys(config)) {
     if (!known.has(key)) fail(`config.${key} is not an option; expected ${[...known].join(', ')}`);
+  }
+  const mask = readMaskOption(config['maskToolResults'], 'config.maskToolResults', fail);
+  if (mask !== undefined && tools.has(READ_TOOL_RESULT)) {
+    fail(
+      `tools: a tool named ${describeValue(READ_TOOL_RESULT)} clashes with the one config.maskToolResults adds`,
+    );
   }
   return {
     provider,
@@ -439,5 +452,6 @@ const check = (options: unknown): CheckedAgentOptions => {
     session: checkSession(rawSession),
     eventStore: checkEventStore(rawEventStore),
     knowledge: checkKnowledge(options as Record<string, unknown>, tools),
+    mask,
   };
 };

@@ -21,6 +21,7 @@ import type {
   AgentInput,
   AgentOptions,
   AgentRunResult,
+  AgentTool,
   ResumeOptions,
   RunOptions,
 } from './types';
@@ -28,6 +29,7 @@ import type { AgentStreamEvent } from './streamEvents';
 import { linkSignals, streamRun } from './run/streamRun';
 import { PROVIDER_SAFE } from '../model/providerSafe';
 import { knowledgeTools } from './run/knowledgeTools';
+import { readToolResultTool } from './run/readToolResultTool';
 
 const API = 'agent.run';
 
@@ -189,17 +191,22 @@ export const createAgent = (options: AgentOptions): Agent => {
         knowledge === undefined
           ? undefined
           : { modules: knowledge, revision: 0, storeLoaded: false, actions: [] },
+      mask: checked.mask === undefined ? undefined : { keep: checked.mask, view: undefined },
     };
+    const runTools: AgentTool[] = [];
+    // The knowledge tools act for this run (its memory, stream and store revision).
     if (knowledge?.knowledgeMemory !== undefined) {
-      // The knowledge tools act for this run (its memory, stream and store revision).
-      for (const tool of knowledgeTools(context, knowledge.knowledgeMemory)) {
-        tools.set(tool.name, tool);
-        toolSpecs.push({
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-        });
-      }
+      runTools.push(...knowledgeTools(context, knowledge.knowledgeMemory));
+    }
+    // With masking, the model can read a masked result again (from this run's transcript).
+    if (context.mask !== undefined) runTools.push(readToolResultTool(context));
+    for (const tool of runTools) {
+      tools.set(tool.name, tool);
+      toolSpecs.push({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      });
     }
     return takeTurn(memory, async () => {
       if (context.journal !== undefined) {

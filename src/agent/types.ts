@@ -8,6 +8,7 @@ import type { MemoryEffect } from '../model/effects';
 import type { JsonObject, JsonValue, Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { Provider } from './provider';
+import type { MaskToolResults } from '../view/viewTypes';
 import type { AgentStreamEvent } from './streamEvents';
 import type {
   ModelCallInfo,
@@ -122,6 +123,15 @@ export interface AgentConfig {
   readonly summarizeMaxTokens?: number;
   /** Receives observer errors and failed summary calls; they never break a run. */
   readonly onError?: (error: unknown, context: AgentErrorContext) => void;
+  /**
+   * Mask stale tool output in what every main call sends (`modelView`'s `maskToolResults`):
+   * tool results older than what `keepLast` / `keepTurns` keep, and exact repeats of a newer
+   * result, are sent as a short placeholder naming the tool and the call id; the current turn
+   * (the run, from its user message on) is always sent verbatim. The agent then offers the tool
+   * `read_tool_result` (`{ call_id }`), which answers a result's content as memory keeps it.
+   * Memory is not changed. Default: no masking.
+   */
+  readonly maskToolResults?: MaskToolResults;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { MemoryState } from '../model/state';
 import { countMessageTokens } from '../tokens/registry';
 import { fitBudget } from './fitBudget';
 import { isSendable } from './isSendable';
+import { maskToolResults } from './maskToolResults';
 import { dropEmptyMessages, dropLeadingAssistantTurns } from './providerRules';
 import { readViewOptions } from './readViewOptions';
 import { repairToolPairs, type ViewDraft, type ViewSource } from './repairToolPairs';
@@ -88,9 +89,12 @@ const transcriptSource = (
  *    with its results; a call no result answers is answered in the view with an
  *    interrupted-call tool message (`view/answered`; see `interruptedToolResult`).
  * 3. Empty messages the target refuses are left out (`'empty-content'`).
- * 4. With `budget`, the oldest groups are left out until the view fits (`'budget'`); the summary,
+ * 4. With `maskToolResults`, tool results outside the current turn that `keepLast`/`keepTurns`
+ *    do not keep, and exact repeats of a newer result sent verbatim, are sent with a short
+ *    placeholder as their content (`view/masked`; see `MaskToolResults`).
+ * 5. With `budget`, the oldest groups are left out until the view fits (`'budget'`); the summary,
  *    pinned system messages and the newest group stay.
- * 5. `'anthropic'`: leading assistant turns before the first user turn are left out.
+ * 6. `'anthropic'`: leading assistant turns before the first user turn are left out.
  *
  * Afterwards `validateTranscript(view.messages, target)` finds nothing (for `'openai'` and
  * `'anthropic'`), and the last turn is never left unanswered (providers refuse a request whose
@@ -98,7 +102,8 @@ const transcriptSource = (
  * to repair (`isSendable`), returns the window itself with no copy.
  *
  * @param state - the memory
- * @param options - `target` (default `'none'`), `budget`, `transcript`, `knowledge`
+ * @param options - `target` (default `'none'`), `budget`, `transcript`, `knowledge`,
+ * `maskToolResults`
  * @returns `{ messages, target, changes }`, plus `tokens` and `overBudget` with a budget
  * @throws MemoryArgumentError for a value that is not a memory state, or a wrong option
  * @example
@@ -118,12 +123,17 @@ const transcriptSource = (
  */
 export const modelView = (state: MemoryState, options?: ModelViewOptions): ModelView => {
   state = readState(state, API);
-  const { target, budget, transcript, knowledge } = readViewOptions(options);
+  const { target, budget, transcript, knowledge, mask } = readViewOptions(options);
   const lead: Message[] = [];
   if (knowledge !== undefined) lead.push(systemMessage(knowledge));
   const summary = summaryMessage(state.summary);
   if (summary !== undefined) lead.push(summary);
-  if (transcript === undefined && budget === undefined && isSendable(state.messages, target)) {
+  if (
+    transcript === undefined &&
+    budget === undefined &&
+    mask === undefined &&
+    isSendable(state.messages, target)
+  ) {
     return {
       messages: lead.length === 0 ? state.messages : [...lead, ...state.messages],
       target,
@@ -141,6 +151,7 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
     transcript === undefined ? windowSource(state) : transcriptSource(state, transcript, draft);
   repairToolPairs(source, target, draft);
   let view = dropEmptyMessages(draft, target);
+  if (mask !== undefined) view = maskToolResults(view, mask);
   let tokens: number | undefined;
   let overBudget: boolean | undefined;
   if (budget !== undefined) {
@@ -168,13 +179,19 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
   };
 };
 
-/** Token counts of a draft's messages: the state's own for window messages, else counted once. */
+/**
+ * Token counts of a draft's messages: the state's own for window messages sent as memory holds
+ * them, else counted once.
+ */
 const tokenCounter = (state: MemoryState, fromWindow: boolean) => {
   const cache = new Map<Message, number>();
   return (draft: ViewDraft, k: number): number => {
     const source = draft.sources[k] as number;
-    if (fromWindow && source >= 0) return state.tokenCounts[source] as number;
     const message = draft.messages[k] as Message;
+    // A window message as memory holds it: its stored count (a masked one is counted afresh).
+    if (fromWindow && source >= 0 && state.messages[source] === message) {
+      return state.tokenCounts[source] as number;
+    }
     let count = cache.get(message);
     if (count === undefined) {
       count = countMessageTokens(state.config.tokenizer, message, API);

@@ -14,13 +14,17 @@ export const filterDraft = (
   keepAt: (k: number) => boolean,
   reason: ViewOmissionReason,
 ): ViewDraft => {
+  const { masked } = draft;
   const next: ViewDraft = {
     messages: [],
     positions: [],
     groupStarts: [],
     sources: [],
     changes: draft.changes,
+    ...(masked === undefined ? {} : { masked }),
   };
+  // Masked results left out: the change records the original, and their `view/masked` goes.
+  let unmasked: Set<Message> | undefined;
   // Group starts only grow along the draft, so the last one renumbered is the only one to recall.
   let oldStart = -1;
   let newStart = -1;
@@ -29,7 +33,9 @@ export const filterDraft = (
     const position = draft.positions[k] as number | null;
     if (!keepAt(k)) {
       const source = draft.sources[k] as number;
-      if (source >= 0) next.changes.push(omitted(reason, source, position, message));
+      const original = masked?.get(message);
+      if (original !== undefined) (unmasked ??= new Set()).add(message);
+      if (source >= 0) next.changes.push(omitted(reason, source, position, original ?? message));
       else {
         // An answer the view made goes with its call: its `view/answered` change goes too.
         const at = next.changes.findIndex(
@@ -49,7 +55,18 @@ export const filterDraft = (
     next.groupStarts.push(newStart);
     next.sources.push(draft.sources[k] as number);
   }
+  if (unmasked !== undefined) dropMaskedChanges(next.changes, unmasked);
   return next;
+};
+
+/** Removes, in place and in one pass, the `view/masked` changes of the placeholders `gone`. */
+const dropMaskedChanges = (changes: ViewChange[], gone: ReadonlySet<Message>): void => {
+  let kept = 0;
+  for (const change of changes) {
+    if (change.type === 'view/masked' && gone.has(change.message)) continue;
+    changes[kept++] = change;
+  }
+  changes.length = kept;
 };
 
 const omitted = (

@@ -2,11 +2,12 @@ import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import { unknownOption } from '../util/unknownOption';
 import { unreadable } from '../internal/unreadable';
-import type { ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes';
+import { readMaskOption } from './readMaskOption';
+import type { MaskToolResults, ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes';
 
 const API = 'modelView';
 
-const OPTION_NAMES = ['target', 'budget', 'transcript', 'knowledge'] as const;
+const OPTION_NAMES = ['target', 'budget', 'transcript', 'knowledge', 'maskToolResults'] as const;
 
 /** A wrong-case or snake_case key the caller probably meant. */
 const OPTION_HINTS: Readonly<Record<string, string>> = {
@@ -15,6 +16,9 @@ const OPTION_HINTS: Readonly<Record<string, string>> = {
   max_tokens: 'budget',
   tokenBudget: 'budget',
   messages: 'transcript',
+  mask: 'maskToolResults',
+  maskToolOutput: 'maskToolResults',
+  masking: 'maskToolResults',
 };
 
 /** The checked options. */
@@ -23,6 +27,7 @@ export interface ViewOptions {
   readonly budget: number | undefined;
   readonly transcript: readonly TranscriptEntry[] | undefined;
   readonly knowledge: string | undefined;
+  readonly mask: MaskToolResults | undefined;
 }
 
 const fail = (what: string): never => {
@@ -67,7 +72,13 @@ const readTranscript = (value: unknown): readonly TranscriptEntry[] => {
  */
 export const readViewOptions = (options: ModelViewOptions | undefined): ViewOptions => {
   if (options === undefined) {
-    return { target: 'none', budget: undefined, transcript: undefined, knowledge: undefined };
+    return {
+      target: 'none',
+      budget: undefined,
+      transcript: undefined,
+      knowledge: undefined,
+      mask: undefined,
+    };
   }
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     return fail(
@@ -77,7 +88,7 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
   try {
     const unknown = unknownOption(options, OPTION_NAMES, 'options', OPTION_HINTS);
     if (unknown !== undefined) fail(unknown);
-    const { target = 'none', budget, transcript, knowledge } = options;
+    const { target = 'none', budget, transcript, knowledge, maskToolResults } = options;
     if (knowledge !== undefined && typeof knowledge !== 'string') {
       fail(
         `options.knowledge must be a string (the knowledge blocks), received ${describeValue(knowledge)}`,
@@ -96,6 +107,7 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       budget: budget ?? undefined,
       transcript: transcript === undefined ? undefined : readTranscript(transcript),
       knowledge: knowledge === undefined || knowledge.trim() === '' ? undefined : knowledge,
+      mask: readMaskOption(maskToolResults, 'options.maskToolResults', fail),
     };
   } catch (error) {
     throw unreadable(error, MemoryArgumentError, API, 'options');

@@ -17,6 +17,8 @@ export interface ViewDraft {
   /** For each kept message, its index in the source (−1 for a message the view made). */
   readonly sources: number[];
   readonly changes: ViewChange[];
+  /** The original of each masked result, by the placeholder sent in its place. */
+  readonly masked?: ReadonlyMap<Message, Message>;
 }
 
 /** Reads a source message and its position by index. */

@@ -50,7 +50,8 @@ export type ViewOmissionReason =
 
 /**
  * What a model view changed on its way from the retained memory to the model, as data (like a
- * reducer's effects): a message left out, or a tool call answered in the view.
+ * reducer's effects): a message left out, a tool call answered in the view, or a tool result
+ * masked.
  *
  * - `view/omitted`: `message` was left out for `reason`; `position` is its position in the
  *   conversation (`null` for a message memory never held), `index` its index in the source (the
@@ -58,6 +59,12 @@ export type ViewOmissionReason =
  * - `view/answered`: the call `toolCallId` of the assistant message at `position` had no result;
  *   the view answers it with `message` (a tool message saying the call was interrupted), right
  *   after the call's other results. Memory is not changed.
+ * - `view/masked` (with `maskToolResults`): the tool result at `index` (its index in the source)
+ *   and `position` is sent with a short placeholder as its content (`message`, the same role,
+ *   `toolCallId` and `toolName`); `reason` `'stale'`: older than what `keepLast`/`keepTurns`
+ *   keep; `'repeat'`: identical (same tool name, same content) to the newer result of the call
+ *   `sameAs`, which is sent verbatim. `toolName` is `null` for a result without one. Memory is
+ *   not changed: the original stays in the window (or transcript) at `index`.
  *
  * @example
  * ```ts
@@ -84,6 +91,17 @@ export type ViewChange =
       readonly toolName: string;
       readonly position: number | null;
       readonly message: Message;
+    }
+  | {
+      readonly type: 'view/masked';
+      readonly reason: 'stale' | 'repeat';
+      readonly index: number;
+      readonly position: number | null;
+      readonly toolCallId: string;
+      readonly toolName: string | null;
+      /** For a `'repeat'`: the call id of the newer identical result, sent verbatim. */
+      readonly sameAs?: string;
+      readonly message: Message;
     };
 
 /**
@@ -98,6 +116,29 @@ export type ViewChange =
 export interface TranscriptEntry {
   readonly message: Message;
   readonly position: number | null;
+}
+
+/**
+ * Which tool results a model view sends verbatim when it masks stale tool output
+ * (`modelView`'s `maskToolResults`); the others are sent with a short placeholder that names the
+ * tool and the call id and says how to read the result again (the agent's `read_tool_result`
+ * tool). Give either or both (integers ≥ 0): a result is kept when either keeps it. The current
+ * turn (from the last user message on) is always sent verbatim, and an exact repeat of a newer
+ * result sent verbatim is always masked.
+ *
+ * @example
+ * ```ts
+ * const mask: MaskToolResults = { keepLast: 3, keepTurns: 2 };
+ * ```
+ */
+export interface MaskToolResults {
+  /** The newest tool results sent verbatim, the current turn's included (default 0). */
+  readonly keepLast?: number | undefined;
+  /**
+   * The newest user turns whose tool results are sent verbatim, the current turn included (so 0
+   * and 1 both keep the current turn only; default 0).
+   */
+  readonly keepTurns?: number | undefined;
 }
 
 /**
@@ -132,6 +173,15 @@ export interface ModelViewOptions {
    * out for a budget (it has its own, counted when it was built). Empty: nothing is sent.
    */
   readonly knowledge?: string | undefined;
+  /**
+   * Mask stale tool output: tool results older than what `keepLast` / `keepTurns` keep, and
+   * exact repeats of a newer result, are sent with a short placeholder in place of their content
+   * (the message stays, so the provider's pairing rules hold), before the budget is fitted, so
+   * masked results cost fewer tokens. The current turn, pinned messages and every message that
+   * is not a tool result are never changed; each masking is a `view/masked` change. Default: no
+   * masking.
+   */
+  readonly maskToolResults?: MaskToolResults | null | undefined;
 }
 
 /**

@@ -258,3 +258,35 @@ export const knowledgeLog = (): EventLog => {
   for (const action of knowledgeActions()) log = appendAction(log, action);
   return log;
 };
+
+/** The memory options of {@link maskLog}. */
+export const MASK_CONFIG = { maxMessages: 20, tokenizer: 'heuristic', pinSystem: true } as const;
+
+/**
+ * A coding agent's conversation for masking (issue #19 §2): a pinned system message, then three
+ * user turns that read files; `a.txt` is read twice (`c1`, then `c3`, the same text), `b.txt`
+ * once (`c2`); the last turn (`c4`, a hostile id and tool name) is the current one. Step 15 is
+ * the last.
+ */
+export const maskLog = (): EventLog => {
+  let log = createEventLog(MASK_CONFIG, { snapshotEvery: 4 });
+  const read = (id: string, path: string, text: string, name = 'read_file') => [
+    assistantMessage(null, [{ id, name, parameters: { path } }]),
+    toolMessage(text, { toolCallId: id, toolName: name }),
+  ];
+  for (const message of [
+    systemMessage('You are a coding agent.'),
+    userMessage('Fix the bug in a.txt'),
+    ...read('c1', 'a.txt', 'alpha '.repeat(20)),
+    assistantMessage('Fixed a.txt.'),
+    userMessage('Now compare with b.txt'),
+    ...read('c2', 'b.txt', 'bravo '.repeat(20)),
+    ...read('c3', 'a.txt', 'alpha '.repeat(20)),
+    assistantMessage('They differ.'),
+    userMessage('And c.txt?'),
+    ...read('c4\u001b[31m', 'c.txt', 'charlie', 'read\n<b>x</b>'),
+  ]) {
+    log = appendAction(log, memoryActions.messageAdded(message));
+  }
+  return log;
+};

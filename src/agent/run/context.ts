@@ -5,7 +5,8 @@ import type { AgentObserver, AgentTool } from '../types';
 import type { ReportError } from './notify';
 import type { Message } from '../../model/message';
 import type { EventJournal } from './eventJournal';
-import type { ViewTarget } from '../../view/viewTypes';
+import type { MaskToolResults, ViewTarget } from '../../view/viewTypes';
+import type { RunView } from './runView';
 import type { AgentStreamEvent } from '../streamEvents';
 
 /**
@@ -17,6 +18,17 @@ export interface SummarizeSettings {
   readonly provider: Provider;
   readonly model: string;
   readonly maxTokens: number;
+}
+
+/**
+ * Masking of stale tool output, when `config.maskToolResults` is on: what every main call's view
+ * keeps, and the run's transcript once the run has begun (what `read_tool_result` reads).
+ *
+ * @internal
+ */
+export interface MaskRun {
+  readonly keep: MaskToolResults;
+  view: RunView | undefined;
 }
 
 /**
@@ -45,6 +57,8 @@ export interface RunContext {
   readonly journal?: EventJournal | undefined;
   /** With entity memory, a knowledge graph or knowledge memory: the run's link to them. */
   readonly knowledge?: KnowledgeRun | undefined;
+  /** With `config.maskToolResults`: what each view keeps, and the run's transcript. */
+  readonly mask?: MaskRun | undefined;
   /** With `agent.stream`: receives each event of the run as it happens. */
   readonly emit?: ((event: AgentStreamEvent) => void) | undefined;
 }

@@ -142,6 +142,7 @@ export const runAgent = async (
 ): Promise<AgentRunResult> => {
   const { memory, runId, maxIterations } = context;
   const view = new RunView(memory);
+  if (context.mask !== undefined) context.mask.view = view;
   await startKnowledge(context);
   const interrupted = await answerInterrupted(context, view, resume?.rerun === true, input);
   if (resume !== undefined && interrupted === 0) {
@@ -167,7 +168,12 @@ export const runAgent = async (
     const request = {
       model: context.model,
       systemPrompt: context.systemPrompt,
-      messages: view.view(memory, context.target, knowledgeText(context, view.messages())).messages,
+      messages: view.view(
+        memory,
+        context.target,
+        knowledgeText(context, view.messages()),
+        context.mask?.keep,
+      ).messages,
       ...(context.toolSpecs.length > 0 ? { tools: context.toolSpecs } : {}),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     };

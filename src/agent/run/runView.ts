@@ -4,7 +4,7 @@ import { getPositions } from '../../core/selectors';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
 import { modelView } from '../../view/modelView';
-import type { ModelView, TranscriptEntry, ViewTarget } from '../../view/viewTypes';
+import type { MaskToolResults, ModelView, TranscriptEntry, ViewTarget } from '../../view/viewTypes';
 
 /** The state of an agent without memory: no summary, no window; the run's transcript only. */
 let emptyState: MemoryState | undefined;
@@ -49,15 +49,21 @@ export class RunView {
   }
 
   /**
-   * The model view of the next call: `modelView` of the memory with the run's transcript, and the
-   * knowledge blocks (when there are any) first.
+   * The model view of the next call: `modelView` of the memory with the run's transcript, the
+   * knowledge blocks (when there are any) first, and stale tool output masked (with `mask`).
    */
-  view(memory: ConversationMemory | undefined, target: ViewTarget, knowledge?: string): ModelView {
+  view(
+    memory: ConversationMemory | undefined,
+    target: ViewTarget,
+    knowledge?: string,
+    mask?: MaskToolResults,
+  ): ModelView {
     const state = memory?.state ?? (emptyState ??= createMemory());
     return modelView(state, {
       target,
       transcript: this.#entries,
       ...(knowledge === undefined ? {} : { knowledge }),
+      ...(mask === undefined ? {} : { maskToolResults: mask }),
     });
   }
 

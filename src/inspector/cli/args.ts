@@ -1,5 +1,5 @@
 import { quoteText } from '../../util/escapeText';
-import type { ViewTarget } from '../../view/viewTypes';
+import type { MaskToolResults, ViewTarget } from '../../view/viewTypes';
 import { VIEW_TARGETS } from '../model/stepModelView';
 import { closestName } from './closestName';
 
@@ -22,6 +22,8 @@ export type InspectArgs =
       readonly html: string | null;
       /** `--target`: whose rules the model view of `--at N` meets (default `'openai'`). */
       readonly target: ViewTarget;
+      /** `--mask-keep-last N`, `--mask-keep-turns K`: mask stale tool output in the model view. */
+      readonly mask?: MaskToolResults;
     }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
@@ -51,6 +53,9 @@ actions has steps 0 to 16.
             summary first), with each message left out or call answered, and why
   --target T  the provider rules the model view meets: openai (the default),
             anthropic or none (only the tool-pairing rules)
+  --mask-keep-last N  mask stale tool output in the model view: only the N
+            newest tool results (and the current turn's) are sent verbatim
+  --mask-keep-turns K  also keep the tool results of the K newest user turns
   --json    the same data as JSON
   --html OUT  writes the inspector page for FILE to OUT: one self-contained
             HTML file (no server, no network) to step through the timeline
@@ -59,7 +64,25 @@ actions has steps 0 to 16.
 `;
 
 /** The options, as a misspelt one is compared with them. */
-const OPTIONS = ['--at', '--target', '--json', '--html', '--help', '--version'] as const;
+const OPTIONS = [
+  '--at',
+  '--target',
+  '--mask-keep-last',
+  '--mask-keep-turns',
+  '--json',
+  '--html',
+  '--help',
+  '--version',
+] as const;
+
+/** The masking options, by the `maskToolResults` field each sets. */
+const MASK_OPTIONS = { '--mask-keep-last': 'keepLast', '--mask-keep-turns': 'keepTurns' } as const;
+
+/** The masking option `arg` names (`--mask-keep-last` or `--mask-keep-last=3`), if any. */
+const maskOption = (arg: string): keyof typeof MASK_OPTIONS | undefined =>
+  (Object.keys(MASK_OPTIONS) as (keyof typeof MASK_OPTIONS)[]).find(
+    (name) => arg === name || arg.startsWith(`${name}=`),
+  );
 const COMMANDS = ['inspect'] as const;
 
 const STEP = /^(0|[1-9][0-9]{0,8})$/;
@@ -100,6 +123,7 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
   let json = false;
   let html: string | null = null;
   let target: ViewTarget | null = null;
+  let mask: { keepLast?: number; keepTurns?: number } | null = null;
   let literal = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
@@ -124,6 +148,16 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
         };
       }
       target = known;
+    } else if (!literal && maskOption(arg) !== undefined) {
+      const name = maskOption(arg) as keyof typeof MASK_OPTIONS;
+      const value = arg === name ? rest[++i] : arg.slice(name.length + 1);
+      if (value === undefined || !STEP.test(value)) {
+        return {
+          kind: 'usage',
+          problem: `${name} expects a count (0, 1, 2, …), got ${value === undefined ? 'nothing' : quoteText(value)}`,
+        };
+      }
+      mask = { ...(mask ?? {}), [MASK_OPTIONS[name]]: Number(value) };
     } else if (!literal && (arg === '--html' || arg.startsWith('--html='))) {
       const value = arg === '--html' ? rest[++i] : arg.slice('--html='.length);
       if (value === undefined || value === '') {
@@ -152,5 +186,20 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
         '--target chooses the model view of --at N: use it with --at (the page has a selector)',
     };
   }
-  return { kind: 'inspect', file, at, json, html, target: target ?? 'openai' };
+  if (mask !== null && at === null) {
+    return {
+      kind: 'usage',
+      problem:
+        '--mask-keep-last and --mask-keep-turns mask the model view of --at N: use them with --at (the page has a field)',
+    };
+  }
+  return {
+    kind: 'inspect',
+    file,
+    at,
+    json,
+    html,
+    target: target ?? 'openai',
+    ...(mask === null ? {} : { mask }),
+  };
 };

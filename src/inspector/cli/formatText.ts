@@ -126,16 +126,24 @@ const entryTag = (entry: WindowEntry, next: WindowEntry | undefined): string => 
 /**
  * The model view at a step as lines: a heading naming the target, what the next provider call
  * receives (position, mark, message: the knowledge blocks and the injected summary first, an answer the view made marked
- * with the call it answers), then one line per change (a message left out and why, a call
- * answered).
+ * with the call it answers, a masked tool result marked `masked` with its placeholder), then one
+ * line per change (a message left out and why, a call answered, a result masked).
  *
  * @internal
  */
 export const modelViewLines = (view: StepModelView, style: Style): string[] => {
   const count = view.entries.length;
+  const { mask } = view;
+  const masking =
+    mask === undefined
+      ? ''
+      : `, tool results masked (${[
+          ...(mask.keepLast === undefined ? [] : [`keep last ${mask.keepLast}`]),
+          ...(mask.keepTurns === undefined ? [] : [`keep turns ${mask.keepTurns}`]),
+        ].join(', ')})`;
   const lines = [
     style.bold(
-      `Model view (${view.target}): ${count} message${count === 1 ? '' : 's'}, what the next provider call receives`,
+      `Model view (${view.target}${masking}): ${count} message${count === 1 ? '' : 's'}, what the next provider call receives`,
     ),
     style.dim(`${'pos'.padStart(6)}  ${'mark'.padEnd(16)}  message`),
   ];
@@ -145,13 +153,18 @@ export const modelViewLines = (view: StepModelView, style: Style): string[] => {
         ? entry.kind
         : entry.kind === 'answer'
           ? `answers ${escapeText(entry.answers ?? '?', 8)}`
-          : '';
-    const pos = entry.kind === 'message' ? `#${entry.position}` : '-';
+          : entry.kind === 'masked'
+            ? 'masked'
+            : '';
+    const pos =
+      (entry.kind === 'message' || entry.kind === 'masked') && entry.position !== null
+        ? `#${entry.position}`
+        : '-';
     const line = `${pos.padStart(6)}  ${mark.padEnd(16)}  ${messageLabel(entry.message, 72)}`;
     lines.push(
       entry.kind === 'summary' || entry.kind === 'knowledge'
         ? style.cyan(line)
-        : entry.kind === 'answer'
+        : entry.kind === 'answer' || entry.kind === 'masked'
           ? style.yellow(line)
           : line,
     );

@@ -196,7 +196,7 @@ export const runInspect = (io: InspectIo): InspectResult => {
   const about = { file: args.file, kind: inspected.kind, session: inspected.session };
   if (args.at !== null) {
     const retained = windowAt(log, args.at);
-    const view = modelViewAt(log, args.at, args.target);
+    const view = modelViewAt(log, args.at, args.target, args.mask);
     const knowledge = stepKnowledge(log, args.at);
     return {
       code: 0,

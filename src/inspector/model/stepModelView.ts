@@ -5,7 +5,7 @@ import { type EventLog, seek } from '../../log/eventLog';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
 import { modelView } from '../../view/modelView';
-import type { ViewTarget } from '../../view/viewTypes';
+import type { MaskToolResults, ViewChange, ViewTarget } from '../../view/viewTypes';
 import { knowledgeTimes } from './knowledgeClock';
 import { stepBlocks } from './stepKnowledge';
 import type { StepModelView, ViewEntry } from './types';
@@ -22,14 +22,15 @@ import type { StepModelView, ViewEntry } from './types';
 export const VIEW_TARGETS: readonly ViewTarget[] = ['openai', 'anthropic', 'none'];
 
 /**
- * The model view of a state as the inspector shows it: `modelView(state, { target, knowledge })`,
- * each message tagged with where it comes from (the knowledge blocks, the injected summary, a
- * window message with its position and index, or an answer the view made for an unanswered call).
- * Memory is not changed.
+ * The model view of a state as the inspector shows it: `modelView(state, { target, knowledge,
+ * maskToolResults })`, each message tagged with where it comes from (the knowledge blocks, the
+ * injected summary, a window message with its position and index, a window tool result sent
+ * masked, or an answer the view made for an unanswered call). Memory is not changed.
  *
  * @param state - the state after a step
  * @param target - whose rules the view meets
  * @param knowledge - the knowledge blocks' text (see `stepBlocks`); `''` (the default): none
+ * @param mask - `maskToolResults` for the view (default: no masking)
  * @returns the view's entries and changes
  * @example
  * ```ts
@@ -41,8 +42,13 @@ export const stepModelView = (
   state: MemoryState,
   target: ViewTarget,
   knowledge = '',
+  mask?: MaskToolResults,
 ): StepModelView => {
-  const view = modelView(state, { target, knowledge });
+  const view = modelView(state, {
+    target,
+    knowledge,
+    ...(mask === undefined ? {} : { maskToolResults: mask }),
+  });
   // The view sends non-blank blocks as its first message, before the summary.
   let blocksLeft = knowledge.trim() === '' ? 0 : 1;
   const positions = getPositions(state);
@@ -56,12 +62,23 @@ export const stepModelView = (
     else list.push(i);
   }
   const answers = new Map<Message, { id: string; position: number | null }>();
+  const masked = new Map<Message, Extract<ViewChange, { type: 'view/masked' }>>();
   for (const change of view.changes) {
     if (change.type === 'view/answered') {
       answers.set(change.message, { id: change.toolCallId, position: change.position });
-    }
+    } else if (change.type === 'view/masked') masked.set(change.message, change);
   }
   const entries = view.messages.map((message): ViewEntry => {
+    const mask = masked.get(message);
+    if (mask !== undefined) {
+      return {
+        kind: 'masked',
+        message,
+        position: mask.position,
+        index: mask.index,
+        answers: null,
+      };
+    }
     const answer = answers.get(message);
     if (answer !== undefined) {
       return {
@@ -87,16 +104,23 @@ export const stepModelView = (
       answers: null,
     };
   });
-  return { target: view.target, entries, changes: view.changes };
+  return {
+    target: view.target,
+    entries,
+    changes: view.changes,
+    ...(mask === undefined ? {} : { mask }),
+  };
 };
 
 /**
  * The model view at step `n` of a log (the state `seek(log, n)` gives), for `target`, with the
- * knowledge blocks the model receives at that step first (see `stepKnowledge`).
+ * knowledge blocks the model receives at that step first (see `stepKnowledge`), and stale tool
+ * output masked with `mask`.
  *
  * @param log - the event log
  * @param n - the step, from 0 (the initial state) to `log.length`
  * @param target - whose rules the view meets
+ * @param mask - `maskToolResults` for the view (default: no masking)
  * @returns the view's entries and changes
  * @throws MemoryArgumentError (a `RangeError`) when `n` is outside `0..log.length`
  * @example
@@ -104,7 +128,12 @@ export const stepModelView = (
  * modelViewAt(log, 12, 'anthropic').changes; // [{ type: 'view/omitted', reason: 'tool-result-without-call', … }]
  * ```
  */
-export const modelViewAt = (log: EventLog, n: number, target: ViewTarget): StepModelView => {
+export const modelViewAt = (
+  log: EventLog,
+  n: number,
+  target: ViewTarget,
+  mask?: MaskToolResults,
+): StepModelView => {
   if (!Number.isInteger(n) || n < 0 || n > log.length) {
     throw new MemoryArgumentError(
       'modelViewAt',
@@ -114,5 +143,5 @@ export const modelViewAt = (log: EventLog, n: number, target: ViewTarget): StepM
   const state = seek(log, n);
   const blocks =
     state.knowledge === undefined ? '' : stepBlocks(state, knowledgeTimes(log)[n] as number).text;
-  return stepModelView(state, target, blocks);
+  return stepModelView(state, target, blocks, mask);
 };

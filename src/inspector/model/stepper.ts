@@ -2,7 +2,7 @@ import { memoryTransition } from '../../core/memoryTransition';
 import { actionAt, type EventLog, snapshotAt } from '../../log/eventLog';
 import type { MemoryEffect } from '../../model/effects';
 import type { MemoryState } from '../../model/state';
-import type { ViewTarget } from '../../view/viewTypes';
+import type { MaskToolResults, ViewTarget } from '../../view/viewTypes';
 import { knowledgeTimes } from './knowledgeClock';
 import type { StepKnowledge } from './knowledgeTypes';
 import { stepBlocks, stepKnowledgeOf } from './stepKnowledge';
@@ -25,9 +25,10 @@ export interface Stepper {
   readonly viewAt: (n: number) => WindowView;
   /**
    * The model view at step `n` for `target`, as {@link modelViewAt} gives it (the knowledge
-   * blocks first); after `viewAt(n)` it replays nothing (the state at `n` is cached).
+   * blocks first, stale tool output masked with `mask`); after `viewAt(n)` it replays nothing
+   * (the state at `n` is cached).
    */
-  readonly modelViewAt: (n: number, target: ViewTarget) => StepModelView;
+  readonly modelViewAt: (n: number, target: ViewTarget, mask?: MaskToolResults) => StepModelView;
   /**
    * The knowledge at step `n`, as {@link stepKnowledge} gives it (`null` without knowledge);
    * after `viewAt(n)` it replays nothing (the states and the step's effects are cached).
@@ -52,10 +53,10 @@ export interface StepperOptions {
 }
 
 /** A map that forgets its oldest-used entry past `limit`. */
-const lru = <V>(limit: number) => {
-  const map = new Map<number, V>();
+const lru = <V, K = number>(limit: number) => {
+  const map = new Map<K, V>();
   return {
-    get: (key: number): V | undefined => {
+    get: (key: K): V | undefined => {
       const value = map.get(key);
       if (value !== undefined) {
         map.delete(key);
@@ -63,10 +64,10 @@ const lru = <V>(limit: number) => {
       }
       return value;
     },
-    set: (key: number, value: V): void => {
+    set: (key: K, value: V): void => {
       map.delete(key);
       map.set(key, value);
-      if (map.size > limit) map.delete(map.keys().next().value as number);
+      if (map.size > limit) map.delete(map.keys().next().value as K);
     },
   };
 };
@@ -91,7 +92,7 @@ const lru = <V>(limit: number) => {
 export const createStepper = (log: EventLog, options: StepperOptions = {}): Stepper => {
   const states = lru<MemoryState>(options.states ?? 1024);
   const views = lru<{ view: WindowView; effects: readonly MemoryEffect[] }>(options.views ?? 64);
-  const modelViews = lru<StepModelView>(options.views ?? 64);
+  const modelViews = lru<StepModelView, string>(options.views ?? 64);
   const knowledge = lru<StepKnowledge | null>(options.views ?? 64);
   let times: number[] | undefined;
   let replayed = 0;
@@ -171,14 +172,14 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     return at;
   };
 
-  const modelViewAt = (n: number, target: ViewTarget): StepModelView => {
+  const modelViewAt = (n: number, target: ViewTarget, mask?: MaskToolResults): StepModelView => {
     checkStep(n);
     const t = VIEW_TARGETS.indexOf(target);
     if (t < 0)
       throw new RangeError(
         `target must be one of ${VIEW_TARGETS.join(', ')}, received ${String(target)}`,
       );
-    const key = n * VIEW_TARGETS.length + t;
+    const key = `${n} ${target} ${mask?.keepLast ?? '-'} ${mask?.keepTurns ?? '-'}`;
     const cached = modelViews.get(key);
     if (cached !== undefined) return cached;
     const state = stateAt(n);
@@ -186,7 +187,7 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     if (state.knowledge !== undefined) {
       blocks = knowledge.get(n)?.blocks.text ?? stepBlocks(state, timeAt(n)).text;
     }
-    const view = stepModelView(state, target, blocks);
+    const view = stepModelView(state, target, blocks, mask);
     modelViews.set(key, view);
     return view;
   };

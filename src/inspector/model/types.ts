@@ -4,7 +4,7 @@ import type { MemoryConfig } from '../../model/config';
 import type { TrimRule } from '../../model/effects';
 import type { Message } from '../../model/message';
 import type { SummaryCoverage } from '../../model/summaryCoverage';
-import type { ViewChange, ViewTarget } from '../../view/viewTypes';
+import type { MaskToolResults, ViewChange, ViewTarget } from '../../view/viewTypes';
 
 /**
  * What an inspected file held: an event log in our envelope, a state in our envelope, a raw
@@ -187,6 +187,9 @@ export interface WindowView {
  * - `'summary'`: the injected `[Conversation Summary] …` system message (not stored in memory);
  * - `'message'`: a message of the window, sent as memory holds it (`position`, and `index`, its
  *   index in the window);
+ * - `'masked'`: a tool result of the window sent with a placeholder as its content (with
+ *   `maskToolResults`; `position` and `index` are the original's, which the retained window
+ *   shows; the `view/masked` change says why);
  * - `'answer'`: a tool message the view made to answer a call that has no result (memory does
  *   not hold it; `answers` is the call's id, `position` the position of the call's message).
  *
@@ -196,7 +199,7 @@ export interface WindowView {
  * ```
  */
 export interface ViewEntry {
-  readonly kind: 'knowledge' | 'summary' | 'message' | 'answer';
+  readonly kind: 'knowledge' | 'summary' | 'message' | 'masked' | 'answer';
   readonly message: Message;
   /**
    * The message's position; for an answer, the position of the call's message; `null` for the
@@ -224,4 +227,6 @@ export interface StepModelView {
   readonly target: ViewTarget;
   readonly entries: readonly ViewEntry[];
   readonly changes: readonly ViewChange[];
+  /** The masking the view was built with (`maskToolResults`); absent: none. */
+  readonly mask?: MaskToolResults;
 }

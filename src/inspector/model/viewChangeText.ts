@@ -12,11 +12,12 @@ const messageKind = (message: Message): string => {
 /**
  * One change of a model view in a line, as the CLI prints it and the page labels it:
  * `left out #12 tool result: tool-result-without-call`, or
- * `answered call c1 (calc): interrupted`, or, for an answer the view made and then left out with
+ * `answered call c1 (calc): interrupted`, or `masked #7 tool result of call c2 (read_file): stale`
+ * (`repeat of call c5` for a repeat), or, for an answer the view made and then left out with
  * its call, `left out the answer the view made for call c1: first-message-not-user`. Ids and tool names are escaped (`escapeText`), so the
  * line stays one line whatever the file holds.
  *
- * @param change - a `view/omitted` or `view/answered` change
+ * @param change - a `view/omitted`, `view/answered` or `view/masked` change
  * @returns the line
  * @example
  * ```ts
@@ -26,6 +27,15 @@ const messageKind = (message: Message): string => {
 export const viewChangeText = (change: ViewChange): string => {
   if (change.type === 'view/answered') {
     return `answered call ${escapeText(change.toolCallId, 40)} (${escapeText(change.toolName, 40)}): interrupted`;
+  }
+  if (change.type === 'view/masked') {
+    const where = change.position === null ? 'a' : `#${change.position}`;
+    const tool = change.toolName === null ? '' : ` (${escapeText(change.toolName, 40)})`;
+    const why =
+      change.sameAs === undefined
+        ? change.reason
+        : `${change.reason} of call ${escapeText(change.sameAs, 40)}`;
+    return `masked ${where} tool result of call ${escapeText(change.toolCallId, 40)}${tool}: ${why}`;
   }
   if (change.position === null) {
     const { toolCallId } = change.message;

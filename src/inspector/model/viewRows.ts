@@ -36,7 +36,7 @@ export const viewRows = (view: StepModelView): ViewRow[] => {
   const callPositions = new Map<string, number | null>();
   for (const change of view.changes) {
     if (change.type === 'view/omitted') omitted.push(change);
-    else callPositions.set(change.toolCallId, change.position);
+    else if (change.type === 'view/answered') callPositions.set(change.toolCallId, change.position);
   }
   // Where each left-out message goes: its window index; an answer the view made and then left
   // out (index -1, with its call) goes right after its call.

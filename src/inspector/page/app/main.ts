@@ -9,7 +9,7 @@ import type { PageData } from '../data';
 import { forkText, pageLogOf } from '../pageLog';
 import { drawChart } from './chart';
 import { byId } from './dom';
-import type { ViewTarget } from '../../../view/viewTypes';
+import type { MaskToolResults, ViewTarget } from '../../../view/viewTypes';
 import { VIEW_TARGETS } from '../../model/stepModelView';
 import { renderKnowledge } from './knowledgePanel';
 import { renderDiff, renderModelView, renderSummary, renderTrimmed, renderWindow } from './render';
@@ -46,9 +46,13 @@ const start = (): void => {
   let target: ViewTarget = VIEW_TARGETS[0] as ViewTarget;
   targetSelect.value = target;
 
+  const maskField = byId<HTMLInputElement>('mask-keep-last');
+  let mask: MaskToolResults | undefined;
+
   const showModelView = (): void => {
-    renderModelView(byId('view'), byId('view-figures'), stepper.modelViewAt(current, target));
+    renderModelView(byId('view'), byId('view-figures'), stepper.modelViewAt(current, target, mask));
     document.body.dataset['target'] = target;
+    document.body.dataset['mask'] = mask === undefined ? 'off' : String(mask.keepLast);
   };
 
   const go = (target: number): void => {
@@ -84,6 +88,12 @@ const start = (): void => {
   slider.addEventListener('input', () => go(Number(slider.value)));
   targetSelect.addEventListener('change', () => {
     target = VIEW_TARGETS.find((name) => name === targetSelect.value) ?? target;
+    showModelView();
+  });
+  maskField.addEventListener('input', () => {
+    // A count (0, 1, 2, …) masks; anything else (empty, negative, a fraction) does not.
+    const text = maskField.value.trim();
+    mask = /^[0-9]{1,6}$/.test(text) ? { keepLast: Number(text) } : undefined;
     showModelView();
   });
   byId('prev').addEventListener('click', () => go(current - 1));

@@ -211,9 +211,23 @@ export const renderDiff = (
 
 /**
  * A message the model view sends: the knowledge blocks, the injected summary, a window message,
- * or an answer it made.
+ * a window tool result sent masked (its placeholder, marked with why; the retained window shows
+ * the original), or an answer it made.
  */
-const sentBubble = (entry: ViewEntry): HTMLElement => {
+const sentBubble = (entry: ViewEntry, changes: StepModelView['changes']): HTMLElement => {
+  if (entry.kind === 'masked') {
+    const change = changes.find((c) => c.type === 'view/masked' && c.message === entry.message);
+    const why =
+      change?.type === 'view/masked'
+        ? change.sameAs === undefined
+          ? change.reason
+          : `repeat of ${change.sameAs}`
+        : 'masked';
+    const item = bubble(entry.message, entry.position, null, [`masked: ${why}`], 'masked');
+    item.setAttribute('data-masked', change?.type === 'view/masked' ? change.reason : '');
+    if (change !== undefined) item.title = viewChangeText(change);
+    return item;
+  }
   if (entry.kind === 'knowledge') {
     const item = bubble(entry.message, null, null, ['knowledge'], 'knowledge');
     item.setAttribute('data-position', 'knowledge');
@@ -248,7 +262,7 @@ export const renderModelView = (
   view: StepModelView,
 ): void => {
   const items = viewRows(view).map((row) => {
-    if (row.kind === 'sent') return sentBubble(row.entry);
+    if (row.kind === 'sent') return sentBubble(row.entry, view.changes);
     const { change } = row;
     const item = bubble(
       change.message,
@@ -267,11 +281,13 @@ export const renderModelView = (
   });
   if (items.length === 0) items.push(el('li', { class: 'empty' }, '(nothing to send)'));
   list.replaceChildren(...items);
-  const left = view.changes.filter((c) => c.type === 'view/omitted').length;
-  const answered = view.changes.length - left;
+  const count = (type: StepModelView['changes'][number]['type']) =>
+    view.changes.filter((c) => c.type === type).length;
+  const masked = count('view/masked');
   figures.textContent =
     `${view.target}: ${view.entries.length} message${view.entries.length === 1 ? '' : 's'} sent` +
     (view.changes.length === 0
       ? ' · the window as memory holds it'
-      : ` · ${left} left out · ${answered} answered`);
+      : ` · ${count('view/omitted')} left out · ${count('view/answered')} answered` +
+        (masked === 0 ? '' : ` · ${masked} masked`));
 };

@@ -1,0 +1,121 @@
+/**
+ * The inspector page with masking, in headless Chromium (Debian's `chromium`, driven by
+ * playwright-core): the model view's "mask, keep last" field masks stale tool results as
+ * `modelViewAt(log, n, target, { keepLast })` does; each masked result is shown as its
+ * placeholder at its position, marked with why, while the retained window beside it still shows
+ * the original; clearing the field shows the results as memory holds them. Fails (never skips)
+ * when Chromium cannot start. Screenshot: test/.artifacts/inspector-masked.png.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeEnvelope } from 'conversation-memory';
+import { runInspect } from '../../src/inspector/cli/inspect';
+import { modelViewAt } from '../../src/inspector/model';
+import { pageTemplate } from '../support/inspectorPage';
+import { maskLog } from '../support/inspectorLog';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const artifacts = fileURLToPath(new URL('../.artifacts/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'cm-mask-e2e-'));
+const log = maskLog();
+const input = join(dir, 'masked.json');
+writeFileSync(input, JSON.stringify(encodeEnvelope(log)));
+const pageFile = join(dir, 'masked.html');
+
+let browser: Browser;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  const template = await pageTemplate();
+  const made = runInspect({
+    argv: ['inspect', input, '--html', pageFile],
+    readText: (file: string) => readFileSync(file, 'utf8'),
+    isTTY: false,
+    env: {},
+    pageTemplate: () => template,
+    writeText: (file: string, text: string) => writeFileSync(file, text),
+  });
+  expect(made.code, made.stderr).toBe(0);
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  } catch (error) {
+    throw new Error(
+      `Chromium could not be started from ${CHROMIUM} (set CHROMIUM_PATH, or apt-get install chromium): ${String(error)}`,
+      { cause: error },
+    );
+  }
+  mkdirSync(artifacts, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the inspector page: masked tool results', () => {
+  it('the field masks the view as modelViewAt does; the window keeps the originals', async () => {
+    const tab = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await tab.goto(pathToFileURL(pageFile).href);
+    await tab.waitForSelector('body[data-ready="true"]');
+    await tab.keyboard.press('End');
+    await tab.waitForSelector(`body[data-step="${log.length}"]`);
+    const shown = () =>
+      tab.evaluate(() =>
+        Array.from(document.querySelectorAll('#view .bubble.masked')).map((bubble) => ({
+          position: bubble.getAttribute('data-position'),
+          reason: bubble.getAttribute('data-masked'),
+          badge: bubble.querySelector('.mark')?.textContent,
+          text: bubble.querySelector('.text')?.textContent,
+          title: bubble.getAttribute('title'),
+        })),
+      );
+    expect(await shown()).toEqual([]);
+    await tab.locator('#mask-keep-last').fill('2');
+    await tab.waitForSelector('body[data-mask="2"]');
+    const expected = modelViewAt(log, log.length, 'openai', { keepLast: 2 });
+    const masked = expected.entries.filter((e) => e.kind === 'masked');
+    expect(await shown()).toEqual([
+      {
+        position: '3',
+        reason: 'repeat',
+        badge: 'masked: repeat of c3',
+        text: masked[0]?.message.content,
+        title: 'masked #3 tool result of call c1 (read_file): repeat of call c3',
+      },
+      {
+        position: '7',
+        reason: 'stale',
+        badge: 'masked: stale',
+        text: masked[1]?.message.content,
+        title: 'masked #7 tool result of call c2 (read_file): stale',
+      },
+    ]);
+    expect(await tab.locator('#view-figures').innerText()).toBe(
+      'openai: 14 messages sent · 0 left out · 0 answered · 2 masked',
+    );
+    // The retained window shows the originals at the same positions.
+    const original = (position: number) =>
+      tab.locator(`#window .bubble[data-position="${position}"] .text`).textContent();
+    expect(await original(3)).toBe('alpha '.repeat(20));
+    expect(await original(7)).toBe('bravo '.repeat(20));
+    // The masking stays while stepping back; keep last 0 masks c3 too.
+    await tab.keyboard.press('ArrowLeft');
+    await tab.waitForSelector(`body[data-step="${log.length - 1}"]`);
+    await tab.locator('#mask-keep-last').fill('0');
+    await tab.waitForSelector('body[data-mask="0"]');
+    expect((await shown()).map((m) => m.position)).toEqual(['3', '7', '9']);
+    await tab.keyboard.press('End');
+    await tab.waitForSelector(`body[data-step="${log.length}"]`);
+    await tab.screenshot({ path: join(artifacts, 'inspector-masked.png') });
+    // Cleared: no masking.
+    await tab.locator('#mask-keep-last').fill('');
+    await tab.waitForSelector('body[data-mask="off"]');
+    expect(await shown()).toEqual([]);
+    await tab.close();
+    expect(errors).toEqual([]);
+  });
+});
