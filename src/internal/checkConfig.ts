@@ -6,7 +6,6 @@ import { isPlainObject } from '../util/isPlainObject';
 import { limitProblem, nullableLimitProblem } from '../util/limitProblem';
 import { tokenizerProblem } from './tokenizerProblem';
 import { suggestOption } from '../util/unknownOption';
-import { embedderProblem } from '../similarity/embedders';
 import { PLANNER_MISSING, redundancyPlanner } from './redundancy/slot';
 
 /**
@@ -156,13 +155,7 @@ const fieldProblems = (fields: Given): string[] => {
   if (fields.toolPairs !== undefined) problems.push(...toolPairsProblems(fields.toolPairs));
   if (fields.startOn !== undefined) problems.push(...startOnProblems(fields.startOn));
   if (fields.pinSystem !== undefined) problems.push(...pinSystemProblems(fields.pinSystem));
-  if (fields.prune !== undefined) problems.push(...pruneProblems(fields.prune));
-  if (fields.pruneThreshold !== undefined)
-    problems.push(...pruneThresholdProblems(fields.pruneThreshold));
-  if (fields.embedder !== undefined) {
-    const problem = embedderProblem(fields.embedder);
-    if (problem !== undefined) problems.push(`embedder ${problem}`);
-  }
+  problems.push(...pruningOptionProblems(fields, 'options'));
   return problems;
 };
 
@@ -181,18 +174,29 @@ const pinSystemProblems = (value: unknown): string[] =>
     ? []
     : [`pinSystem must be true or false, received ${describeValue(value)}`];
 
-const pruneProblems = (value: unknown): string[] => {
-  if (value !== 'oldest' && value !== 'redundant')
-    return [`prune must be "oldest" or "redundant", received ${describeValue(value)}`];
-  return value === 'redundant' && redundancyPlanner() === undefined
-    ? [`prune "redundant" ${PLANNER_MISSING}`]
-    : [];
-};
-
-const pruneThresholdProblems = (value: unknown): string[] =>
-  typeof value === 'number' && value > 0 && value <= 1
+const pruneProblems = (value: unknown): string[] =>
+  value === 'oldest' || value === 'redundant'
     ? []
-    : [`pruneThreshold must be a number above 0 and at most 1, received ${describeValue(value)}`];
+    : [`prune must be "oldest" or "redundant", received ${describeValue(value)}`];
+
+/**
+ * The problems of the pruning options: `prune`, and through the planner (absent from a browser's
+ * first load until `enableRedundantPruning()`) `pruneThreshold` and `embedder`.
+ */
+const pruningOptionProblems = (
+  fields: { prune?: unknown; pruneThreshold?: unknown; embedder?: unknown },
+  names: 'options' | 'persisted',
+): string[] => {
+  const problems = fields.prune === undefined ? [] : pruneProblems(fields.prune);
+  const planner = redundancyPlanner();
+  if (planner !== undefined) return [...problems, ...planner.optionProblems(fields, names)];
+  const asked =
+    fields.prune === 'redundant' ||
+    (fields.pruneThreshold !== undefined &&
+      fields.pruneThreshold !== DEFAULT_CONFIG.pruneThreshold) ||
+    (fields.embedder !== undefined && fields.embedder !== DEFAULT_CONFIG.embedder);
+  return asked ? [...problems, PLANNER_MISSING] : problems;
+};
 
 /**
  * The problems of the trimming-policy options (`toolPairs`, `startOn`, `pinSystem`, `prune`,
@@ -206,17 +210,12 @@ export const policyProblems = (
     MemoryConfig,
     'toolPairs' | 'startOn' | 'pinSystem' | 'prune' | 'pruneThreshold' | 'embedder'
   >,
-): string[] => {
-  const embedder = embedderProblem(config.embedder);
-  return [
-    ...toolPairsProblems(config.toolPairs),
-    ...startOnProblems(config.startOn),
-    ...pinSystemProblems(config.pinSystem),
-    ...pruneProblems(config.prune),
-    ...pruneThresholdProblems(config.pruneThreshold),
-    ...(embedder === undefined ? [] : [`embedder ${embedder}`]),
-  ];
-};
+): string[] => [
+  ...toolPairsProblems(config.toolPairs),
+  ...startOnProblems(config.startOn),
+  ...pinSystemProblems(config.pinSystem),
+  ...pruningOptionProblems(config, 'options'),
+];
 
 /**
  * The problems of the pruning fields of a persisted config, named as the file names them
@@ -227,14 +226,4 @@ export const policyProblems = (
  */
 export const pruningProblems = (
   config: Pick<MemoryConfig, 'prune' | 'pruneThreshold' | 'embedder'>,
-): string[] => {
-  const problems = [
-    ...pruneProblems(config.prune),
-    ...pruneThresholdProblems(config.pruneThreshold).map((problem) =>
-      problem.replace('pruneThreshold', 'prune_threshold'),
-    ),
-  ];
-  const embedder = embedderProblem(config.embedder);
-  if (embedder !== undefined) problems.push(`embedder ${embedder}`);
-  return problems;
-};
+): string[] => pruningOptionProblems(config, 'persisted');

@@ -3,13 +3,7 @@ import type { MemoryConfig } from '../model/config';
 import type { TrimRule } from '../model/effects';
 import type { Message } from '../model/message';
 import type { PositionRun } from '../model/state';
-import { indexOfPosition, positionAtIndex } from './positionSearch';
-import {
-  PLANNER_MISSING,
-  type RedundancyPlan,
-  redundancyPlanner,
-  type SequencePositions,
-} from './redundancy/slot';
+import { PLANNER_MISSING, type RedundancyPlan, redundancyPlanner } from './redundancy/slot';
 import { countAt, messageAt, requestsTools, type Sequence, startsToolExchange } from './sequence';
 import { strictOrphans, strictScanStart } from './toolGroups';
 
@@ -121,19 +115,8 @@ const openRedundancy = (
   place: PlanPlace,
 ): RedundancyPlan => {
   const planner = redundancyPlanner();
-  if (planner === undefined)
-    throw new MemoryConfigError(place.api, [`prune "redundant" ${PLANNER_MISSING}`]);
-  const held = sequence.held.length;
-  const positions: SequencePositions = {
-    at: (i) => (i < held ? positionAtIndex(place.runs, i) : place.start + (i - held)),
-    indexOf: (position) =>
-      position >= place.start
-        ? position - place.start + held < sequence.length
-          ? position - place.start + held
-          : -1
-        : indexOfPosition(place.runs, held, position),
-  };
-  return planner.open(config, sequence, positions, place.api);
+  if (planner === undefined) throw new MemoryConfigError(place.api, [PLANNER_MISSING]);
+  return planner.open(config, sequence, place);
 };
 
 /**
@@ -218,25 +201,13 @@ const planUnits = (
   const overLimit = (): boolean =>
     count > config.maxMessages || (config.maxTokens !== null && total > config.maxTokens);
 
-  // 2a. 'redundant': whole units that a newer twin makes redundant, oldest first, never from the
-  // newest turn (its last user message on, or the newest unit when there is no user message).
+  // 2a. 'redundant': whole units a newer twin makes redundant, oldest first (see the planner).
   if (redundancy !== undefined && overLimit()) {
-    let bound = last;
-    for (let i = n - 1; i >= 0; i--) {
-      if (!isGone(i) && messageAt(sequence, i).role === 'user') {
-        bound = Math.min(bound, i);
-        break;
-      }
-    }
-    while (overLimit()) {
-      const unit = redundancy.next(bound, isGone, pinned);
-      if (unit === undefined) break;
-      unit.indices.forEach((i, k) => {
-        redundant.set(i, unit.twins[k] as number);
-        total -= countAt(sequence, i);
-        count--;
-      });
-    }
+    redundancy.removeWhile(overLimit, last, isGone, pinned, (i, twin) => {
+      redundant.set(i, twin);
+      total -= countAt(sequence, i);
+      count--;
+    });
   }
 
   const removed: number[] = [];

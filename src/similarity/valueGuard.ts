@@ -14,18 +14,24 @@
  * to the oldest), a false "same" would lose an update.
  */
 
+import { lazy } from '../util/lazy';
+
 const NUMBER = /\p{N}+(?:[.,:/-]\p{N}+)*/gu;
 const CAPITALIZED = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}]*/gu;
 const QUOTED = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|`([^`\n]{1,80})`/gu;
 const WORD = /[\p{L}']+/gu;
 
-const CALENDAR: ReadonlySet<string> = /* @__PURE__ */ new Set(
-  (
-    'january february march april may june july august september october november december ' +
-    'jan feb mar apr jun jul aug sep sept oct nov dec ' +
-    'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
-    'today tomorrow yesterday'
-  ).split(' '),
+// Built on first use: a module-level call would reach every page that loads the library.
+const calendar = /* @__PURE__ */ lazy(
+  (): ReadonlySet<string> =>
+    new Set(
+      (
+        'january february march april may june july august september october november december ' +
+        'jan feb mar apr jun jul aug sep sept oct nov dec ' +
+        'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
+        'today tomorrow yesterday'
+      ).split(' '),
+    ),
 );
 
 const NEGATIONS: ReadonlySet<string> = /* @__PURE__ */ new Set([
@@ -52,7 +58,7 @@ export const valuesOf = (text: string): string[] => {
   for (const match of text.matchAll(QUOTED)) values.push(`"${match[1] ?? match[2] ?? match[3]}`);
   for (const match of text.matchAll(WORD)) {
     const word = match[0].toLowerCase();
-    if (CALENDAR.has(word)) values.push(`cal:${word}`);
+    if (calendar().has(word)) values.push(`cal:${word}`);
     if (NEGATIONS.has(word) || word.endsWith("n't")) values.push('not');
   }
   return values.sort();

@@ -1,6 +1,7 @@
 import type { MemoryConfig } from '../../model/config';
 import type { Message } from '../../model/message';
 import type { Sequence } from '../sequence';
+import type { PlanPlace } from '../trimPlan';
 import { shared } from '../../util/shared';
 import { bundledPlanner } from './plannerLoader';
 
@@ -13,26 +14,18 @@ import { bundledPlanner } from './plannerLoader';
  */
 export interface RedundancyPlanner {
   /**
-   * Opens the planning of one trim of `sequence` (held messages, then incoming ones): the held
-   * window's index, taken over (or built), with the incoming messages entered.
+   * Opens the planning of one trim of `sequence` (held messages, then incoming ones) placed by
+   * `place`: the held window's index, taken over (or built), with the incoming messages entered.
    */
-  open(
-    config: MemoryConfig,
-    sequence: Sequence,
-    positions: SequencePositions,
-    api: string,
-  ): RedundancyPlan;
-}
-
-/**
- * Positions of a sequence's messages: `at(i)` for an index, `indexOf(p)` for a position (-1 when
- * it is not in the sequence).
- *
- * @internal
- */
-export interface SequencePositions {
-  at(index: number): number;
-  indexOf(position: number): number;
+  open(config: MemoryConfig, sequence: Sequence, place: PlanPlace): RedundancyPlan;
+  /**
+   * The problems of the pruning options given (`undefined` fields are absent), each naming the
+   * field (`names` says how: the option's name or the persisted one) and the value.
+   */
+  optionProblems(
+    fields: { readonly pruneThreshold?: unknown; readonly embedder?: unknown },
+    names: 'options' | 'persisted',
+  ): string[];
 }
 
 /**
@@ -42,15 +35,18 @@ export interface SequencePositions {
  */
 export interface RedundancyPlan {
   /**
-   * The next unit to remove as redundant, oldest first, before index `bound`; `removed(i)` says an
-   * index already leaves, `pinned(i)` that it never does. Returns the unit's indices and, parallel,
-   * the position of each one's newest twin, or `undefined` when no removable unit is left.
+   * While `over()`, removes the oldest unit that newer twins make redundant, never one from the
+   * newest turn (the last user message on) or from index `last` on (the newest unit), calling
+   * `remove(i, twinPosition)` for each of its messages. `removed(i)` says an index already
+   * leaves, `pinned(i)` that it never does.
    */
-  next(
-    bound: number,
+  removeWhile(
+    over: () => boolean,
+    last: number,
     removed: (index: number) => boolean,
     pinned: (index: number) => boolean,
-  ): { readonly indices: readonly number[]; readonly twins: readonly number[] } | undefined;
+    remove: (index: number, twin: number) => void,
+  ): void;
   /**
    * Ends the plan: the index forgets the positions `gone` and is kept for the window `next` (the
    * new state's message list), or dropped when `next` is `undefined`.
@@ -84,9 +80,10 @@ export const installRedundancyPlanner = (planner: RedundancyPlanner): void => {
 };
 
 /**
- * What a config problem says when `prune: 'redundant'` is asked for before the planner is there.
+ * What a config problem says when `prune: 'redundant'` (or one of its options) is asked for
+ * before the planner is there: the browser build leaves it out of the first load.
  *
  * @internal
  */
 export const PLANNER_MISSING =
-  "needs the redundancy planner, which the browser build leaves out of the first load: call enableRedundantPruning() from 'conversation-memory/pruning' once at startup";
+  "prune 'redundant' needs enableRedundantPruning() (conversation-memory/pruning) in browsers";
