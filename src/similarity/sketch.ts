@@ -70,7 +70,9 @@ export const sketchOf = (embedder: string, message: Message, api: string): Sketc
   const text = embeddingText(message);
   const values = messageValues(message, text);
   let sketch: Sketch;
-  if (embedder === 'lexical') {
+  // An empty text has no meaning to embed (OpenAI refuses one): it is compared lexically, so two
+  // empty messages of one role are twins and an empty one is never a twin of a text.
+  if (embedder === 'lexical' || text.trim() === '') {
     const shingles = shingleHashes(text);
     sketch = { kind: 'lexical', shingles, minHash: minHashOf(shingles), values };
   } else {

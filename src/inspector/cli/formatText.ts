@@ -36,6 +36,10 @@ const trimmedText = ({ count, byRule }: TrimmedCount): string =>
         .map(([rule, n]) => `${rule} ${n}`)
         .join(', ')})`;
 
+/** A trimmed message's rule, with the twin it repeats under `'redundant'` (`redundant of #9`). */
+const ruleLabel = (gone: { readonly rule: string; readonly duplicateOf?: number }): string =>
+  gone.duplicateOf === undefined ? gone.rule : `${gone.rule} of #${gone.duplicateOf}`;
+
 /**
  * A step's summary change in a few words: what the step added to the summary (not the whole
  * summary), or that it replaced or cleared it; with what a committed chunk covers.
@@ -219,7 +223,7 @@ export const windowText = (
     for (const gone of view.trimmed) {
       lines.push(
         style.red(
-          `${`#${gone.position}`.padStart(6)}  ${String(gone.tokens).padStart(6)}  ${gone.rule.padEnd(16)}  ${messageLabel(gone.message, 72)}`,
+          `${`#${gone.position}`.padStart(6)}  ${String(gone.tokens).padStart(6)}  ${ruleLabel(gone).padEnd(16)}  ${messageLabel(gone.message, 72)}`,
         ),
       );
     }

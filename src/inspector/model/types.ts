@@ -155,6 +155,8 @@ export interface TrimmedEntry {
   readonly position: number;
   readonly rule: RemovalRule;
   readonly tokens: number;
+  /** Rule `'redundant'`: the position of the newer message it repeats. */
+  readonly duplicateOf?: number;
 }
 
 /**

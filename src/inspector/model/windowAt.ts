@@ -37,12 +37,15 @@ const trimmedEntries = (before: MemoryState, effects: readonly MemoryEffect[]): 
   for (const effect of effects) {
     if (effect.type !== 'memory/trimmed') continue;
     const rules = removalRules(effect);
+    const twins = effect.reason === 'enforce_limits' ? effect.duplicateOf : undefined;
     effect.removed.forEach((message, i) => {
       const position = effect.positions[i] as number;
+      const twin = twins?.[i];
       entries.push({
         message,
         position,
         rule: rules[i] as TrimmedEntry['rule'],
+        ...(twin === undefined || twin === null ? {} : { duplicateOf: twin }),
         // A message added and trimmed by the same step was never held: count it as it entered.
         tokens: held.get(position) ?? countMessageTokens(before.config.tokenizer, message),
       });

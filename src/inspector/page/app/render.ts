@@ -127,7 +127,9 @@ export const renderTrimmed = (list: HTMLElement, trimmed: readonly TrimmedEntry[
     ...(trimmed.length === 0
       ? [el('li', { class: 'empty' }, '(nothing trimmed at this step)')]
       : trimmed.map((gone) => {
-          const item = bubble(gone.message, gone.position, gone.tokens, [gone.rule], 'trimmed');
+          const label =
+            gone.duplicateOf === undefined ? gone.rule : `${gone.rule} of #${gone.duplicateOf}`;
+          const item = bubble(gone.message, gone.position, gone.tokens, [label], 'trimmed');
           item.setAttribute('data-rule', gone.rule);
           return item;
         })),
@@ -196,7 +198,10 @@ export const renderDiff = (
   const added = view.entries
     .filter((e) => e.position !== null && !before.has(e.position))
     .map((e) => `#${e.position}`);
-  const trimmed = view.trimmed.map((e) => `#${e.position} (${e.rule})`);
+  const trimmed = view.trimmed.map(
+    (e) =>
+      `#${e.position} (${e.rule}${e.duplicateOf === undefined ? '' : ` of #${e.duplicateOf}`})`,
+  );
   const lines: HTMLElement[] = [
     el('p', { class: 'diff-added' }, `added: ${added.length === 0 ? '—' : added.join(', ')}`),
     el(
