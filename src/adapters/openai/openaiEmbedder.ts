@@ -156,6 +156,12 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): OpenAIEmbe
     );
   };
 
+  /** The length every new vector must have, and why; `undefined` while nothing fixes it. */
+  const expectedLength = () => {
+    if (dimensions !== undefined) return { length: dimensions, why: 'the dimensions asked for' };
+    return length === undefined ? undefined : { length, why: 'as the vectors cached before' };
+  };
+
   const store = (texts: readonly string[], vectors: readonly (readonly number[])[]): void => {
     texts.forEach((text, i) => {
       const vector = vectors[i];
@@ -198,7 +204,7 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): OpenAIEmbe
         throw new EmbeddingRequestError(`${API}.prepare`, label, error);
       }
       signal?.throwIfAborted();
-      const read = readEmbeddings(reply, batch.length, dimensions ?? length);
+      const read = readEmbeddings(reply, batch.length, expectedLength());
       if ('problems' in read) {
         const { problems, problemCount } = read;
         const more =

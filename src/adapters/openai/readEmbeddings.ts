@@ -32,8 +32,8 @@ const firstNonFinite = (values: readonly unknown[]): number => {
  *
  * @param reply - what the client returned
  * @param count - how many texts the request sent
- * @param length - the length every vector must have (the `dimensions` option, or the length of
- *   the vectors already cached), or `undefined` when none is known yet
+ * @param length - the length every vector must have and why, for the problem (the `dimensions`
+ *   option, or the length of the vectors already cached), or `undefined` when none is known yet
  * @returns the vectors in input order, or every problem with its path and value
  * @example
  * ```ts
@@ -47,7 +47,7 @@ const firstNonFinite = (values: readonly unknown[]): number => {
 export const readEmbeddings = (
   reply: unknown,
   count: number,
-  length: number | undefined,
+  length: { readonly length: number; readonly why: string } | undefined,
 ): ReadEmbeddings => {
   const problems: string[] = [];
   let problemCount = 0;
@@ -69,8 +69,8 @@ export const readEmbeddings = (
   }
   const vectors: (readonly number[] | undefined)[] = Array.from({ length: count });
   const seenAt: (number | undefined)[] = Array.from({ length: count });
-  let expected = length;
-  let expectedFrom = length === undefined ? '' : ' (as the vectors before)';
+  let expected = length?.length;
+  let expectedFrom = length === undefined ? '' : ` (${length.why})`;
   for (const [position, item] of data.entries()) {
     const path = `data[${position}]`;
     if (!isRecord(item)) {
