@@ -119,19 +119,24 @@ describe('createOpenAIEmbedder: batches', () => {
   });
 
   it('keeps the first vector of a text when two prepare calls fetch it at once', async () => {
-    let calls = 0;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const { embedder } = await start({
-      respondEmbeddings: ({ body }) => {
-        calls++;
-        return { vectors: inputTexts(body).map(() => [calls, 0, 0, 0]) };
+      // The second request's reply (another vector for the same text) comes after the first.
+      respondEmbeddings: async ({ index }) => {
+        if (index === 1) await held;
+        return { vectors: [[index + 1, 0, 0, 0]] };
       },
     });
-    await Promise.all([embedder.prepare(['a']), embedder.prepare(['a'])]);
-    expect(calls).toBe(2);
-    const first = embedder.embed('a');
-    expect([1, 2]).toContain(first[0]);
-    await embedder.prepare(['a']);
-    expect(embedder.embed('a')).toBe(first);
+    const first = embedder.prepare(['a']);
+    const second = embedder.prepare(['a']);
+    await first;
+    const vector = embedder.embed('a');
+    expect(vector).toEqual([1, 0, 0, 0]);
+    release();
+    await second;
+    expect(embedder.embed('a')).toBe(vector);
+    expect(embedder.exportCache().entries).toEqual([{ text: 'a', embedding: [1, 0, 0, 0] }]);
   });
 });
 
@@ -173,6 +178,15 @@ describe('createOpenAIEmbedder: abort', () => {
     const error = await rejection(embedder.prepare(['a'], { signal: AbortSignal.abort(reason) }));
     expect(error).toBe(reason);
     expect(server.embeddingRequests).toEqual([]);
+  });
+
+  it('rejects with the reason of an aborted signal even when every text is cached', async () => {
+    const { embedder } = await start();
+    await embedder.prepare(['a']);
+    const reason = new Error('stop');
+    expect(await rejection(embedder.prepare(['a'], { signal: AbortSignal.abort(reason) }))).toBe(
+      reason,
+    );
   });
 
   it('stops in the middle of a request: the reason, no later batch, nothing of it cached', async () => {

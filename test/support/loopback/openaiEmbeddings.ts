@@ -6,6 +6,7 @@
  * same text always gets the same vector), `dimensions` long (default: 1536 for
  * `text-embedding-3-small` and `text-embedding-ada-002`, 3072 for `text-embedding-3-large`, else
  * 16), as JSON numbers or, for `encoding_format: 'base64'`, as little-endian float32 in base64.
+ * The error texts follow OpenAI's forms (openaiSchema.ts); the `dimensions` one is this server's.
  */
 import { emptyArray, invalidType, invalidValue, missing } from './openaiSchema';
 import { invalidRequest, isObject, type OpenAIErrorBody } from './openaiWire';
@@ -75,7 +76,10 @@ export const checkEmbeddingsRequest = (
     (typeof model !== 'string' ? invalidType('model', 'a string', model) : undefined) ??
     checkInput(parsed['input']) ??
     (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) >= 1)
-      ? invalidType('dimensions', 'an integer ≥ 1', dimensions)
+      ? invalidRequest(
+          `Invalid 'dimensions': expected an integer of at least 1, got ${JSON.stringify(dimensions)}.`,
+          'dimensions',
+        )
       : undefined) ??
     (format !== undefined && format !== 'float' && format !== 'base64'
       ? invalidValue('encoding_format', format, ['float', 'base64'])
