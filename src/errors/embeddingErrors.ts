@@ -28,7 +28,8 @@ export class EmbeddingNotPreparedError extends Error {
    * @param hint - what to do, appended to the message
    */
   constructor(api: string, text: string, hint: string) {
-    const length = typeof text === 'string' ? ` (${text.length} characters)` : '';
+    const length =
+      typeof text === 'string' ? ` (${text.length} character${text.length === 1 ? '' : 's'})` : '';
     const what = `no vector for ${describeValue(text)}${length}: ${hint}`;
     super(formatMessage(api, what));
     brandError(this, 'CM_EMBEDDING_NOT_PREPARED', 'EmbeddingNotPreparedError', what);

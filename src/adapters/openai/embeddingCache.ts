@@ -19,11 +19,15 @@ export const EMBEDDING_CACHE_FORMAT = 'conversation-memory/embeddings';
  * ```
  */
 export interface EmbeddingCacheDict {
+  /** Always `'conversation-memory/embeddings'`: what the data is. */
   readonly format: typeof EMBEDDING_CACHE_FORMAT;
+  /** The version of this format: 1. */
   readonly version: 1;
+  /** The model the vectors come from; an import into an embedder of another model is refused. */
   readonly model: string;
   /** The `dimensions` option the vectors were fetched with; `null` for the model's own. */
   readonly dimensions: number | null;
+  /** Each text with its vector, each text once, all vectors of one length. */
   readonly entries: readonly EmbeddingCacheEntry[];
 }
 
@@ -36,7 +40,9 @@ export interface EmbeddingCacheDict {
  * ```
  */
 export interface EmbeddingCacheEntry {
+  /** The text, exactly as it was embedded. */
   readonly text: string;
+  /** Its vector: finite numbers (frozen in an export). */
   readonly embedding: readonly number[];
 }
 
@@ -104,7 +110,7 @@ export const decodeEmbeddingCache = (
   return problems.length > 0 ? E.left(new MemoryDecodeError(API, problems)) : E.right(fresh);
 };
 
-const API = 'importCache';
+const API = 'createOpenAIEmbedder.importCache';
 
 /** What {@link parse} returns for a text that is not JSON (its problem is already reported). */
 const NOT_JSON: unique symbol = Symbol('not JSON');

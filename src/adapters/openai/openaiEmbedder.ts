@@ -4,7 +4,7 @@ import {
   type MemoryDecodeError,
   ProviderResponseError,
 } from 'conversation-memory';
-import { describeValue } from 'conversation-memory/store-kit';
+import { describeValue, unknownOption } from 'conversation-memory/store-kit';
 import { EmbeddingNotPreparedError, EmbeddingRequestError } from '../../library';
 import { embeddingBatches } from './embeddingBatches';
 import {
@@ -95,6 +95,8 @@ const readPrepareArguments = (texts: unknown, options: unknown): AbortSignal | u
       `options must be an object such as { signal }, received ${describeValue(options)}`,
     );
   }
+  const unknown = unknownOption(options, ['signal'], 'options');
+  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
   const signal: unknown = (options as { signal?: unknown }).signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new MemoryArgumentError(

@@ -30,6 +30,9 @@ const cacheOf = (entries: EmbeddingCacheDict['entries'], extra: object = {}): un
 const problemsOf = (result: ReturnType<ReturnType<typeof offline>['importCache']>) => {
   if (result._tag === 'Right') throw new Error(`expected a Left, got Right(${result.right})`);
   expect(result.left).toBeInstanceOf(MemoryDecodeError);
+  expect(result.left.message).toMatch(
+    /^\[conversation-memory\] createOpenAIEmbedder\.importCache: invalid input:\n {2}/,
+  );
   return result.left.problems;
 };
 
