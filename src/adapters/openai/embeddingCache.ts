@@ -42,7 +42,7 @@ export interface EmbeddingCacheDict {
 export interface EmbeddingCacheEntry {
   /** The text, exactly as it was embedded. */
   readonly text: string;
-  /** Its vector: finite numbers (frozen in an export). */
+  /** Its vector: finite numbers (a copy of the cached one, in an export). */
   readonly embedding: readonly number[];
 }
 
@@ -221,7 +221,7 @@ const readEntries = (
     }
     if (typeof text !== 'string' || seen.get(text) !== i) continue;
     const cached = expect.cached.get(text);
-    if (cached === undefined) fresh.push({ text, embedding: Object.freeze(vector) });
+    if (cached === undefined) fresh.push({ text, embedding: vector });
     else if (!sameVector(cached, vector)) {
       problem(
         `${path}.embedding: differs from the vector this embedder has for ${describeValue(text)}`,

@@ -1,8 +1,8 @@
 import { describeValue } from 'conversation-memory/store-kit';
 
-/** What {@link readEmbeddings} finds: one frozen vector per input, in input order, or problems. */
+/** What {@link readEmbeddings} finds: one vector (a copy) per input, in input order, or problems. */
 export type ReadEmbeddings =
-  | { readonly vectors: readonly (readonly number[])[] }
+  | { readonly vectors: readonly number[][] }
   | { readonly problems: readonly string[]; readonly problemCount: number };
 
 /** At most this many problems are listed (all are counted). */
@@ -28,7 +28,7 @@ const firstNonFinite = (values: readonly unknown[]): number => {
  * exactly one item per input, each with an `index` (a whole number below `count`, each once) and an
  * `embedding` (a non-empty array of finite numbers, all of one length: `length` when given, else
  * the first item's). The vectors come back ordered by `index`, not by their place in `data`,
- * copied and frozen. Nothing else of the reply is read (`model`, `usage`, `object`).
+ * copied. Nothing else of the reply is read (`model`, `usage`, `object`).
  *
  * @param reply - what the client returned
  * @param count - how many texts the request sent
@@ -67,7 +67,7 @@ export const readEmbeddings = (
   if (data.length !== count) {
     problem(`data: expected ${count} items (one per input), got ${data.length}`);
   }
-  const vectors: (readonly number[] | undefined)[] = Array.from({ length: count });
+  const vectors: (number[] | undefined)[] = Array.from({ length: count });
   const seenAt: (number | undefined)[] = Array.from({ length: count });
   let expected = length?.length;
   let expectedFrom = length === undefined ? '' : ` (${length.why})`;
@@ -112,11 +112,11 @@ export const readEmbeddings = (
       );
       continue;
     }
-    if (indexOk) vectors[index as number] = Object.freeze((embedding as number[]).slice());
+    if (indexOk) vectors[index as number] = (embedding as number[]).slice();
   }
   for (let index = 0; index < count; index++) {
     if (seenAt[index] === undefined) problem(`data: no item has index ${index}`);
   }
   if (problemCount > 0) return { problems, problemCount };
-  return { vectors: vectors as readonly (readonly number[])[] };
+  return { vectors: vectors as number[][] };
 };

@@ -55,7 +55,6 @@ describe('exportCache and importCache', () => {
     });
     for (const text of ['a', 'b', 'hello 🌍']) {
       expect(replay.embed(text)).toEqual(embedder.embed(text));
-      expect(Object.isFrozen(replay.embed(text))).toBe(true);
     }
     await replay.prepare(['a', 'b', 'hello 🌍']); // all cached: no request (none could succeed)
     expect(replay.exportCache()).toEqual(exported);
@@ -77,9 +76,7 @@ describe('exportCache and importCache', () => {
     const { embedder } = await start();
     await embedder.prepare(['a']);
     const exported = embedder.exportCache();
-    expect(() => {
-      (exported.entries[0]?.embedding as number[])[0] = 42;
-    }).toThrow(TypeError);
+    (exported.entries[0]?.embedding as number[])[0] = 42;
     (exported.entries as unknown[]).push({ text: 'x', embedding: [0, 0, 0, 0] });
     expect(embedder.has('x')).toBe(false);
     expect(embedder.embed('a')).toEqual(vectorOf('a'));

@@ -131,14 +131,13 @@ const damage = (
 };
 
 describe('readEmbeddings', () => {
-  it('reads a valid reply in any order back by index, as frozen copies', () => {
+  it('reads a valid reply in any order back by index, as copies', () => {
     fc.assert(
       fc.property(replyArb, ({ count, vectors, reply }) => {
         const read = readEmbeddings(reply, count, undefined);
         expect(read).toEqual({ vectors });
         if (!('vectors' in read)) return;
         read.vectors.forEach((vector, i) => {
-          expect(Object.isFrozen(vector)).toBe(true);
           expect(vector).not.toBe(vectors[i]);
         });
       }),
