@@ -128,6 +128,7 @@ export { isConversationMemoryError } from './errors/errorBrand';
 export { SessionConflictError, SessionCorruptError, SessionIdError } from './errors/sessionErrors';
 export { StoreUnavailableError } from './errors/storeErrors';
 export { ServerSentEventsError } from './errors/serverSentEventsErrors';
+export { EmbeddingNotPreparedError, EmbeddingRequestError } from './errors/embeddingErrors';
 
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
 export { InMemorySessionStore } from './sessions/InMemorySessionStore';

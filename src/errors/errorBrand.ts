@@ -28,7 +28,9 @@ export type ErrorCode =
   | 'CM_STORE_UNAVAILABLE'
   | 'CM_KNOWLEDGE_EXTRACTION'
   | 'CM_KNOWLEDGE_CONFLICT'
-  | 'CM_KNOWLEDGE_CORRUPT';
+  | 'CM_KNOWLEDGE_CORRUPT'
+  | 'CM_EMBEDDING_NOT_PREPARED'
+  | 'CM_EMBEDDING_REQUEST';
 
 /** Every message starts with this prefix, so our errors are recognisable in any log. */
 export const ERROR_PREFIX = '[conversation-memory]';

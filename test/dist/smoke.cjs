@@ -10,6 +10,14 @@ assert.equal(typeof openai.openaiProvider, 'function');
 assert.equal(typeof anthropic.anthropicProvider, 'function');
 assert.equal(typeof aiSdk.aiSdkProvider, 'function');
 assert.throws(() => openai.openaiProvider({ client: {} }), cm.AgentConfigError);
+// The embedder: its errors are the library's one copy (the root's MemoryArgumentError, the shared
+// EmbeddingNotPreparedError), and importCache returns an Either (fp-ts loads under require).
+assert.throws(() => openai.createOpenAIEmbedder({ client: {} }), cm.MemoryArgumentError);
+{
+  const embedder = openai.createOpenAIEmbedder({ client: { embeddings: { create: async () => ({}) } } });
+  assert.equal(embedder.importCache('not json')._tag, 'Left');
+  assert.throws(() => embedder.embed('x'), (error) => error instanceof openai.EmbeddingNotPreparedError && cm.isConversationMemoryError(error));
+}
 assert.throws(() => otel.otelObserver({ recordContent: 'yes' }), cm.AgentConfigError);
 assert.equal(typeof otel.otelObserver().onModelCall, 'function');
 

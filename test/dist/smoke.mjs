@@ -59,6 +59,22 @@ await assert.rejects(
   bad.complete({ model: 'm', systemPrompt: '', messages: [userMessage('hi')] }),
   (error) => error instanceof ProviderResponseError,
 );
+// The embedder, under plain Node ESM: fp-ts (no exports map) loads, a bad reply is the root's
+// ProviderResponseError, and an imported cache answers.
+const { createOpenAIEmbedder } = await import('conversation-memory/openai');
+const embedder = createOpenAIEmbedder({
+  client: { embeddings: { create: async () => ({ data: [{ index: 0, embedding: [NaN] }] }) } },
+});
+await assert.rejects(embedder.prepare(['a']), (error) => error instanceof ProviderResponseError);
+const cacheImport = embedder.importCache({
+  format: 'conversation-memory/embeddings',
+  version: 1,
+  model: 'text-embedding-3-small',
+  dimensions: null,
+  entries: [{ text: 'a', embedding: [0.6, 0.8] }],
+});
+assert.deepEqual(cacheImport, { _tag: 'Right', right: 1 });
+assert.deepEqual(embedder.embed('a'), [0.6, 0.8]);
 
 // The otel subpath: @opentelemetry/api stays external (an optional peer, one copy per app: a
 // bundled copy would not see the app's tracer provider), and the observer traces through it.

@@ -40,7 +40,7 @@ import {
   createKnowledgeMemory,
   InMemoryKnowledgeStore,
 } from 'conversation-memory/knowledge';
-import { openaiProvider } from 'conversation-memory/openai';
+import { createOpenAIEmbedder, openaiProvider } from 'conversation-memory/openai';
 import { anthropicProvider } from 'conversation-memory/anthropic';
 import { aiSdkProvider } from 'conversation-memory/ai-sdk';
 import { otelObserver } from 'conversation-memory/otel';
@@ -248,6 +248,24 @@ const rows: readonly Row[] = [
     run: () => openaiProvider({ client: new OpenAI({ apiKey: 'x' }), model: 'gpt' } as never),
     error: AgentConfigError,
     message: 'openaiProvider: options.model is not an option (did you mean defaultModel?)',
+  },
+  {
+    call: 'createOpenAIEmbedder',
+    run: () => createOpenAIEmbedder({ client: new OpenAI({ apiKey: 'x' }), dimension: 8 } as never),
+    error: MemoryArgumentError,
+    message: 'createOpenAIEmbedder: options.dimension is not an option (did you mean dimensions?)',
+  },
+  {
+    call: 'OpenAIEmbedder.prepare',
+    run: () =>
+      // Port 1 refuses: without the check, the call could not reach the network either.
+      createOpenAIEmbedder({
+        client: new OpenAI({ apiKey: 'x', baseURL: 'http://127.0.0.1:1/v1', maxRetries: 0 }),
+      }).prepare(['a'], {
+        signl: AbortSignal.abort(),
+      } as never),
+    error: MemoryArgumentError,
+    message: 'createOpenAIEmbedder.prepare: options.signl is not an option (did you mean signal?)',
   },
   {
     call: 'anthropicProvider',

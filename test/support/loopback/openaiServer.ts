@@ -4,6 +4,8 @@
  * (or `@ai-sdk/openai`'s `.chat()` model) can be tested against it offline. A request with
  * `stream: true` that passes the same checks is answered with server-sent events (see
  * `openaiStream.ts`); one that fails them gets the same 400 JSON error as without streaming.
+ * It also answers `POST /v1/embeddings` (see `openaiEmbeddings.ts`), scripted by
+ * `respondEmbeddings`, its checked requests kept in `embeddingRequests`.
  *
  * ```ts
  * const server = await startOpenAIServer({ respond: () => ({ text: 'Hi!' }) });
@@ -14,6 +16,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  checkEmbeddingsRequest,
+  embeddingsReplyFor,
+  type EmbeddingsRequestBody,
+  type ScriptedEmbeddingsReply,
+} from './openaiEmbeddings';
 import { completionFor, type ScriptedReply } from './openaiReply';
 import { checkChatRequest } from './openaiRules';
 import { chunksFor } from './openaiStream';
@@ -22,6 +30,7 @@ import { readBody } from './readBody';
 
 export type { ScriptedReply, ScriptedToolCall } from './openaiReply';
 export type { ChatRequestBody, ChatRequestMessage, OpenAIErrorBody } from './openaiWire';
+export type { EmbeddingsRequestBody, ScriptedEmbeddingsReply } from './openaiEmbeddings';
 
 /** A request that passed the checks, as `respond` sees it. */
 export interface ParsedChatRequest {
@@ -45,6 +54,14 @@ export interface OpenAIServerOptions {
    * `chunkCount`): a test may return a promise to hold the stream there (to abort mid-stream).
    */
   readonly beforeChunk?: (index: number, chunkCount: number) => void | Promise<void>;
+  /**
+   * Scripts the replies of `POST /v1/embeddings` (`index` counts embeddings requests only);
+   * default (or `undefined`): each input's deterministic vector, in order.
+   */
+  readonly respondEmbeddings?: (request: {
+    readonly body: EmbeddingsRequestBody;
+    readonly index: number;
+  }) => ScriptedEmbeddingsReply | Promise<ScriptedEmbeddingsReply>;
 }
 
 export interface OpenAIServer {
@@ -52,6 +69,8 @@ export interface OpenAIServer {
   readonly url: string;
   /** Every request body that passed the checks, in order. */
   readonly requests: ChatRequestBody[];
+  /** Every embeddings request body that passed the checks, in order. */
+  readonly embeddingRequests: EmbeddingsRequestBody[];
   /** Every request refused with an error, in order. */
   readonly rejected: RejectedRequest[];
   close(): Promise<void>;
@@ -87,15 +106,66 @@ export const startOpenAIServer = async (
   options: OpenAIServerOptions = {},
 ): Promise<OpenAIServer> => {
   const requests: ChatRequestBody[] = [];
+  const embeddingRequests: EmbeddingsRequestBody[] = [];
   const rejected: RejectedRequest[] = [];
   const refuse = (res: ServerResponse, body: unknown, status: number, error: OpenAIErrorBody) => {
     rejected.push({ body, status, error });
     send(res, status, JSON.stringify(error));
   };
 
+  /** The reply of the test's script, or the 500 its throw becomes (then `undefined`). */
+  const scripted = async <T>(
+    res: ServerResponse,
+    parsed: unknown,
+    script: () => T | Promise<T>,
+  ): Promise<{ reply: T } | undefined> => {
+    try {
+      return { reply: await script() };
+    } catch (error) {
+      const message = `The test's respond function threw: ${String(error)}`;
+      const body: OpenAIErrorBody = {
+        error: { message, type: 'server_error', param: null, code: null },
+      };
+      rejected.push({ body: parsed, status: 500, error: body });
+      send(res, 500, JSON.stringify(body));
+      return undefined;
+    }
+  };
+
+  const sendRaw = (
+    res: ServerResponse,
+    reply: { readonly raw: unknown; readonly status?: number; readonly contentType?: string },
+  ): void => {
+    const raw = reply.raw;
+    send(
+      res,
+      reply.status ?? 200,
+      typeof raw === 'string' ? raw : JSON.stringify(raw),
+      reply.contentType,
+    );
+  };
+
+  const handleEmbeddings = async (res: ServerResponse, parsed: unknown): Promise<void> => {
+    const checked = checkEmbeddingsRequest(parsed);
+    if (!checked.ok) {
+      refuse(res, parsed, 400, checked.error);
+      return;
+    }
+    const index = embeddingRequests.length;
+    embeddingRequests.push(checked.body);
+    const outcome = await scripted(res, parsed, () =>
+      options.respondEmbeddings?.({ body: checked.body, index }),
+    );
+    if (outcome === undefined || res.destroyed) return;
+    const { reply } = outcome;
+    if (reply !== undefined && 'raw' in reply) sendRaw(res, reply);
+    else send(res, 200, JSON.stringify(embeddingsReplyFor(checked.body, reply)));
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+    const embeddings = path === '/v1/embeddings';
+    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && !embeddings)) {
       refuse(
         res,
         undefined,
@@ -116,6 +186,10 @@ export const startOpenAIServer = async (
       refuse(res, text, 400, invalidRequest(PARSE_ERROR));
       return;
     }
+    if (embeddings) {
+      await handleEmbeddings(res, parsed);
+      return;
+    }
     const checked = checkChatRequest(parsed);
     if (!checked.ok) {
       refuse(res, parsed, 400, checked.error);
@@ -123,26 +197,16 @@ export const startOpenAIServer = async (
     }
     const index = requests.length;
     requests.push(checked.body);
-    let reply: ScriptedReply;
-    try {
-      reply = (await options.respond?.({ body: checked.body, index })) ?? {};
-    } catch (error) {
-      const message = `The test's respond function threw: ${String(error)}`;
-      const body: OpenAIErrorBody = {
-        error: { message, type: 'server_error', param: null, code: null },
-      };
-      rejected.push({ body: parsed, status: 500, error: body });
-      send(res, 500, JSON.stringify(body));
-      return;
-    }
+    const outcome = await scripted(
+      res,
+      parsed,
+      async (): Promise<ScriptedReply> =>
+        (await options.respond?.({ body: checked.body, index })) ?? {},
+    );
+    if (outcome === undefined) return;
+    const { reply } = outcome;
     if (typeof reply === 'object' && 'raw' in reply) {
-      const raw = reply.raw;
-      send(
-        res,
-        reply.status ?? 200,
-        typeof raw === 'string' ? raw : JSON.stringify(raw),
-        reply.contentType,
-      );
+      sendRaw(res, reply);
       return;
     }
     const completion = completionFor(checked.body, reply, index);
@@ -185,6 +249,7 @@ export const startOpenAIServer = async (
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddingRequests,
     rejected,
     close: () =>
       new Promise<void>((resolve, reject) => {
