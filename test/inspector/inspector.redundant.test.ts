@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import {
+  appendAction,
+  assistantMessage,
+  createEventLog,
+  encodeEnvelope,
+  memoryActions,
+  toolMessage,
+  userMessage,
+} from 'conversation-memory';
+import { runInspect } from '../../src/inspector/cli/inspect';
+import { windowAt } from '../../src/inspector/model';
+
+/** A conversation under prune: 'redundant' whose last step removes a re-read file's first read. */
+const redundantLog = () => {
+  let log = createEventLog({ maxMessages: 5, tokenizer: 'heuristic', prune: 'redundant' });
+  const read = (id: string) => [
+    assistantMessage(null, [{ id, name: 'read_file', parameters: { path: 'a.txt' } }]),
+    toolMessage('alpha beta gamma delta', { toolCallId: id, toolName: 'read_file' }),
+  ];
+  for (const message of [
+    userMessage('read a.txt'),
+    ...read('c1'),
+    userMessage('read it again'),
+    ...read('c2'),
+  ]) {
+    log = appendAction(log, memoryActions.messageAdded(message));
+  }
+  return log;
+};
+
+describe('the inspector under prune: redundant', () => {
+  it('names the rule and the twin each redundant message repeats (model, CLI text, --json)', () => {
+    const log = redundantLog();
+    const view = windowAt(log, log.length);
+    expect(view.trimmed.map((t) => [t.position, t.rule, t.duplicateOf])).toEqual([
+      [1, 'redundant', 4],
+      [2, 'redundant', 5],
+    ]);
+    const file = JSON.stringify(encodeEnvelope(log));
+    const run = (argv: string[]) =>
+      runInspect({
+        argv: ['inspect', 'log.json', ...argv],
+        readText: () => file,
+        isTTY: false,
+        env: {},
+      });
+    const text = run(['--at', String(log.length)]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/#1 +\d+ +redundant of #4 /);
+    expect(text.stdout).toMatch(/#2 +\d+ +redundant of #5 /);
+    const json = JSON.parse(run(['--at', String(log.length), '--json']).stdout) as {
+      window: { trimmed: { position: number; rule: string; duplicateOf?: number }[] };
+    };
+    expect(json.window.trimmed.map((t) => t.duplicateOf)).toEqual([4, 5]);
+  });
+});
