@@ -47,6 +47,7 @@ describe('the inspector under prune: redundant', () => {
       });
     const text = run(['--at', String(log.length)]);
     expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/prune redundant \(threshold 0\.9, embedder lexical\)/);
     expect(text.stdout).toMatch(/#1 +\d+ +redundant of #4 /);
     expect(text.stdout).toMatch(/#2 +\d+ +redundant of #5 /);
     const json = JSON.parse(run(['--at', String(log.length), '--json']).stdout) as {

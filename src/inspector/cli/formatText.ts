@@ -65,6 +65,12 @@ const configText = (config: MemoryConfig): string =>
     `toolPairs ${config.toolPairs}`,
     ...(config.pinSystem ? ['pinSystem'] : []),
     ...(config.startOn === null ? [] : [`startOn ${config.startOn}`]),
+    // A log written before the pruning fields has none: the default, 'oldest', says nothing.
+    ...(config.prune === 'redundant'
+      ? [
+          `prune redundant (threshold ${config.pruneThreshold}, embedder ${escapeText(config.embedder, 30)})`,
+        ]
+      : []),
   ].join(', ');
 
 /**

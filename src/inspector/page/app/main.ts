@@ -37,7 +37,8 @@ const start = (): void => {
     `${data.file}: ${KINDS[data.kind]}, ${stepsText(last)}; ` +
     `maxMessages ${config.maxMessages}, maxTokens ${config.maxTokens ?? 'none'}, ` +
     `tokenizer ${data.tokenizer}, toolPairs ${config.toolPairs}` +
-    `${config.pinSystem ? ', pinSystem' : ''}${config.startOn === null ? '' : `, startOn ${config.startOn}`}`;
+    `${config.pinSystem ? ', pinSystem' : ''}${config.startOn === null ? '' : `, startOn ${config.startOn}`}` +
+    `${config.prune === 'redundant' ? `, prune redundant (threshold ${config.pruneThreshold}, embedder ${config.embedder})` : ''}`;
 
   const slider = byId<HTMLInputElement>('slider');
   slider.max = String(last);
