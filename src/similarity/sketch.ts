@@ -13,7 +13,8 @@ import { cosineOf, simHashOf, unitVector } from './vectorSketch';
 /**
  * What a message is compared by, computed once when it enters (like its token count) and cached
  * by message object: the built-in lexical embedder's shingles and MinHash, or a registered
- * embedder's unit vector and SimHash; and the values the guard compares.
+ * embedder's unit vector and SimHash. The guard's values are read only when a twin is checked
+ * ({@link guardValuesOf}): most messages never meet a candidate.
  *
  * @internal
  */
@@ -22,21 +23,35 @@ export type Sketch =
       readonly kind: 'lexical';
       readonly shingles: Uint32Array;
       readonly minHash: Uint32Array;
-      readonly values: readonly string[];
     }
   | {
       readonly kind: 'vector';
       readonly unit: Float64Array;
       readonly simHash: Uint32Array;
-      readonly values: readonly string[];
     };
 
 /** Sketches by message object, then by embedder name. */
 const cache = /* @__PURE__ */ new WeakMap<Message, Map<string, Sketch>>();
 
-/** The guard's values of a message: its text's values and a hash of each attachment. */
-const messageValues = (message: Message, text: string): string[] => {
-  const values = valuesOf(text);
+/** The guard's values, by message object. */
+const valueCache = /* @__PURE__ */ new WeakMap<Message, readonly string[]>();
+
+/**
+ * The guard's values of a message (cached by message object): its text's values and a hash of
+ * each attachment.
+ *
+ * @internal
+ */
+export const guardValuesOf = (message: Message): readonly string[] => {
+  const cached = valueCache.get(message);
+  if (cached !== undefined) return cached;
+  const values = messageValues(message);
+  valueCache.set(message, values);
+  return values;
+};
+
+const messageValues = (message: Message): string[] => {
+  const values = valuesOf(embeddingText(message));
   if (message.imageBase64 !== undefined) values.push(`image:${fnv1a(message.imageBase64)}`);
   for (const part of message.contentParts ?? []) {
     if (part.type !== 'text') values.push(`part:${fnv1a(JSON.stringify(part))}`);
@@ -68,16 +83,15 @@ export const sketchOf = (embedder: string, message: Message, api: string): Sketc
   const cached = byName?.get(embedder);
   if (cached !== undefined) return cached;
   const text = embeddingText(message);
-  const values = messageValues(message, text);
   let sketch: Sketch;
   // An empty text has no meaning to embed (OpenAI refuses one): it is compared lexically, so two
   // empty messages of one role are twins and an empty one is never a twin of a text.
   if (embedder === 'lexical' || text.trim() === '') {
     const shingles = shingleHashes(text);
-    sketch = { kind: 'lexical', shingles, minHash: minHashOf(shingles), values };
+    sketch = { kind: 'lexical', shingles, minHash: minHashOf(shingles) };
   } else {
     const unit = unitVector(embedder, runEmbedder(embedder, text, api), api);
-    sketch = { kind: 'vector', unit, simHash: simHashOf(unit), values };
+    sketch = { kind: 'vector', unit, simHash: simHashOf(unit) };
   }
   if (byName === undefined) {
     byName = new Map();

@@ -23,7 +23,8 @@ export interface RedundancyIndex {
   readonly threshold: number;
   readonly layout: { readonly bands: number; readonly rows: number };
   readonly entries: Map<number, IndexEntry>;
-  readonly buckets: Map<number, Set<number>>;
+  /** Bucket key → the positions in it, rising (each add appends the newest). */
+  readonly buckets: Map<number, number[]>;
   /** Tool call id → its call's `name {arguments}`, for the results that follow. */
   readonly calls: Map<string, string>;
   readonly heap: number[];
@@ -132,10 +133,11 @@ export const insertEntry = (
   };
   let seen: Set<number> | undefined;
   for (const key of entry.keys) {
-    let bucket = index.buckets.get(key);
+    const bucket = index.buckets.get(key);
     if (bucket === undefined) {
-      bucket = new Set();
-      index.buckets.set(key, bucket);
+      // Most keys are new: one small array each, no set.
+      index.buckets.set(key, [position]);
+      continue;
     }
     for (const other of bucket) {
       if (seen?.has(other) === true) continue;
@@ -144,7 +146,7 @@ export const insertEntry = (
         queue(index, other);
       }
     }
-    bucket.add(position);
+    bucket.push(position);
   }
   index.entries.set(position, entry);
 };
@@ -160,8 +162,8 @@ export const removeEntry = (index: RedundancyIndex, position: number): void => {
   for (const key of entry.keys) {
     const bucket = index.buckets.get(key);
     if (bucket === undefined) continue;
-    bucket.delete(position);
-    if (bucket.size === 0) index.buckets.delete(key);
+    if (bucket.length === 1) index.buckets.delete(key);
+    else bucket.splice(bucket.indexOf(position), 1);
   }
   for (const call of entry.message.role === 'assistant' ? (entry.message.toolCalls ?? []) : []) {
     if (call.id !== undefined) index.calls.delete(call.id);
@@ -183,11 +185,15 @@ export const newestTwin = (
   for (const key of entry.keys) {
     const bucket = index.buckets.get(key);
     if (bucket === undefined) continue;
-    for (const position of bucket) {
-      if (position <= entry.position) continue;
-      if (best !== undefined && position <= best.position) continue;
+    // Newest first: the first twin found in a bucket is its newest.
+    for (let k = bucket.length - 1; k >= 0; k--) {
+      const position = bucket[k] as number;
+      if (position <= entry.position || (best !== undefined && position <= best.position)) break;
       const other = index.entries.get(position) as IndexEntry;
-      if (usable(position) && isTwin(entry, other, index.threshold)) best = other;
+      if (usable(position) && isTwin(entry, other, index.threshold)) {
+        best = other;
+        break;
+      }
     }
   }
   return best;

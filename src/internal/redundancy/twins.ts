@@ -1,5 +1,5 @@
 import type { Message } from '../../model/message';
-import { similarityOf, type Sketch } from '../../similarity/sketch';
+import { guardValuesOf, similarityOf, type Sketch } from '../../similarity/sketch';
 import { sameValues } from '../../similarity/valueGuard';
 
 /**
@@ -42,6 +42,6 @@ export const isTwin = (older: IndexEntry, newer: IndexEntry, threshold: number):
   } else if (older.callKey !== newer.callKey) return false;
   return (
     similarityOf(older.sketch, newer.sketch) >= threshold &&
-    sameValues(older.sketch.values, newer.sketch.values)
+    sameValues(guardValuesOf(a), guardValuesOf(b))
   );
 };
