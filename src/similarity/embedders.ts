@@ -8,14 +8,15 @@ import type { EmbedderName } from '../model/config';
  * Maps a text to a vector. It must be deterministic (the same text gives the same vector, in every
  * process, so a replay prunes the same messages) and synchronous (reducers are pure and
  * synchronous: a network embedder answers from a cache it fills ahead, as
- * `createOpenAIEmbedder` does). Two texts are compared by the cosine of their vectors.
+ * `createOpenAIEmbedder` does). Two texts are compared by the cosine of their vectors; a vector is
+ * a list of numbers or a `Float32Array` / `Float64Array`.
  *
  * @example
  * ```ts
  * const letters: Embedder = (text) => [text.length, text.split(' ').length];
  * ```
  */
-export type Embedder = (text: string) => readonly number[];
+export type Embedder = (text: string) => readonly number[] | Float32Array | Float64Array;
 
 /** The built-in embedders. */
 export const BUILT_IN_EMBEDDERS: readonly string[] = /* @__PURE__ */ Object.freeze(['lexical']);

@@ -20,16 +20,21 @@ const MAX_DIMENSIONS = 65_536;
  * @internal
  */
 export const unitVector = (name: string, vector: unknown, api: string): Float64Array => {
-  if (!Array.isArray(vector) || vector.length === 0 || vector.length > MAX_DIMENSIONS) {
+  // A list of numbers, or a Float32Array / Float64Array as ML libraries return them.
+  const list =
+    Array.isArray(vector) || vector instanceof Float32Array || vector instanceof Float64Array
+      ? (vector as ArrayLike<unknown>)
+      : undefined;
+  if (list === undefined || list.length === 0 || list.length > MAX_DIMENSIONS) {
     throw new EmbedderError(
       api,
       `embedder ${describeValue(name)} must return a non-empty array of at most ${MAX_DIMENSIONS} numbers, returned ${describeValue(vector)}`,
     );
   }
-  const unit = new Float64Array(vector.length);
+  const unit = new Float64Array(list.length);
   let norm = 0;
-  for (let i = 0; i < vector.length; i++) {
-    const value: unknown = vector[i];
+  for (let i = 0; i < list.length; i++) {
+    const value: unknown = list[i];
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       throw new EmbedderError(
         api,

@@ -327,6 +327,20 @@ describe('registerEmbedder', () => {
     expect(trims[0]?.duplicateOf).toEqual([2]);
   });
 
+  it('takes a Float32Array from an embedder as a vector, and refuses other shapes', () => {
+    registerEmbedder('typed-test', (text) => Float32Array.from([text.length % 3, 1]));
+    registerEmbedder('object-test', () => ({ length: 2, 0: 1, 1: 2 }) as never);
+    const typed = run(redundant({ embedder: 'typed-test', maxMessages: 2 }), [
+      user('abc'),
+      user('abcdef'),
+      user('ab'),
+    ]);
+    expect(typed.trims[0]?.rules).toEqual(['redundant']);
+    expect(() => addMessage(redundant({ embedder: 'object-test' }), user('hi'))).toThrow(
+      /must return a non-empty array of at most 65536 numbers/,
+    );
+  });
+
   it('turns a failing or malformed embedder into an EmbedderError and leaves the state as it was', () => {
     registerEmbedder('throws-test', () => {
       throw new Error('model offline');
