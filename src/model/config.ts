@@ -73,7 +73,8 @@ export interface MemoryConfig {
    * Under `prune: 'redundant'`: the similarity (0 to 1) from which an older message counts as a
    * near duplicate of a newer one: the exact Jaccard similarity of their word 3-shingles for the
    * `'lexical'` embedder, the cosine of their vectors for a registered one. Default 0.9; `1`
-   * removes exact repeats only.
+   * removes exact repeats only. Candidates come from locality-sensitive buckets, so a pair just
+   * above the threshold may be missed (the same way in every replay).
    */
   readonly pruneThreshold: number;
   /** Under `prune: 'redundant'`: which embedder compares messages (default `'lexical'`). */

@@ -72,8 +72,8 @@ export type TrimmedEffect =
       /**
        * Present when some left by the rule `'redundant'`: parallel to `removed`, the position of
        * the newer message each duplicates, or `null` for the other rules. That twin stays in the
-       * window unless the same trim's oldest-first fallback removes it too (then the older copy
-       * would have left first anyway).
+       * window unless the same trim removes it too: as redundant of a newer twin of its own, or by
+       * the oldest-first fallback (which would have removed the older copy first anyway).
        */
       readonly duplicateOf?: readonly (number | null)[];
       /** How many messages remain in the window. */

@@ -131,26 +131,31 @@ export const bandLayout = (threshold: number): { readonly bands: number; readonl
 
 /**
  * The bucket keys of a sketch: one number per band, the band's index in the high bits and a hash
- * of its rows in the low 32, so keys of different bands never meet.
+ * of its rows (seeded by `salt`) in the low 32, so keys of different bands never meet, nor keys
+ * of different salts (the index salts by role and tool call: only those can be twins).
  *
  * @internal
  */
 export const bandKeysOf = (
   sketch: Sketch,
   layout: { readonly bands: number; readonly rows: number },
+  salt: string,
 ): number[] => {
   const keys = new Array<number>(layout.bands);
+  const seed = fnv1a(salt);
   for (let band = 0; band < layout.bands; band++) {
-    let hash = 0;
+    let hash = seed;
     if (sketch.kind === 'lexical') {
       for (let r = 0; r < layout.rows; r++) {
         hash = mix32(hash ^ (sketch.minHash[band * layout.rows + r] as number)) + r;
       }
     } else {
+      let bits = 0;
       for (let r = 0; r < layout.rows; r++) {
         const bit = band * layout.rows + r;
-        hash = (hash << 1) | (((sketch.simHash[bit >>> 5] as number) >>> (bit & 31)) & 1);
+        bits = (bits << 1) | (((sketch.simHash[bit >>> 5] as number) >>> (bit & 31)) & 1);
       }
+      hash = mix32((seed + Math.imul(bits + 1, 0x9e3779b1)) >>> 0);
     }
     keys[band] = band * 0x1_0000_0000 + (hash >>> 0);
   }

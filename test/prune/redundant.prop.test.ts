@@ -80,11 +80,17 @@ const configArb = fc.record({
 });
 
 /** The messages of a step (one batch per element). */
-const batchesOf = (step: Step, pool: readonly string[], call: number): MessageInput[][] => {
+const batchesOf = (
+  step: Step,
+  pool: readonly string[],
+  call: number,
+  reuseIds = false,
+): MessageInput[][] => {
   if (step.kind === 'say') {
     return [[{ role: step.role, content: pool[step.text % pool.length] as string }]];
   }
-  const ids = step.results.map((_, k) => `call_${call}_${k}`);
+  // Providers may reuse ids across turns (only one group's ids must differ).
+  const ids = step.results.map((_, k) => `call_${reuseIds ? 0 : call}_${k}`);
   const head: MessageInput = {
     role: 'assistant',
     content: '',
@@ -202,8 +208,9 @@ describe("prune: 'redundant' (property)", () => {
         poolArb,
         fc.array(stepArb, { maxLength: 24 }),
         fc.nat(40),
-        (config, pool, steps, cut) => {
-          const batches = steps.flatMap((step, k) => batchesOf(step, pool, k));
+        fc.boolean(),
+        (config, pool, steps, cut, reuseIds) => {
+          const batches = steps.flatMap((step, k) => batchesOf(step, pool, k, reuseIds));
           const added: Message[] = [];
           const model = new PolicyModel(
             createMemory(config).config,
@@ -268,9 +275,10 @@ describe("prune: 'redundant' (property)", () => {
         fc.array(textArb, { minLength: 2, maxLength: 4 }),
         fc.array(stepArb, { maxLength: 20 }),
         fc.nat(40),
-        (base, pruneThreshold, embedder, pool, steps, cut) => {
+        fc.boolean(),
+        (base, pruneThreshold, embedder, pool, steps, cut, reuseIds) => {
           const config = { ...base, pruneThreshold, embedder };
-          const batches = steps.flatMap((step, k) => batchesOf(step, pool, k));
+          const batches = steps.flatMap((step, k) => batchesOf(step, pool, k, reuseIds));
           const { states, trims } = drive(createMemory(config), batches, undefined, []);
           const at = batches.length === 0 ? 0 : cut % batches.length;
           const from = at === 0 ? createMemory(config) : (states[at - 1] as MemoryState);

@@ -175,6 +175,51 @@ describe("prune: 'redundant'", () => {
     expect(changed.trims[0]?.rules).not.toContain('redundant');
   });
 
+  it('follows a tool call id reused across turns to its newest call, carried or rebuilt alike', () => {
+    const call = (id: string, path: string): MessageInput => ({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id, name: 'read_file', parameters: { path } }],
+    });
+    const result = (id: string, content: string): MessageInput => ({
+      role: 'tool',
+      content,
+      toolCallId: id,
+      toolName: 'read_file',
+    });
+    let state = redundant({ maxMessages: 5, toolPairs: 'strict' });
+    // call_0 answers a.txt, then (after a.txt's group left) b.txt; then b.txt again as call_9.
+    for (const input of [
+      call('call_0', 'a.txt'),
+      result('call_0', 'alpha beta'),
+      user('next one'),
+      user('x'),
+      user('y'),
+      call('call_0', 'b.txt'),
+      result('call_0', 'gamma delta'),
+      user('and again'),
+      call('call_9', 'b.txt'),
+    ]) {
+      state = addMessage(state, input).state;
+    }
+    const last = result('call_9', 'gamma delta');
+    const carried = addMessage(state, last);
+    const decoded = fromDict(JSON.parse(JSON.stringify(toDict(state))));
+    if (decoded._tag === 'Left') throw decoded.left;
+    const fresh = addMessage(decoded.right, last);
+    const trimOf = (t: typeof carried) =>
+      t.effects.map((e) =>
+        e.type === 'memory/trimmed' && e.reason === 'enforce_limits' ? [e.positions, e.rules] : [],
+      );
+    expect(trimOf(carried)).toEqual([
+      [
+        [5, 6],
+        ['redundant', 'redundant'],
+      ],
+    ]);
+    expect(trimOf(fresh)).toEqual(trimOf(carried));
+  });
+
   it('never splits a group: a call whose two results are not both repeated stays whole', () => {
     const call = (id: string, second: string): MessageInput[] => [
       {

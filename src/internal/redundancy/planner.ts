@@ -61,16 +61,18 @@ const indexFor = (
   return index;
 };
 
-/** The newest turn's first index: the last user message still in, or `last` if none is later. */
+/**
+ * The newest turn's first index: the newest user message's (the index tracks it), or `last` when
+ * it is later or gone (a user message leaves only by a front rule, after every older message).
+ */
 const turnBound = (
-  sequence: Sequence,
+  index: RedundancyIndex,
+  positions: SequencePositions,
   last: number,
-  removed: (index: number) => boolean,
+  removed: (i: number) => boolean,
 ): number => {
-  for (let i = sequence.length - 1; i >= 0; i--) {
-    if (!removed(i) && messageAt(sequence, i).role === 'user') return Math.min(last, i);
-  }
-  return last;
+  const at = index.lastUser < 0 ? -1 : positions.indexOf(index.lastUser);
+  return at < 0 || removed(at) ? last : Math.min(last, at);
 };
 
 const thresholdProblem = (value: unknown, name: string): string[] =>
@@ -107,7 +109,7 @@ export const redundancyPlannerImpl: RedundancyPlanner = {
     const positions = positionsOf(sequence, place);
     const index = indexFor(config, sequence, positions, place.api);
     const popped: number[] = [];
-    // Popped messages with no twin left: a twin entering later queues them again.
+    // Popped units not removable now: a member's new twin queues them again.
     const alone = new Set<number>();
     const n = sequence.length;
 
@@ -129,11 +131,14 @@ export const redundancyPlannerImpl: RedundancyPlanner = {
         if (at >= bound) return undefined;
         heapPop(index.heap);
         popped.push(position);
-        if (removed(at) || pinned(at)) continue;
         const message = messageAt(sequence, at);
-        // A tool result leaves with its call's group, which starts at an older position: when
-        // that one was not removable, neither is this group.
-        if (message.role === 'tool') continue;
+        // Pinned (for this config), or a tool result (queued by an older index): never planned
+        // from here. A unit is queued at its first message.
+        if (pinned(at) || message.role === 'tool') {
+          alone.add(position);
+          continue;
+        }
+        if (removed(at)) continue;
         let end = at + 1;
         if (requestsTools(message)) {
           while (end < n && messageAt(sequence, end).role === 'tool') end++;
@@ -150,8 +155,9 @@ export const redundancyPlannerImpl: RedundancyPlanner = {
               ? undefined
               : newestTwin(index, entry, (p) => !removed(positions.indexOf(p)));
           if (twin === undefined) {
+            // Not removable now: queued again when a member gets a new twin.
             whole = false;
-            if (i === at) alone.add(position);
+            alone.add(position);
           } else {
             indices.push(i);
             twins.push(twin.position);
@@ -163,7 +169,7 @@ export const redundancyPlannerImpl: RedundancyPlanner = {
 
     return {
       removeWhile(over, last, removed, pinned, remove) {
-        const bound = turnBound(sequence, last, removed);
+        const bound = turnBound(index, positions, last, removed);
         while (over()) {
           const unit = next(bound, removed, pinned);
           if (unit === undefined) return;

@@ -25,8 +25,10 @@ export interface RedundancyIndex {
   readonly entries: Map<number, IndexEntry>;
   /** Bucket key → the positions in it, rising (each add appends the newest). */
   readonly buckets: Map<number, number[]>;
-  /** Tool call id → its call's `name {arguments}`, for the results that follow. */
-  readonly calls: Map<string, string>;
+  /** Tool call id → its call's `name {arguments}` and the call message's position. */
+  readonly calls: Map<string, { readonly key: string; readonly position: number }>;
+  /** The newest user message's position (the newest turn starts there), or -1. */
+  lastUser: number;
   readonly heap: number[];
   readonly queued: Set<number>;
 }
@@ -40,7 +42,7 @@ const indexes = /* @__PURE__ */ new WeakMap<readonly Message[], RedundancyIndex>
  * @internal
  */
 export const signatureOf = (config: MemoryConfig): string =>
-  `${config.embedder}|${config.pruneThreshold}`;
+  `${config.embedder}|${config.pruneThreshold}|${config.pinSystem}`;
 
 /**
  * An empty index for `config`.
@@ -55,6 +57,7 @@ export const emptyIndex = (config: MemoryConfig): RedundancyIndex => ({
   entries: new Map(),
   buckets: new Map(),
   calls: new Map(),
+  lastUser: -1,
   heap: [],
   queued: new Set(),
 });
@@ -95,19 +98,27 @@ export const queue = (index: RedundancyIndex, position: number): void => {
   heapPush(index.heap, position);
 };
 
-const callKeyOf = (index: RedundancyIndex, message: Message): string | undefined => {
+/** A message's call key (see `IndexEntry.callKey`) and, for a tool result, its call's position. */
+const callOf = (
+  index: RedundancyIndex,
+  message: Message,
+  position: number,
+): { key: string | undefined; head: number } => {
   if (message.role === 'tool') {
-    return message.toolCallId === undefined ? undefined : index.calls.get(message.toolCallId);
+    const call = message.toolCallId === undefined ? undefined : index.calls.get(message.toolCallId);
+    return call === undefined
+      ? { key: undefined, head: -1 }
+      : { key: call.key, head: call.position };
   }
   const calls = message.toolCalls;
-  if (calls === undefined || calls.length === 0) return undefined;
+  if (calls === undefined || calls.length === 0) return { key: undefined, head: position };
   const keys: string[] = [];
   for (const call of calls) {
     const key = `${call.name} ${canonicalJson(call.parameters)}`;
     keys.push(key);
-    if (call.id !== undefined) index.calls.set(call.id, key);
+    if (call.id !== undefined) index.calls.set(call.id, { key, position });
   }
-  return keys.sort().join('\n');
+  return { key: keys.sort().join('\n'), head: position };
 };
 
 /**
@@ -124,13 +135,18 @@ export const insertEntry = (
   api: string,
 ): void => {
   const sketch = sketchOf(index.embedder, message, api);
+  const call = callOf(index, message, position);
   const entry: IndexEntry = {
     position,
     message,
     sketch,
-    keys: bandKeysOf(sketch, index.layout),
-    callKey: callKeyOf(index, message),
+    // Salted by role and call: messages that can never be twins ("OK" from two different calls)
+    // never share a bucket.
+    keys: bandKeysOf(sketch, index.layout, `${message.role}\u0000${call.key ?? ''}`),
+    callKey: call.key,
+    head: call.head,
   };
+  if (message.role === 'user') index.lastUser = position;
   let seen: Set<number> | undefined;
   for (const key of entry.keys) {
     const bucket = index.buckets.get(key);
@@ -142,9 +158,9 @@ export const insertEntry = (
     for (const other of bucket) {
       if (seen?.has(other) === true) continue;
       (seen ??= new Set()).add(other);
-      if (isTwin(index.entries.get(other) as IndexEntry, entry, index.threshold)) {
-        queue(index, other);
-      }
+      const older = index.entries.get(other) as IndexEntry;
+      // A unit is planned from its first message: a tool result queues its call.
+      if (isTwin(older, entry, index.threshold) && older.head >= 0) queue(index, older.head);
     }
     bucket.push(position);
   }
@@ -166,7 +182,10 @@ export const removeEntry = (index: RedundancyIndex, position: number): void => {
     else bucket.splice(bucket.indexOf(position), 1);
   }
   for (const call of entry.message.role === 'assistant' ? (entry.message.toolCalls ?? []) : []) {
-    if (call.id !== undefined) index.calls.delete(call.id);
+    // Only while the id still names this call (ids may repeat across turns).
+    if (call.id !== undefined && index.calls.get(call.id)?.position === position) {
+      index.calls.delete(call.id);
+    }
   }
   index.entries.delete(position);
 };

@@ -18,6 +18,11 @@ export interface IndexEntry {
    * window when it entered). A tool-call message: its calls', one per line, sorted.
    */
   readonly callKey: string | undefined;
+  /**
+   * The position of the unit it belongs to: its own, or for a tool result its call's (-1 when the
+   * call was not in the window: such a result is never planned).
+   */
+  readonly head: number;
 }
 
 /**
