@@ -6,8 +6,10 @@ vi.mock('../../src/internal/redundancy/plannerLoader', async () => ({
   ...(await import('../../src/internal/redundancy/plannerLoader.browser')),
 }));
 
-const { addMessage, createMemory, fromDict, userMessage } = await import('conversation-memory');
-const { enableRedundantPruning } = await import('conversation-memory/pruning');
+// The sources, not the package name: under TEST_DIST the name is the built Node library, which
+// carries the planner (the browser build is checked by test/dist/bundleSize.mjs).
+const { addMessage, createMemory, fromDict, userMessage } = await import('../../src/index');
+const { enableRedundantPruning } = await import('../../src/entries/pruning');
 
 describe('the browser build without the redundancy planner', () => {
   it("refuses prune: 'redundant' with a pointer to enableRedundantPruning, then works once it is called", () => {
