@@ -6,7 +6,8 @@ import { freezeWindow } from '../model/freeze';
 import type { PositionRun } from '../model/state';
 import { messageAt, type Sequence } from './sequence';
 import { keptRanges, runsOfRanges, sliceRanges } from './applyRemovals';
-import { positionAt, positionsOf, runsAfterPrefixCut } from './positions';
+import { positionsOf, runsAfterPrefixCut } from './positions';
+import { positionAtIndex } from './positionSearch';
 import { planTrimOf, type PlanScope, type PlannedTrim, NO_FINISH } from './trimPlan';
 
 /** Below this many elements a plain loop copies faster than `slice` + `concat` (measured on V8). */
@@ -70,7 +71,7 @@ const removedPositions = (
   runs: readonly PositionRun[],
   held: number,
   start: number,
-): number[] => removed.map((i) => (i < held ? positionAt(runs, i) : start + (i - held)));
+): number[] => removed.map((i) => (i < held ? positionAtIndex(runs, i) : start + (i - held)));
 
 /** The one empty effect list every no-op shares. */
 export const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
@@ -225,9 +226,7 @@ export const appendAndTrim = (
     runs = runsOfRanges(positionRuns, messages.length, start, ranges);
     if (withEffects) {
       goneMessages = removed.map((i) => messageAt(sequence, i));
-      gonePositions = removed.map((i) =>
-        i < messages.length ? positionAt(positionRuns, i) : start + (i - messages.length),
-      );
+      gonePositions = removedPositions(removed, positionRuns, messages.length, start);
     }
   }
   const next = withWindow(
