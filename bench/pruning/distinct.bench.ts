@@ -55,7 +55,7 @@ const [conversations, keepLast, memoryFactor] = [50, 2, 3].map((fallback, i) => 
   }
   return value;
 }) as [number, number, number];
-const budgets = [2000, 4000];
+const budgets = (process.env['BENCH_BUDGETS'] ?? '2000,4000').split(',').map(Number);
 const started = performance.now();
 const reports = budgets.flatMap((budget) =>
   measureDistinctFacts({

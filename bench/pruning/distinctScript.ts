@@ -32,6 +32,7 @@ export interface DistinctConfig {
   readonly name: string;
   readonly prune: PrunePolicy;
   readonly mask: boolean;
+  readonly untilFits?: boolean;
 }
 
 /**
@@ -48,6 +49,8 @@ export const DISTINCT_CONFIGS: readonly DistinctConfig[] = [
   { name: 'redundant', prune: 'redundant', mask: false },
   { name: 'oldest + masking', prune: 'oldest', mask: true },
   { name: 'redundant + masking', prune: 'redundant', mask: true },
+  { name: 'oldest + masking to fit', prune: 'oldest', mask: true, untilFits: true },
+  { name: 'redundant + masking to fit', prune: 'redundant', mask: true, untilFits: true },
 ];
 
 /**
@@ -180,7 +183,14 @@ const runConversation = (
       return lib.modelView(state, {
         target: 'openai',
         budget: options.budget,
-        ...(config.mask ? { maskToolResults: { keepLast: options.keepLast } } : {}),
+        ...(config.mask
+          ? {
+              maskToolResults: {
+                keepLast: options.keepLast,
+                ...(config.untilFits === true ? { untilFits: true } : {}),
+              },
+            }
+          : {}),
       });
     });
     const shown = views.map((view) => scan(view.messages));

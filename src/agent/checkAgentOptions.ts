@@ -422,6 +422,11 @@ const check = (options: unknown): CheckedAgentOptions => {
     if (!known.has(key)) fail(`config.${key} is not an option; expected ${[...known].join(', ')}`);
   }
   const mask = readMaskOption(config['maskToolResults'], 'config.maskToolResults', fail);
+  if (mask?.untilFits === true) {
+    fail(
+      'config.maskToolResults.untilFits masks only as far as a view budget needs, and the agent sends its views without one: use keepLast or keepTurns',
+    );
+  }
   if (mask !== undefined && tools.has(READ_TOOL_RESULT)) {
     fail(
       `tools: a tool named ${describeValue(READ_TOOL_RESULT)} clashes with the one config.maskToolResults adds`,

@@ -3,6 +3,44 @@ import { filterDraft } from './providerRules';
 import type { ViewDraft } from './repairToolPairs';
 
 /**
+ * The messages of a draft that a budget leaves out (rules 2 and 3 of {@link fitBudget}), given
+ * each message's tokens and the draft's total: whole groups, oldest first, until the total fits,
+ * keeping pinned messages and the newest group.
+ *
+ * @param counts - each message's tokens, parallel to `draft.messages`
+ * @param total - the draft's tokens (the fixed part and every count)
+ * @returns the indices left out (in `draft.messages`) and the tokens that remain
+ * @internal
+ */
+export const budgetDrops = (
+  draft: ViewDraft,
+  counts: readonly number[],
+  total: number,
+  budget: number,
+  pinned: (message: Message) => boolean,
+): { dropped: Set<number>; tokens: number } => {
+  const { messages, groupStarts } = draft;
+  const dropped = new Set<number>();
+  let tokens = total;
+  if (tokens <= budget) return { dropped, tokens };
+  const lastStart = messages.length === 0 ? 0 : (groupStarts[messages.length - 1] as number);
+  // Walk groups from the oldest: a group is [start, next start).
+  let k = 0;
+  while (k < lastStart && tokens > budget) {
+    const start = groupStarts[k] as number;
+    let end = k;
+    while (end < messages.length && groupStarts[end] === start) end++;
+    for (let m = k; m < end; m++) {
+      if (pinned(messages[m] as Message)) continue;
+      dropped.add(m);
+      tokens -= counts[m] as number;
+    }
+    k = end;
+  }
+  return { dropped, tokens };
+};
+
+/**
  * Leaves out the oldest groups of the draft until its tokens fit `budget` (rules in order):
  *
  * 1. The tokens of the view are `fixed` (the summary message) plus each message's count
@@ -22,26 +60,10 @@ export const fitBudget = (
   tokensAt: (k: number) => number,
   pinned: (message: Message) => boolean,
 ): { draft: ViewDraft; tokens: number } => {
-  const { messages, groupStarts } = draft;
-  const counts = messages.map((_, k) => tokensAt(k));
-  let tokens = fixed;
-  for (const count of counts) tokens += count;
-  if (tokens <= budget) return { draft, tokens };
-  const lastStart = messages.length === 0 ? 0 : (groupStarts[messages.length - 1] as number);
-  const dropped = new Set<number>();
-  // Walk groups from the oldest: a group is [start, next start).
-  let k = 0;
-  while (k < lastStart && tokens > budget) {
-    const start = groupStarts[k] as number;
-    let end = k;
-    while (end < messages.length && groupStarts[end] === start) end++;
-    for (let m = k; m < end; m++) {
-      if (pinned(messages[m] as Message)) continue;
-      dropped.add(m);
-      tokens -= counts[m] as number;
-    }
-    k = end;
-  }
+  const counts = draft.messages.map((_, k) => tokensAt(k));
+  let total = fixed;
+  for (const count of counts) total += count;
+  const { dropped, tokens } = budgetDrops(draft, counts, total, budget, pinned);
   const fitted = dropped.size === 0 ? draft : filterDraft(draft, (m) => !dropped.has(m), 'budget');
   return { draft: fitted, tokens };
 };

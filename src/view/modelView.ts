@@ -91,7 +91,8 @@ const transcriptSource = (
  * 3. Empty messages the target refuses are left out (`'empty-content'`).
  * 4. With `maskToolResults`, tool results outside the current turn that `keepLast`/`keepTurns`
  *    do not keep, and exact repeats of a newer result sent verbatim, are sent with a short
- *    placeholder as their content (`view/masked`; see `MaskToolResults`).
+ *    placeholder as their content (`view/masked`; see `MaskToolResults`); with `untilFits`, the
+ *    results not kept are masked only as far as the budget needs.
  * 5. With `budget`, the oldest groups are left out until the view fits (`'budget'`); the summary,
  *    pinned system messages and the newest group stay.
  * 6. `'anthropic'`: leading assistant turns before the first user turn are left out.
@@ -151,7 +152,6 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
     transcript === undefined ? windowSource(state) : transcriptSource(state, transcript, draft);
   repairToolPairs(source, target, draft);
   let view = dropEmptyMessages(draft, target);
-  if (mask !== undefined) view = maskToolResults(view, mask);
   let tokens: number | undefined;
   let overBudget: boolean | undefined;
   if (budget !== undefined) {
@@ -159,15 +159,19 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
     let fixed = 0;
     for (const message of lead) fixed += countMessageTokens(state.config.tokenizer, message, API);
     const pinned = (message: Message) => state.config.pinSystem && message.role === 'system';
+    if (mask !== undefined) view = maskToolResults(view, mask, { budget, fixed, count, pinned });
     const before = view;
+    const tokensAt = (d: ViewDraft, k: number) =>
+      count(d.messages[k] as Message, d.sources[k] as number);
     view = dropLeadingAssistantTurns(
-      fitBudget(before, budget, fixed, (k) => count(before, k), pinned).draft,
+      fitBudget(before, budget, fixed, (k) => tokensAt(before, k), pinned).draft,
       target,
     );
     tokens = fixed;
-    for (let k = 0; k < view.messages.length; k++) tokens += count(view, k);
+    for (let k = 0; k < view.messages.length; k++) tokens += tokensAt(view, k);
     overBudget = tokens > budget;
   } else {
+    if (mask !== undefined) view = maskToolResults(view, mask);
     view = dropLeadingAssistantTurns(view, target);
   }
   const messages = lead.length === 0 ? view.messages : [...lead, ...view.messages];
@@ -185,9 +189,7 @@ export const modelView = (state: MemoryState, options?: ModelViewOptions): Model
  */
 const tokenCounter = (state: MemoryState, fromWindow: boolean) => {
   const cache = new Map<Message, number>();
-  return (draft: ViewDraft, k: number): number => {
-    const source = draft.sources[k] as number;
-    const message = draft.messages[k] as Message;
+  return (message: Message, source: number): number => {
     // A window message as memory holds it: its stored count (a masked one is counted afresh).
     if (fromWindow && source >= 0 && state.messages[source] === message) {
       return state.tokenCounts[source] as number;

@@ -2,7 +2,7 @@ import { describeValue } from '../util/describeValue';
 import { unknownOption } from '../util/unknownOption';
 import type { MaskToolResults } from './viewTypes';
 
-const MASK_NAMES = ['keepLast', 'keepTurns'] as const;
+const MASK_NAMES = ['keepLast', 'keepTurns', 'untilFits'] as const;
 
 /** What a caller probably meant inside `maskToolResults`. */
 const MASK_HINTS: Readonly<Record<string, string>> = {
@@ -10,12 +10,16 @@ const MASK_HINTS: Readonly<Record<string, string>> = {
   keep: 'keepLast',
   turns: 'keepTurns',
   lastTurns: 'keepTurns',
+  fit: 'untilFits',
+  toFit: 'untilFits',
+  untilFit: 'untilFits',
+  onlyToFit: 'untilFits',
 };
 
 /**
  * Reads a `maskToolResults` option (of `modelView`, and of the agent's config):
- * `{ keepLast?, keepTurns? }` with at least one, each an integer ≥ 0; absent, `undefined` and
- * `null` mean no masking. A wrong value goes to `fail` with `field` and the value named.
+ * `{ keepLast?, keepTurns?, untilFits? }` with at least one, the counts integers ≥ 0, `untilFits`
+ * a boolean; absent, `undefined` and `null` mean no masking. A wrong value goes to `fail` with `field` and the value named.
  *
  * @internal
  */
@@ -32,7 +36,7 @@ export const readMaskOption = (
   }
   const unknown = unknownOption(value, MASK_NAMES, field, MASK_HINTS);
   if (unknown !== undefined) fail(unknown);
-  const count = (name: (typeof MASK_NAMES)[number]): number | undefined => {
+  const count = (name: 'keepLast' | 'keepTurns'): number | undefined => {
     const n = (value as Record<string, unknown>)[name];
     if (n === undefined) return undefined;
     if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
@@ -40,11 +44,16 @@ export const readMaskOption = (
   };
   const keepLast = count('keepLast');
   const keepTurns = count('keepTurns');
-  if (keepLast === undefined && keepTurns === undefined) {
-    fail(`${field} must give keepLast, keepTurns or both (integers ≥ 0), received {}`);
+  const untilFits = (value as Record<string, unknown>)['untilFits'];
+  if (untilFits !== undefined && typeof untilFits !== 'boolean') {
+    fail(`${field}.untilFits must be true or false, received ${describeValue(untilFits)}`);
+  }
+  if (keepLast === undefined && keepTurns === undefined && untilFits === undefined) {
+    fail(`${field} must give keepLast, keepTurns or untilFits, received {}`);
   }
   return {
     ...(keepLast === undefined ? {} : { keepLast }),
     ...(keepTurns === undefined ? {} : { keepTurns }),
+    ...(untilFits === true ? { untilFits } : {}),
   };
 };

@@ -102,12 +102,18 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
     if (budget !== undefined && budget !== null && !(Number.isSafeInteger(budget) && budget >= 1)) {
       fail(`options.budget must be an integer ≥ 1, received ${describeValue(budget)}`);
     }
+    const mask = readMaskOption(maskToolResults, 'options.maskToolResults', fail);
+    if (mask?.untilFits === true && (budget === undefined || budget === null)) {
+      fail(
+        `options.maskToolResults.untilFits masks only as far as options.budget needs, and options.budget is ${describeValue(budget)}: give a budget, or leave untilFits out to mask every stale result`,
+      );
+    }
     return {
       target,
       budget: budget ?? undefined,
       transcript: transcript === undefined ? undefined : readTranscript(transcript),
       knowledge: knowledge === undefined || knowledge.trim() === '' ? undefined : knowledge,
-      mask: readMaskOption(maskToolResults, 'options.maskToolResults', fail),
+      mask,
     };
   } catch (error) {
     throw unreadable(error, MemoryArgumentError, API, 'options');

@@ -122,13 +122,19 @@ export interface TranscriptEntry {
  * Which tool results a model view sends verbatim when it masks stale tool output
  * (`modelView`'s `maskToolResults`); the others are sent with a short placeholder that names the
  * tool and the call id and says how to read the result again (the agent's `read_tool_result`
- * tool). Give either or both (integers ≥ 0): a result is kept when either keeps it. The current
- * turn (from the last user message on) is always sent verbatim, and an exact repeat of a newer
- * result sent verbatim is always masked.
+ * tool). Give `keepLast`, `keepTurns` or both (integers ≥ 0): a result is kept when either keeps
+ * it. The current turn (from the last user message on) is always sent verbatim, and an exact
+ * repeat of a newer result sent verbatim is always masked.
+ *
+ * With `untilFits: true` (and a `budget`), the results they do not keep are masked only as far as
+ * the budget needs: superseded ones first (a newer result of the same tool call, same name and
+ * arguments, is in the view), then the others, each oldest first; a view that fits sends them
+ * all verbatim.
  *
  * @example
  * ```ts
  * const mask: MaskToolResults = { keepLast: 3, keepTurns: 2 };
+ * const toFit: MaskToolResults = { keepLast: 2, untilFits: true }; // with modelView's budget
  * ```
  */
 export interface MaskToolResults {
@@ -139,6 +145,12 @@ export interface MaskToolResults {
    * and 1 both keep the current turn only; default 0).
    */
   readonly keepTurns?: number | undefined;
+  /**
+   * Mask only as many of the results `keepLast` / `keepTurns` do not keep as the view's `budget`
+   * needs, superseded results first, then the oldest (default `false`: mask them all). Needs
+   * `modelView`'s `budget`. A result whose placeholder is not shorter is never masked for it.
+   */
+  readonly untilFits?: boolean | undefined;
 }
 
 /**

@@ -171,6 +171,11 @@ describe('createAgent: config.maskToolResults', () => {
     expect(make({ maskToolResults: { turns: 2 } })).toThrow(
       'config.maskToolResults.turns is not an option (did you mean keepTurns?)',
     );
+    // untilFits needs a view budget, which the agent's views do not have.
+    expect(make({ maskToolResults: { keepLast: 2, untilFits: true } })).toThrow(
+      'config.maskToolResults.untilFits masks only as far as a view budget needs, and the agent sends its views without one: use keepLast or keepTurns',
+    );
+    expect(make({ maskToolResults: { keepLast: 2, untilFits: false } })).not.toThrow();
     expect(make({ maskToolResults: true })).toThrow(
       'config.maskToolResults must be an object such as { keepLast: 3 }, received true',
     );

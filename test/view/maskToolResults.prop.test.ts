@@ -5,7 +5,9 @@
  * masking never changes a non-tool message, a pinned message or a message of the current turn;
  * (c) it keeps the roles, call ids and tool names of the view without masking; (d) at most
  * `keepLast` tool results outside the current turn are sent verbatim; (e) no result outside the
- * current turn is sent verbatim twice; (f) the retained state is not changed.
+ * current turn is sent verbatim twice; (f) the retained state is not changed; (g) with
+ * `untilFits`, a view fits whenever the plain view does, keeps every message the plain view keeps,
+ * and masks one the plain view sends verbatim only as a repeat or as superseded.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import fc from 'fast-check';
@@ -22,6 +24,7 @@ import {
   type MemoryState,
   type ModelViewOptions,
   type Provider,
+  type ViewChange,
   type ViewTarget,
 } from 'conversation-memory';
 import { anthropicProvider } from 'conversation-memory/anthropic';
@@ -90,30 +93,42 @@ interface Case {
 }
 
 /** A window (any limits, pinned system messages or not), or a whole transcript with knowledge. */
-const caseArb: fc.Arbitrary<Case> = fc
-  .tuple(
-    conversationArb,
-    fc.record({
-      maxMessages: fc.integer({ min: 1, max: 60 }),
-      toolPairs: fc.constantFrom('reference' as const, 'strict' as const),
-      pinSystem: fc.boolean(),
-    }),
-    fc.boolean(),
-    fc.option(fc.constantFrom('Ann is 30.', '[Known Entities]\n- Ann'), { nil: null }),
-  )
-  .map(([messages, policy, asTranscript, extra]) => {
-    let state = createMemory({ ...policy, tokenizer: 'heuristic' });
-    if (asTranscript) {
-      const transcript = messages.map((message, position) => ({ message, position }));
-      return {
-        state,
-        options: { transcript, ...(extra === null ? {} : { knowledge: extra }) },
-      };
-    }
-    state = addMessages(state, messages).state;
-    if (extra !== null) state = setSummary(state, extra).state;
-    return { state, options: {} };
-  });
+const caseArbOf = (conversations: fc.Arbitrary<Message[]>): fc.Arbitrary<Case> =>
+  fc
+    .tuple(
+      conversations,
+      fc.record({
+        maxMessages: fc.integer({ min: 1, max: 60 }),
+        toolPairs: fc.constantFrom('reference' as const, 'strict' as const),
+        pinSystem: fc.boolean(),
+      }),
+      fc.boolean(),
+      fc.option(fc.constantFrom('Ann is 30.', '[Known Entities]\n- Ann'), { nil: null }),
+    )
+    .map(([messages, policy, asTranscript, extra]) => {
+      let state = createMemory({ ...policy, tokenizer: 'heuristic' });
+      if (asTranscript) {
+        const transcript = messages.map((message, position) => ({ message, position }));
+        return {
+          state,
+          options: { transcript, ...(extra === null ? {} : { knowledge: extra }) },
+        };
+      }
+      state = addMessages(state, messages).state;
+      if (extra !== null) state = setSummary(state, extra).state;
+      return { state, options: {} };
+    });
+
+const caseArb = caseArbOf(conversationArb);
+
+/** The same conversations with tool results as long as file reads (20 to 140 tokens). */
+const longResultsArb = caseArbOf(
+  conversationArb.map((messages) =>
+    messages.map((m, k) =>
+      m.role === 'tool' ? { ...m, content: `${m.content ?? ''} `.repeat(20 + (k % 7) * 20) } : m,
+    ),
+  ),
+);
 
 /** Where the current turn starts in a view: its last user message (0 without one). */
 const currentTurn = (messages: readonly Message[]): number => {
@@ -126,6 +141,20 @@ const sourceOf = ({ state, options }: Case): Set<Message> =>
   new Set(options.transcript?.map((entry) => entry.message) ?? state.messages);
 
 const TARGETS: readonly ViewTarget[] = ['openai', 'anthropic', 'none'];
+
+/** JSON with object keys sorted, at every depth (two calls with the same arguments are equal). */
+const sortedJson = (value: unknown): string =>
+  Array.isArray(value)
+    ? `[${value.map(sortedJson).join(',')}]`
+    : typeof value === 'object' && value !== null
+      ? `{${Object.keys(value)
+          .sort()
+          .map(
+            (key) =>
+              `${JSON.stringify(key)}:${sortedJson((value as Record<string, unknown>)[key])}`,
+          )
+          .join(',')}}`
+      : JSON.stringify(value);
 
 let openaiServer: OpenAIServer;
 let anthropicServer: AnthropicServer;
@@ -262,6 +291,71 @@ describe('modelView with maskToolResults: properties', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('(g) untilFits: fits when the plain view fits, keeps every message the plain view keeps, and masks one it sends verbatim only as a repeat or superseded', () => {
+    let staleSeen = 0;
+    let supersededSeen = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(caseArb, longResultsArb),
+        fc.record({ keepLast: fc.nat(3), keepTurns: fc.nat(2) }),
+        fc.integer({ min: 1, max: 1500 }),
+        fc.constantFrom(...TARGETS),
+        (input, keep, budget, target) => {
+          const options = { ...input.options, target, budget };
+          const plain = modelView(input.state, options);
+          const view = modelView(input.state, {
+            ...options,
+            maskToolResults: { ...keep, untilFits: true },
+          });
+          if (target !== 'none') expect(validateTranscript(view.messages, target)).toEqual([]);
+          if (view.overBudget === true) expect(plain.overBudget).toBe(true);
+          expect(view.tokens).toBeLessThanOrEqual(Math.max(budget, plain.tokens ?? 0));
+          const leftOut = (changes: readonly ViewChange[]) =>
+            changes.flatMap((c) =>
+              c.type === 'view/omitted' && c.reason === 'budget' ? [c.index] : [],
+            );
+          const plainLeftOut = new Set(leftOut(plain.changes));
+          for (const index of leftOut(view.changes)) expect(plainLeftOut.has(index)).toBe(true);
+          const stale = view.changes.filter(
+            (c) => c.type === 'view/masked' && c.reason === 'stale',
+          );
+          // Nothing stale is masked for a view that fits without masking.
+          if (plainLeftOut.size === 0) expect(stale).toEqual([]);
+          staleSeen += stale.length;
+          // The call (name and canonical arguments) of each call id in the view.
+          const calls = new Map<string, string>();
+          for (const m of view.messages) {
+            for (const call of m.toolCalls ?? []) {
+              if (call.id !== undefined)
+                calls.set(call.id, `${call.name} ${sortedJson(call.parameters)}`);
+            }
+          }
+          const source = sourceOf(input);
+          for (const message of plain.messages) {
+            if (!source.has(message) || view.messages.includes(message)) continue;
+            // Sent verbatim without masking, masked with it: a repeat, or superseded.
+            const change = view.changes.find(
+              (c) => c.type === 'view/masked' && c.toolCallId === message.toolCallId,
+            ) as Extract<ViewChange, { type: 'view/masked' }>;
+            expect(change).toBeDefined();
+            if (change.reason === 'repeat') continue;
+            const at = view.messages.indexOf(change.message);
+            const call = calls.get(change.toolCallId);
+            expect(call).toBeDefined();
+            const newer = view.messages
+              .slice(at + 1)
+              .some((m) => m.role === 'tool' && calls.get(m.toolCallId ?? '') === call);
+            expect(newer).toBe(true);
+            supersededSeen++;
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+    expect(staleSeen).toBeGreaterThan(50);
+    expect(supersededSeen).toBeGreaterThan(5);
   });
 
   it('(f) the retained state and the transcript are not changed', () => {

@@ -377,7 +377,7 @@ describe('modelView: maskToolResults', () => {
       'options.maskToolResults.last is not an option (did you mean keepLast?)',
     );
     expect(message({ keep_turns: 3 })).toContain('(did you mean keepTurns?)');
-    expect(message({})).toContain('must give keepLast, keepTurns or both');
+    expect(message({})).toContain('must give keepLast, keepTurns or untilFits, received {}');
     expect(message(3)).toContain(
       'options.maskToolResults must be an object such as { keepLast: 3 }, received 3',
     );
