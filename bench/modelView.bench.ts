@@ -11,7 +11,10 @@
  * - copy: `getHistory(state).slice()`, what sending the window costs at least;
  * - `modelView` for `'openai'` and `'anthropic'`, and for `'openai'` with a budget the window
  *   exceeds by about a quarter (so it leaves out the oldest groups);
- * - the reference policy's window (an orphan result at its head now and then: the view repairs).
+ * - the reference policy's window (an orphan result at its head now and then: the view repairs);
+ * - `'openai'` with that budget and masking of stale tool output: by count
+ *   (`maskToolResults: { keepLast: 2 }`), and to fit (`{ keepLast: 2, untilFits: true }`, which
+ *   counts every result and its placeholder).
  *
  * Target: `modelView` within 2× of the copy. Then the streaming overhead per delta: a run of
  * `agent.stream` whose provider streams 5,000 one-word deltas, against iterating the provider's
@@ -73,9 +76,9 @@ const windowOf = (size: number, toolPairs: 'strict' | 'reference'): MemoryState 
 
 console.log('\nmodelView: per call, median [min–max] µs (target: modelView ≤ 2× copy)\n');
 console.log(
-  '| window | getHistory | copy | openai | anthropic | openai + budget | reference policy | openai / copy |',
+  '| window | getHistory | copy | openai | anthropic | openai + budget | reference policy | budget + masking | budget + masking to fit | openai / copy |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const size of [20, 1_000, 10_000]) {
   const strict = windowOf(size, 'strict');
   const reference = windowOf(size, 'reference');
@@ -93,6 +96,18 @@ for (const size of [20, 1_000, 10_000]) {
     budget: () =>
       void (sink += lib.modelView(strict, { target: 'openai', budget }).messages.length),
     reference: () => void (sink += lib.modelView(reference, { target: 'openai' }).messages.length),
+    mask: () =>
+      void (sink += lib.modelView(strict, {
+        target: 'openai',
+        budget,
+        maskToolResults: { keepLast: 2 },
+      }).messages.length),
+    fit: () =>
+      void (sink += lib.modelView(strict, {
+        target: 'openai',
+        budget,
+        maskToolResults: { keepLast: 2, untilFits: true },
+      }).messages.length),
   });
   const cell = (name: string) => {
     const s = medianOf(samples[name] as number[]);
@@ -101,7 +116,7 @@ for (const size of [20, 1_000, 10_000]) {
   const ratio =
     medianOf(samples['openai'] as number[]).median / medianOf(samples['copy'] as number[]).median;
   console.log(
-    `| ${size.toLocaleString('en')} | ${cell('getHistory')} | ${cell('copy')} | ${cell('openai')} | ${cell('anthropic')} | ${cell('budget')} | ${cell('reference')} | ${ratio.toFixed(2)}× |`,
+    `| ${size.toLocaleString('en')} | ${cell('getHistory')} | ${cell('copy')} | ${cell('openai')} | ${cell('anthropic')} | ${cell('budget')} | ${cell('reference')} | ${cell('mask')} | ${cell('fit')} | ${ratio.toFixed(2)}× |`,
   );
 }
 

@@ -16,12 +16,16 @@ import type { FactCatalog } from './factCatalog';
  * const lib: PruningLibrary = await import('../../src/library');
  * ```
  */
-export type PruningLibrary = Pick<typeof Library, 'createMemory' | 'addMessage' | 'modelView'>;
+export type PruningLibrary = Pick<
+  typeof Library,
+  'createMemory' | 'addMessage' | 'modelView' | 'countMessageTokens'
+>;
 
 /**
  * One configuration under test: the memory's pruning policy, and whether the view masks tool
- * results. A masking configuration keeps `memoryFactor` × the budget in memory and sends the
- * budget (see the benchmark's header); the others keep and send the budget.
+ * results (`keepLast`, and with `untilFits` only as far as the budget needs). A masking
+ * configuration keeps `memoryFactor` × the budget in memory and sends the budget (see the
+ * benchmark's header); the others keep and send the budget.
  *
  * @example
  * ```ts
@@ -36,12 +40,13 @@ export interface DistinctConfig {
 }
 
 /**
- * The four configurations of the issue: (a) oldest, (b) redundant, (c) oldest + masking,
- * (d) redundant + masking.
+ * The four configurations of the issue, (a) oldest, (b) redundant, (c) oldest + masking and
+ * (d) redundant + masking (by count: `keepLast`), then (c) and (d) masking to fit
+ * (`untilFits`).
  *
  * @example
  * ```ts
- * DISTINCT_CONFIGS.map((c) => c.name); // ['oldest', 'redundant', 'oldest + masking', 'redundant + masking']
+ * DISTINCT_CONFIGS.map((c) => c.name); // ['oldest', 'redundant', 'oldest + masking', 'redundant + masking', 'oldest + masking to fit', 'redundant + masking to fit']
  * ```
  */
 export const DISTINCT_CONFIGS: readonly DistinctConfig[] = [
@@ -64,9 +69,12 @@ export const DISTINCT_CONFIGS: readonly DistinctConfig[] = [
  *   (the baseline: the configuration with the same masking and `prune: 'oldest'`);
  * - `lostInView`: keys whose latest value the view of `oldest` (no masking) sends and this view
  *   does not;
- * - `stated`: keys stated so far (the most any view could show);
+ * - `stated`: keys stated so far; `statedFacts`: distinct facts stated so far (every value, the
+ *   most any view could show);
  * - `removedRedundant`: messages the memory removed by the rule `'redundant'`;
- * - `tokensSent`: the view's tokens at each turn's end; `overBudget`: views over the budget.
+ * - `tokensSent`: the view's tokens at each turn's end; `overBudget`: views over the budget;
+ * - `bound`: an upper bound on the distinct facts any view of `budget` tokens could send (the
+ *   same for every configuration; see `factBound`).
  *
  * @example
  * ```ts
@@ -89,6 +97,8 @@ export interface DistinctReport {
   readonly removedRedundant: number;
   readonly tokensSent: readonly number[];
   readonly overBudget: number;
+  readonly bound: number;
+  readonly statedFacts: number;
 }
 
 /**
@@ -136,6 +146,27 @@ const countMissing = (wanted: ReadonlySet<string>, have: ReadonlySet<string>): n
   return missing;
 };
 
+/**
+ * An upper bound on the distinct facts a view of `budget` tokens can send, from what was stated
+ * so far: each fact costs at least its cheapest message's tokens shared by that message's facts
+ * (a message of t tokens stating n facts: t / n each), and the cheapest facts are taken while
+ * their costs fit the budget. Any view holds its facts in messages whose tokens add up to at most
+ * the budget, and charging each fact to one message that holds it costs at most that message's
+ * tokens, so no view holds more. It ignores everything else a view must send (the calls, the
+ * answers, the current turn), so it is loose; it is an upper bound, not a target.
+ */
+const factBound = (costs: ReadonlyMap<string, number>, budget: number): number => {
+  const sorted = [...costs.values()].sort((a, b) => a - b);
+  let left = budget;
+  let facts = 0;
+  for (const cost of sorted) {
+    if (cost > left) break;
+    left -= cost;
+    facts++;
+  }
+  return facts;
+};
+
 /** Runs one conversation through every configuration, adding to the tallies. */
 const runConversation = (
   lib: PruningLibrary,
@@ -159,11 +190,18 @@ const runConversation = (
     configs.findIndex((other) => other.mask === config.mask && other.prune === 'oldest'),
   );
   const plain = configs.findIndex((config) => config.prune === 'oldest' && !config.mask);
+  /** The cheapest cost of each fact stated so far (see `factBound`). */
+  const costs = new Map<string, number>();
   for (const turn of conversation.turns) {
     for (const message of turn.messages) {
-      for (const id of scan([message])) {
+      const ids = scan([message]);
+      for (const id of ids) {
         const [key, value] = id.split('\u0000') as [string, string];
         latest.set(key, value);
+      }
+      if (ids.size > 0) {
+        const cost = lib.countMessageTokens('o200k_base', message) / ids.size;
+        for (const id of ids) costs.set(id, Math.min(costs.get(id) ?? Infinity, cost));
       }
       states.forEach((state, c) => {
         const { state: next, effects } = lib.addMessage(state, message);
@@ -177,6 +215,7 @@ const runConversation = (
         }
       });
     }
+    const bound = factBound(costs, options.budget);
     const inMemory = states.map((state) => latestIn(scan(state.messages), latest));
     const views = states.map((state, c) => {
       const config = configs[c] as DistinctConfig;
@@ -200,6 +239,8 @@ const runConversation = (
       const ids = shown[c] as Set<string>;
       const view = views[c] as ReturnType<PruningLibrary['modelView']>;
       tally.turnEnds++;
+      tally.bound += bound;
+      tally.statedFacts += costs.size;
       tally.stated += latest.size;
       tally.distinct += ids.size;
       tally.latest += (shownLatest[c] as Set<string>).size;
@@ -266,6 +307,8 @@ export const measureDistinctFacts = (options: {
     removedRedundant: 0,
     tokensSent: [],
     overBudget: 0,
+    bound: 0,
+    statedFacts: 0,
   }));
   const firstSeed = options.firstSeed ?? PRUNING_FIRST_SEED;
   for (let i = 0; i < options.conversations; i++) {

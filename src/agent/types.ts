@@ -129,7 +129,8 @@ export interface AgentConfig {
    * result, are sent as a short placeholder naming the tool and the call id; the current turn
    * (the run, from its user message on) is always sent verbatim. The agent then offers the tool
    * `read_tool_result` (`{ call_id }`), which answers a result's content as memory keeps it.
-   * Memory is not changed. Default: no masking.
+   * Memory is not changed. `untilFits` is refused: the agent's views have no budget. Default: no
+   * masking.
    */
   readonly maskToolResults?: MaskToolResults;
 }
