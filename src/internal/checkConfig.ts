@@ -199,25 +199,6 @@ const pruningOptionProblems = (
 };
 
 /**
- * The problems of the trimming-policy options (`toolPairs`, `startOn`, `pinSystem`, `prune`,
- * `pruneThreshold`, `embedder`), each naming
- * the field and the value. Shared with the decoder of persisted files.
- *
- * @internal
- */
-export const policyProblems = (
-  config: Pick<
-    MemoryConfig,
-    'toolPairs' | 'startOn' | 'pinSystem' | 'prune' | 'pruneThreshold' | 'embedder'
-  >,
-): string[] => [
-  ...toolPairsProblems(config.toolPairs),
-  ...startOnProblems(config.startOn),
-  ...pinSystemProblems(config.pinSystem),
-  ...pruningOptionProblems(config, 'options'),
-];
-
-/**
  * The problems of the pruning fields of a persisted config, named as the file names them
  * (`prune`, `prune_threshold`, `embedder`): a threshold out of range, an embedder this runtime
  * does not know, or `'redundant'` before the planner is installed.

@@ -94,11 +94,9 @@ export const planTrimOf = (
   if (config.prune === 'redundant' && scope.limits) {
     return planUnits(config, sequence, totalTokens, scope, openRedundancy(config, sequence, place));
   }
-  const plan =
-    config.toolPairs === 'reference' && !config.pinSystem && config.startOn === null
-      ? planReferencePrefix(config, sequence, totalTokens, scope.limits)
-      : planUnits(config, sequence, totalTokens, scope, undefined);
-  return { ...plan, finish: NO_FINISH };
+  return config.toolPairs === 'reference' && !config.pinSystem && config.startOn === null
+    ? planReferencePrefix(config, sequence, totalTokens, scope.limits)
+    : planUnits(config, sequence, totalTokens, scope, undefined);
 };
 
 /**
@@ -129,7 +127,7 @@ const planReferencePrefix = (
   sequence: Sequence,
   totalTokens: number,
   limits: boolean,
-): TrimPlan => {
+): PlannedTrim => {
   const n = sequence.length;
   let total = totalTokens;
   let cut = 0;
@@ -148,7 +146,9 @@ const planReferencePrefix = (
   while (n - cut > 1 && startsToolExchange(messageAt(sequence, cut))) {
     total -= countAt(sequence, cut++);
   }
-  if (cut === 0) return { removed: NO_REMOVALS, rules: NO_RULES, remainingTokens: total };
+  if (cut === 0) {
+    return { removed: NO_REMOVALS, rules: NO_RULES, remainingTokens: total, finish: NO_FINISH };
+  }
   const removed = new Array<number>(cut);
   const rules = new Array<TrimRule>(cut);
   for (let i = 0; i < cut; i++) {
@@ -160,7 +160,7 @@ const planReferencePrefix = (
           ? 'tokenLimit'
           : 'toolPairBoundary';
   }
-  return { removed, rules, remainingTokens: total };
+  return { removed, rules, remainingTokens: total, finish: NO_FINISH };
 };
 
 /** Every policy: units (single messages, or whole groups under `'strict'`), pinned messages skipped. */
@@ -268,7 +268,7 @@ const planUnits = (
   if (orphans.length === 0 && redundant.size === 0) {
     return { removed, rules, remainingTokens: total, finish };
   }
-  return { ...mergeRemovals(orphans, redundant, removed, rules, total), finish };
+  return mergeRemovals(orphans, redundant, removed, rules, total, finish);
 };
 
 /**
@@ -281,7 +281,8 @@ const mergeRemovals = (
   front: readonly number[],
   frontRules: readonly TrimRule[],
   remainingTokens: number,
-): TrimPlan => {
+  finish: PlannedTrim['finish'],
+): PlannedTrim => {
   const all: [index: number, rule: TrimRule, twin: number | null][] = [];
   for (const i of orphans) all.push([i, 'toolPairBoundary', null]);
   for (const [i, twin] of redundant) all.push([i, 'redundant', twin]);
@@ -289,6 +290,12 @@ const mergeRemovals = (
   all.sort((a, b) => a[0] - b[0]);
   const removed = all.map((entry) => entry[0]);
   const rules = all.map((entry) => entry[1]);
-  if (redundant.size === 0) return { removed, rules, remainingTokens };
-  return { removed, rules, remainingTokens, duplicateOf: all.map((entry) => entry[2]) };
+  if (redundant.size === 0) return { removed, rules, remainingTokens, finish };
+  return {
+    removed,
+    rules,
+    remainingTokens,
+    duplicateOf: all.map((entry) => entry[2]),
+    finish,
+  };
 };

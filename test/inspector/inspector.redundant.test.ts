@@ -1,33 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  appendAction,
-  assistantMessage,
-  createEventLog,
-  encodeEnvelope,
-  memoryActions,
-  toolMessage,
-  userMessage,
-} from 'conversation-memory';
+import { encodeEnvelope } from 'conversation-memory';
 import { runInspect } from '../../src/inspector/cli/inspect';
 import { windowAt } from '../../src/inspector/model';
-
-/** A conversation under prune: 'redundant' whose last step removes a re-read file's first read. */
-const redundantLog = () => {
-  let log = createEventLog({ maxMessages: 5, tokenizer: 'heuristic', prune: 'redundant' });
-  const read = (id: string) => [
-    assistantMessage(null, [{ id, name: 'read_file', parameters: { path: 'a.txt' } }]),
-    toolMessage('alpha beta gamma delta', { toolCallId: id, toolName: 'read_file' }),
-  ];
-  for (const message of [
-    userMessage('read a.txt'),
-    ...read('c1'),
-    userMessage('read it again'),
-    ...read('c2'),
-  ]) {
-    log = appendAction(log, memoryActions.messageAdded(message));
-  }
-  return log;
-};
+import { redundantLog } from '../support/inspectorLog';
 
 describe('the inspector under prune: redundant', () => {
   it('names the rule and the twin each redundant message repeats (model, CLI text, --json)', () => {

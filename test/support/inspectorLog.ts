@@ -290,3 +290,24 @@ export const maskLog = (): EventLog => {
   }
   return log;
 };
+
+/**
+ * A conversation under `prune: 'redundant'` whose last step removes a re-read file's first read
+ * (call and result) as redundant: positions 1 and 2 repeat 4 and 5.
+ */
+export const redundantLog = (): EventLog => {
+  let log = createEventLog({ maxMessages: 5, tokenizer: 'heuristic', prune: 'redundant' });
+  const read = (id: string) => [
+    assistantMessage(null, [{ id, name: 'read_file', parameters: { path: 'a.txt' } }]),
+    toolMessage('alpha beta gamma delta', { toolCallId: id, toolName: 'read_file' }),
+  ];
+  for (const message of [
+    userMessage('read a.txt'),
+    ...read('c1'),
+    userMessage('read it again'),
+    ...read('c2'),
+  ]) {
+    log = appendAction(log, memoryActions.messageAdded(message));
+  }
+  return log;
+};
