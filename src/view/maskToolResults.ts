@@ -133,22 +133,14 @@ const maskUntilFits = (
   classes: Classes,
   fit: MaskFit,
   maskedAs: Map<number, number>,
+  placeholderOf: (k: number, copy: number) => Message,
 ): void => {
   const { messages, sources } = draft;
   const original = messages.map((message, k) => fit.count(message, sources[k] as number));
   const now = original.slice();
-  const placeholders = new Map<string, number>();
   /** The tokens of k's placeholder: stale (`copy` −1), or pointing at the copy `copy`. */
-  const placeholderTokens = (k: number, copy: number): number => {
-    const memo = `${k}:${copy}`;
-    let tokens = placeholders.get(memo);
-    if (tokens === undefined) {
-      const sameAs = copy < 0 ? undefined : ((messages[copy] as Message).toolCallId ?? '');
-      tokens = fit.count(maskedToolResult(messages[k] as Message, sameAs), -1);
-      placeholders.set(memo, tokens);
-    }
-    return tokens;
-  };
+  const placeholderTokens = (k: number, copy: number): number =>
+    fit.count(placeholderOf(k, copy), -1);
   let tokens = fit.fixed;
   for (const count of original) tokens += count;
   const set = (k: number, copy: number): void => {
@@ -215,8 +207,21 @@ export const maskToolResults = (
   const untilFits = mask.untilFits === true && fit !== undefined;
   const classes = classify(draft, mask, untilFits);
   const maskedAs = new Map<number, number>();
+  const { messages, sources, positions } = draft;
+  /** Each placeholder made once (masking to fit counts them before it decides). */
+  const placeholders = new Map<string, Message>();
+  const placeholderOf = (k: number, copy: number): Message => {
+    const memo = `${k}:${copy}`;
+    let placeholder = placeholders.get(memo);
+    if (placeholder === undefined) {
+      const sameAs = copy < 0 ? undefined : ((messages[copy] as Message).toolCallId ?? '');
+      placeholder = maskedToolResult(messages[k] as Message, sameAs);
+      placeholders.set(memo, placeholder);
+    }
+    return placeholder;
+  };
   if (untilFits) {
-    maskUntilFits(draft, classes, fit, maskedAs);
+    maskUntilFits(draft, classes, fit, maskedAs, placeholderOf);
   } else {
     for (const [k, copy] of classes.repeatOf) maskedAs.set(k, copy);
     for (const k of classes.stale) {
@@ -225,14 +230,13 @@ export const maskToolResults = (
     }
   }
   if (maskedAs.size === 0) return draft;
-  const { messages, sources, positions } = draft;
   const masked = new Map<Message, Message>();
   const next = messages.slice();
   for (const k of [...maskedAs.keys()].sort((a, b) => a - b)) {
     const copy = maskedAs.get(k) as number;
     const message = messages[k] as Message;
     const sameAs = copy < 0 ? undefined : ((messages[copy] as Message).toolCallId ?? '');
-    const placeholder = maskedToolResult(message, sameAs);
+    const placeholder = placeholderOf(k, copy);
     next[k] = placeholder;
     masked.set(placeholder, message);
     draft.changes.push({
