@@ -19,7 +19,8 @@ const MASK_HINTS: Readonly<Record<string, string>> = {
 /**
  * Reads a `maskToolResults` option (of `modelView`, and of the agent's config):
  * `{ keepLast?, keepTurns?, untilFits? }` with at least one, the counts integers ≥ 0, `untilFits`
- * a boolean; absent, `undefined` and `null` mean no masking. A wrong value goes to `fail` with `field` and the value named.
+ * a boolean; absent, `undefined` and `null` mean no masking. A wrong value goes to `fail` with
+ * `field` and the value named. (`untilFits` needs a budget; the caller checks that.)
  *
  * @internal
  */
