@@ -1,4 +1,4 @@
-import type { Message } from '../model/message';
+import type { Message, ToolCall } from '../model/message';
 import { canonicalJson } from '../similarity/embeddingText';
 import { maskedToolResult } from './maskedToolResult';
 import type { ViewDraft } from './repairToolPairs';
@@ -18,22 +18,55 @@ export interface MaskFit {
   readonly pinned: (message: Message) => boolean;
 }
 
-/** Two tool results are repeats when they have the same tool name and the same text content. */
-const repeatKey = (message: Message): string | undefined =>
+/**
+ * The text content that makes two tool results of the same tool repeats, when they have one
+ * (none for content parts or an image).
+ */
+const repeatText = (message: Message): string | undefined =>
   typeof message.content === 'string' &&
   message.contentParts === undefined &&
   message.imageBase64 === undefined
-    ? `${message.toolName ?? ''}\u0000${message.content}`
+    ? message.content
     : undefined;
+
+/**
+ * Draft indices by tool name and text content. Two maps, not one keyed by a joined string: the
+ * window's contents are the same string objects from view to view, so their hashes are computed
+ * once, where a joined key would be built and hashed on every view.
+ */
+class CopyIndex {
+  readonly #byTool = new Map<string, Map<string, number>>();
+  get(tool: string, text: string): number | undefined {
+    return this.#byTool.get(tool)?.get(text);
+  }
+  set(tool: string, text: string, k: number): void {
+    let texts = this.#byTool.get(tool);
+    if (texts === undefined) this.#byTool.set(tool, (texts = new Map()));
+    texts.set(text, k);
+  }
+}
+
+/**
+ * Each call's key (its name and canonical arguments), once per frozen call object (memory's
+ * messages are frozen; a transcript's own objects, which may change, are keyed afresh).
+ */
+const CALL_KEYS: WeakMap<ToolCall, string> = /* @__PURE__ */ new WeakMap();
+
+const callKey = (call: ToolCall): string => {
+  let key = CALL_KEYS.get(call);
+  if (key === undefined) {
+    key = `${call.name}\u0000${canonicalJson(call.parameters)}`;
+    if (Object.isFrozen(call)) CALL_KEYS.set(call, key);
+  }
+  return key;
+};
 
 /** The call of each tool call id in the draft: its name and canonical arguments. */
 const callKeys = (messages: readonly Message[]): Map<string, string> => {
   const keys = new Map<string, string>();
   for (const message of messages) {
     for (const call of message.toolCalls ?? []) {
-      if (call.id !== undefined && !keys.has(call.id)) {
-        keys.set(call.id, `${call.name}\u0000${canonicalJson(call.parameters)}`);
-      }
+      if (call.id !== undefined && !keys.has(call.id)) keys.set(call.id, callKey(call));
     }
   }
   return keys;
@@ -70,7 +103,7 @@ const classify = (draft: ViewDraft, mask: MaskToolResults, fit: boolean): Classe
   const calls = fit ? callKeys(messages) : undefined;
   const newerCalls = new Set<string>();
   /** The index of the newest copy not masked as a repeat, by repeat key. */
-  const copies = new Map<string, number>();
+  const copies = new CopyIndex();
   const classes: Classes = {
     repeatOf: new Map(),
     repeatsOf: new Map(),
@@ -83,16 +116,17 @@ const classify = (draft: ViewDraft, mask: MaskToolResults, fit: boolean): Classe
     const message = messages[k] as Message;
     if (message.role === 'user') turns++;
     if (message.role !== 'tool' || (sources[k] as number) < 0) continue;
-    const key = repeatKey(message);
+    const text = repeatText(message);
+    const tool = message.toolName ?? '';
     const call = calls?.get(message.toolCallId ?? '');
     const superseded = call !== undefined && newerCalls.has(call);
     if (call !== undefined) newerCalls.add(call);
     if (k >= current) {
       verbatim++;
-      if (key !== undefined && !copies.has(key)) copies.set(key, k);
+      if (text !== undefined && copies.get(tool, text) === undefined) copies.set(tool, text, k);
       continue;
     }
-    const copy = key === undefined ? undefined : copies.get(key);
+    const copy = text === undefined ? undefined : copies.get(tool, text);
     if (copy !== undefined) {
       classes.repeatOf.set(k, copy);
       const repeats = classes.repeatsOf.get(copy);
@@ -100,7 +134,7 @@ const classify = (draft: ViewDraft, mask: MaskToolResults, fit: boolean): Classe
       else repeats.push(k);
       continue;
     }
-    if (key !== undefined) copies.set(key, k);
+    if (text !== undefined) copies.set(tool, text, k);
     if (verbatim < keepLast || turns < keepTurns) {
       verbatim++;
       continue;
