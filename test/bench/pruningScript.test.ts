@@ -46,6 +46,10 @@ const measure = (conversations: number, firstSeed?: number) =>
     ...(firstSeed === undefined ? {} : { firstSeed }),
   }) as Six;
 
+/** The median tokens a configuration sent per turn's end. */
+const median = (r: DistinctReport): number =>
+  [...r.tokensSent].sort((a, b) => a - b)[r.tokensSent.length >> 1] as number;
+
 /** What every set of conversations must score, whatever the seed. */
 const expectNoLatestLost = (reports: readonly DistinctReport[]): void => {
   const [oldest, redundant, , both, oldestFit, bothFit] = reports as Six;
@@ -94,8 +98,6 @@ describe('pruning benchmark script (20 conversations, budget 2,000 tokens)', () 
     expect(both.memoryTokens).toBe(3 * BUDGET);
     expect(masked.lostInView).toBeGreaterThan(0);
     expect(both.distinct).toBeGreaterThanOrEqual(masked.distinct);
-    const median = (r: DistinctReport) =>
-      [...r.tokensSent].sort((a, b) => a - b)[r.tokensSent.length >> 1] as number;
     expect(median(masked)).toBeLessThan(median(oldest));
   });
 
@@ -103,8 +105,6 @@ describe('pruning benchmark script (20 conversations, budget 2,000 tokens)', () 
     // Measured 1.21× at 200 conversations: a margin for a regression.
     expect(bothFit.distinct / oldest.distinct).toBeGreaterThanOrEqual(1.12);
     expect(bothFit.distinct).toBeGreaterThan(both.distinct);
-    const median = (r: DistinctReport) =>
-      [...r.tokensSent].sort((a, b) => a - b)[r.tokensSent.length >> 1] as number;
     expect(median(bothFit)).toBeGreaterThan(median(oldest));
     // The bound is above what is sent, and under what was stated.
     expect(oldest.bound).toBeGreaterThan(bothFit.distinct);

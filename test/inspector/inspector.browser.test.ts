@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appendAction,
@@ -31,10 +31,10 @@ import {
   viewRows,
   windowAt,
 } from '../../src/inspector/model';
+import { launchChromium } from '../support/chromium';
 import { pageTemplate } from '../support/inspectorPage';
 import { knowledgeLog, recordedLog, summarizedLog, viewLog } from '../support/inspectorLog';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../.artifacts/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'cm-page-e2e-'));
 const HOSTILE = '</script><script>alert(1)</script><!-- \u2028 <img src=x onerror=alert(2)>';
@@ -80,14 +80,7 @@ beforeAll(async () => {
   expect(madeThree.code, madeThree.stderr).toBe(0);
   const madeFour = runInspect(io(['inspect', learnedInput, '--html', learnedPage], template));
   expect(madeFour.code, madeFour.stderr).toBe(0);
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  } catch (error) {
-    throw new Error(
-      `Chromium could not be started from ${CHROMIUM} (set CHROMIUM_PATH, or apt-get install chromium): ${String(error)}`,
-      { cause: error },
-    );
-  }
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   page.on('request', (request) => requests.push(request.url()));
   page.on('dialog', (dialog) => {

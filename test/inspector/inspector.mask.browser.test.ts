@@ -6,48 +6,26 @@
  * the original; clearing the field shows the results as memory holds them. Fails (never skips)
  * when Chromium cannot start. Screenshot: test/.artifacts/inspector-masked.png.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeEnvelope } from 'conversation-memory';
-import { runInspect } from '../../src/inspector/cli/inspect';
 import { modelViewAt } from '../../src/inspector/model';
-import { pageTemplate } from '../support/inspectorPage';
+import { launchChromium } from '../support/chromium';
+import { writeInspectorPage } from '../support/inspectorPage';
 import { maskLog } from '../support/inspectorLog';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../.artifacts/', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'cm-mask-e2e-'));
 const log = maskLog();
-const input = join(dir, 'masked.json');
-writeFileSync(input, JSON.stringify(encodeEnvelope(log)));
-const pageFile = join(dir, 'masked.html');
 
 let browser: Browser;
+let pageFile: string;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  const template = await pageTemplate();
-  const made = runInspect({
-    argv: ['inspect', input, '--html', pageFile],
-    readText: (file: string) => readFileSync(file, 'utf8'),
-    isTTY: false,
-    env: {},
-    pageTemplate: () => template,
-    writeText: (file: string, text: string) => writeFileSync(file, text),
-  });
-  expect(made.code, made.stderr).toBe(0);
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  } catch (error) {
-    throw new Error(
-      `Chromium could not be started from ${CHROMIUM} (set CHROMIUM_PATH, or apt-get install chromium): ${String(error)}`,
-      { cause: error },
-    );
-  }
+  pageFile = await writeInspectorPage(log, 'masked');
+  browser = await launchChromium();
   mkdirSync(artifacts, { recursive: true });
 });
 

@@ -4,47 +4,23 @@
  * labelled `redundant of #P` with its twin's position (as the model's `duplicateOf` says), and the
  * step's diff lists them the same way. Fails (never skips) when Chromium cannot start.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeEnvelope } from 'conversation-memory';
-import { runInspect } from '../../src/inspector/cli/inspect';
 import { windowAt } from '../../src/inspector/model';
-import { pageTemplate } from '../support/inspectorPage';
+import { launchChromium } from '../support/chromium';
+import { writeInspectorPage } from '../support/inspectorPage';
 import { redundantLog } from '../support/inspectorLog';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const dir = mkdtempSync(join(tmpdir(), 'cm-redundant-e2e-'));
 const log = redundantLog();
-const input = join(dir, 'redundant.json');
-writeFileSync(input, JSON.stringify(encodeEnvelope(log)));
-const pageFile = join(dir, 'redundant.html');
 
 let browser: Browser;
+let pageFile: string;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  const template = await pageTemplate();
-  const made = runInspect({
-    argv: ['inspect', input, '--html', pageFile],
-    readText: (file: string) => readFileSync(file, 'utf8'),
-    isTTY: false,
-    env: {},
-    pageTemplate: () => template,
-    writeText: (file: string, text: string) => writeFileSync(file, text),
-  });
-  expect(made.code, made.stderr).toBe(0);
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  } catch (error) {
-    throw new Error(
-      `Chromium could not be started from ${CHROMIUM} (set CHROMIUM_PATH, or apt-get install chromium): ${String(error)}`,
-      { cause: error },
-    );
-  }
+  pageFile = await writeInspectorPage(log, 'redundant');
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

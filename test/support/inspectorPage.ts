@@ -3,11 +3,13 @@
  * builds it) into a fresh temporary folder, once per test file, so test files running at the same
  * time never share an output folder.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { encodeEnvelope, type EventLog } from 'conversation-memory';
+import { runInspect } from '../../src/inspector/cli/inspect';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let built: Promise<string> | undefined;
@@ -28,4 +30,28 @@ export const pageTemplate = (): Promise<string> => {
     }
   })();
   return built;
+};
+
+/**
+ * Writes `log` to a file in a fresh temporary folder and makes its inspector page with
+ * `conversation-memory inspect FILE --html PAGE`, as a user does.
+ *
+ * @returns the page's path
+ */
+export const writeInspectorPage = async (log: EventLog, name: string): Promise<string> => {
+  const dir = mkdtempSync(join(tmpdir(), `cm-${name}-e2e-`));
+  const input = join(dir, `${name}.json`);
+  writeFileSync(input, JSON.stringify(encodeEnvelope(log)));
+  const pageFile = join(dir, `${name}.html`);
+  const template = await pageTemplate();
+  const made = runInspect({
+    argv: ['inspect', input, '--html', pageFile],
+    readText: (file: string) => readFileSync(file, 'utf8'),
+    isTTY: false,
+    env: {},
+    pageTemplate: () => template,
+    writeText: (file: string, text: string) => writeFileSync(file, text),
+  });
+  if (made.code !== 0) throw new Error(`inspect --html failed (${made.code}): ${made.stderr}`);
+  return pageFile;
 };
