@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { DIST_TEST_PATHS, ISOLATED_TEST_FILES, runsAgainstDist } from './test/setup/testPlan';
 
 /**
  * Tests import `conversation-memory` by its package name. By default the name
@@ -11,6 +12,11 @@ const entry = useDist ? './dist/index.js' : './src/index.ts';
 /** The adapter subpaths, each an optional peer's adapter. */
 const subpath = (name: string): string =>
   useDist ? `./dist/${name}.js` : `./src/adapters/${name}/index.ts`;
+
+/** The rerun against `dist/`: folders of the plan as globs, files as they are. */
+const distGlobs = DIST_TEST_PATHS.map((path) =>
+  path.endsWith('/') ? `${path}**/*.test.ts` : path,
+);
 
 export default defineConfig({
   resolve: {
@@ -45,15 +51,50 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['./test/setup/fastCheck.ts'],
-    typecheck: {
-      enabled: false,
-      include: ['test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
-    },
     testTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', './test/support/slowestFilesReporter.ts'],
+    // Two projects (test/setup/testPlan.ts says why): most files share a worker process, the
+    // few that change process-wide state get one each. Under TEST_DIST, only the files that
+    // exercise what the build changes.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          isolate: false,
+          include: useDist ? distGlobs : ['test/**/*.test.ts'],
+          exclude: [...ISOLATED_TEST_FILES, '**/node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          isolate: true,
+          include: useDist ? ISOLATED_TEST_FILES.filter(runsAgainstDist) : [...ISOLATED_TEST_FILES],
+        },
+      },
+      // The type tests (*.test-d.ts, expectTypeOf), checked by tsc; not run again against dist/.
+      ...(useDist
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: 'types',
+                include: [],
+                typecheck: {
+                  enabled: true,
+                  only: true,
+                  include: ['test/**/*.test-d.ts'],
+                  tsconfig: './tsconfig.json',
+                },
+              },
+            },
+          ]),
+    ],
   },
 });
