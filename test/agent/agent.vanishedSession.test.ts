@@ -9,11 +9,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addMessages,
   type AgentObserver,
   type AgentTool,
+  ConversationMemory,
   createAgent,
+  createMemory,
   InMemorySessionStore,
+  PROVIDER_SAFE,
   type SessionStore,
+  systemMessage,
+  userMessage,
 } from 'conversation-memory';
 import {
   JsonFileSessionStore,
@@ -189,6 +195,83 @@ describe.each(backends)('an agent whose session vanished (%s)', (_name, makeStor
         DONT_KNOW,
       ]);
       expect(after?.revision).toBe(2);
+    },
+  );
+});
+
+describe('what a session the store does not have starts from', () => {
+  it('a memory given with content: a new session starts with it, and so does one that vanished, without what it held', async () => {
+    const store = new InMemorySessionStore();
+    const memory = new ConversationMemory({ maxMessages: 50, tokenizer: 'heuristic' });
+    memory.add(systemMessage("The user's name is Grace."));
+    const prompts: string[] = [];
+    const agent = createAgent({
+      provider: new LocalProvider(),
+      memory,
+      session: { store, id: 's1' },
+      config: { systemPrompt: 'Be brief.' },
+      observers: [{ onModelCall: (_run, call) => void prompts.push(call.systemPrompt) }],
+    });
+    // A first run on a new id keeps what the memory was given: it is the session's start.
+    expect((await agent.run("What's my name?")).message.content).toBe('Your name is Grace.');
+    await agent.run('My name is Ada.');
+    expect((await agent.run("What's my name?")).message.content).toBe('Your name is Ada.');
+    expect((await store.load('s1'))?.state.messages).toHaveLength(7);
+
+    expect(await store.delete('s1')).toBe(true);
+    // Gone: the session starts again from the memory as the first run found it.
+    expect((await agent.run("What's my name?")).message.content).toBe('Your name is Grace.');
+    expect((await store.load('s1'))?.state.messages.map((m) => m.content)).toEqual([
+      "The user's name is Grace.",
+      "What's my name?",
+      'Your name is Grace.',
+    ]);
+    // The agent's own system prompt is not memory: every call still carries it.
+    expect(prompts).toEqual(Array(4).fill('Be brief.'));
+  });
+
+  it('a session that vanished starts with the config the agent started with, not the stored one', async () => {
+    const store = new InMemorySessionStore();
+    const theirs = createMemory({ ...PROVIDER_SAFE, maxMessages: 6, tokenizer: 'heuristic' });
+    await store.save('s1', addMessages(theirs, [userMessage('My name is Ada.')]).state);
+    const agent = createAgent({ provider: new LocalProvider(), session: { store, id: 's1' } });
+    await agent.run('Hello.');
+    expect(agent.memory?.state.config.maxMessages).toBe(6); // the stored config wins
+    await store.delete('s1');
+    expect((await agent.run("What's my name?")).message.content).toBe(DONT_KNOW);
+    const mine = createMemory(PROVIDER_SAFE).config;
+    expect(agent.memory?.state.config).toEqual(mine);
+    expect((await store.load('s1'))?.state.config).toEqual(mine);
+  });
+
+  it.each([
+    ['absent', false],
+    ['stored', true],
+  ])(
+    'the messages of a run that threw are not saved by a later run (session %s)',
+    async (_label, stored) => {
+      const store = new InMemorySessionStore();
+      if (stored) await store.save('s1', createMemory(PROVIDER_SAFE));
+      const local = new LocalProvider();
+      let fail = true;
+      const agent = createAgent({
+        provider: {
+          name: 'flaky',
+          defaultModel: 'local-1',
+          complete: async (request) => {
+            if (fail) throw new Error('provider down');
+            return local.complete(request);
+          },
+        },
+        session: { store, id: 's1' },
+      });
+      await expect(agent.run('My name is Ada.')).rejects.toThrow('provider down');
+      fail = false;
+      expect((await agent.run("What's my name?")).message.content).toBe(DONT_KNOW);
+      expect((await store.load('s1'))?.state.messages.map((m) => m.content)).toEqual([
+        "What's my name?",
+        DONT_KNOW,
+      ]);
     },
   );
 });
