@@ -123,10 +123,17 @@ const readResumeOptions = (
  * the held messages wait for the next attempt. Every main call carries the stored summary as a
  * system message `[Conversation Summary] …` at index 0 (never stored in memory).
  *
+ * With `session`, each run loads the session (the stored state replaces the memory's) and saves
+ * it at the end with the revision it loaded. A session the store does not have (new, deleted,
+ * expired) starts from the memory as the agent's first run found it, never from what the memory
+ * held of a session that is gone; one that goes during the run is saved again with that start
+ * and this run's messages only.
+ *
  * With `eventStore`, the conversation is a stream of actions: each run loads the stream into the
  * memory (a `RecordedMemory`), and each change it makes (an add with the holds it causes, a
  * committed summary, a clear) is appended as its actions before the run goes on, with the
- * expected version; a conflict reloads and makes the change again, once.
+ * expected version; a conflict reloads and makes the change again, once. An absent stream (new
+ * or deleted) is the empty state of the stream's config.
  *
  * @param options - `provider`, `tools`, `memory`, `session` or `eventStore`, `config`, `observers`
  * @returns the agent
