@@ -11,6 +11,7 @@ import type { ReportError } from './run/notify';
 import { runAgent } from './run/runAgent';
 import type { RunContext } from './run/context';
 import { loadSession, reapplyRun, saveSession } from './run/session';
+import { SessionStart } from './run/sessionStart';
 import { clearMemory as clearMemoryState } from '../core/clearMemory';
 import { ConversationMemory } from '../facade/ConversationMemory';
 import { takeTurn } from './run/memoryTurns';
@@ -122,10 +123,17 @@ const readResumeOptions = (
  * the held messages wait for the next attempt. Every main call carries the stored summary as a
  * system message `[Conversation Summary] …` at index 0 (never stored in memory).
  *
+ * With `session`, each run loads the session (the stored state replaces the memory's) and saves
+ * it at the end with the revision it loaded. A session the store does not have (new, deleted,
+ * expired) starts from the memory as the agent's first run found it, never from what the memory
+ * held of a session that is gone; one that goes during the run is saved again with that start
+ * and this run's messages only.
+ *
  * With `eventStore`, the conversation is a stream of actions: each run loads the stream into the
  * memory (a `RecordedMemory`), and each change it makes (an add with the holds it causes, a
  * committed summary, a clear) is appended as its actions before the run goes on, with the
- * expected version; a conflict reloads and makes the change again, once.
+ * expected version; a conflict reloads and makes the change again, once. An absent stream (new
+ * or deleted) is the empty state of the stream's config.
  *
  * @param options - `provider`, `tools`, `memory`, `session` or `eventStore`, `config`, `observers`
  * @returns the agent
@@ -151,8 +159,12 @@ export const createAgent = (options: AgentOptions): Agent => {
       : session === undefined
         ? undefined
         : new ConversationMemory(PROVIDER_SAFE));
+  // Where a session or stream the store does not have starts: the memory as first found.
+  const sessionStart = new SessionStart();
   const journal = () =>
-    eventStore === undefined ? undefined : new EventJournal(eventStore, memory as RecordedMemory);
+    eventStore === undefined
+      ? undefined
+      : new EventJournal(eventStore, memory as RecordedMemory, sessionStart);
   const report: ReportError = (error, context) => {
     try {
       checked.onError?.(error, context as never);
@@ -219,7 +231,7 @@ export const createAgent = (options: AgentOptions): Agent => {
       }
       // Load at the start (the stored state replaces the memory's), save at the end with the
       // loaded revision; a run that throws saves nothing.
-      const revision = await loadSession(session, memory, context);
+      const revision = await loadSession(session, memory, sessionStart, context);
       const result = await runAgent(context, messages, resume);
       const added = context.added ?? [];
       const hold = checked.summarize !== undefined;
@@ -228,6 +240,7 @@ export const createAgent = (options: AgentOptions): Agent => {
         memory,
         revision,
         (latest) => reapplyRun(latest, added, hold, context.knowledge?.actions ?? []),
+        sessionStart,
         context,
       );
       return result;
@@ -269,13 +282,14 @@ export const createAgent = (options: AgentOptions): Agent => {
         if (session === undefined) return memory.clear();
         // With a session, the cleared memory is saved too (else the next run would load it back).
         const run = { runId: 'clearMemory', observers: [], report };
-        const revision = await loadSession(session, memory, run);
+        const revision = await loadSession(session, memory, sessionStart, run);
         const effects = memory.clear();
         await saveSession(
           session,
           memory,
           revision,
           (latest) => clearMemoryState(latest).state,
+          sessionStart,
           run,
         );
         return effects;

@@ -159,8 +159,11 @@ export interface AgentObserver {
   /** After a summary was committed, with the whole stored summary. */
   onMemorySummarize?(runId: string, summary: string): unknown;
   /**
-   * At the start of a run, after its session was loaded into memory (only when the store had it,
-   * unlike the reference, which calls it on every run). `sessionId` is the full key (`ns:id`).
+   * At the start of a run, after its session was loaded into memory: when the store had it, and
+   * when a session this agent had loaded or saved is gone (deleted, expired), with the count of
+   * what the memory starts from instead (`0` unless the agent was given a memory with messages).
+   * Not for a session the agent never held (the reference calls it on every run). `sessionId` is
+   * the full key (`ns:id`).
    */
   onSessionLoad?(runId: string, sessionId: string, messageCount: number): unknown;
   /** At the end of a run, after its session was saved. */
@@ -227,11 +230,12 @@ export interface AgentSession {
 
 /**
  * Where an event-sourced agent keeps its conversation: an event store and the stream's id (and
- * namespace), plus the config a new stream is created with (default: the memory's config; for
- * the memory the agent makes, `PROVIDER_SAFE` over the defaults). The stream is the truth: every
- * run starts from it, its stored config included (a changed `config` does not apply to a stream
- * that exists: append `memoryActions.reconfigured(config)` to it), and every change the run makes
- * to the memory is appended to it as its action.
+ * namespace), plus the config a new stream is created with (default: the memory's config before
+ * the agent's first run, also for a stream created again after a deletion; for the memory the
+ * agent makes, `PROVIDER_SAFE` over the defaults). The stream is the truth: every run starts from
+ * it, its stored config included (a changed `config` does not apply to a stream that exists:
+ * append `memoryActions.reconfigured(config)` to it), and every change the run makes to the
+ * memory is appended to it as its action.
  *
  * @example
  * ```ts
@@ -271,16 +275,25 @@ export interface AgentOptions {
    * stored state replaces its state, its config included) and save it at the end with the loaded
    * revision. Without `memory`, the agent makes one with the provider-safe policy
    * (`new ConversationMemory(PROVIDER_SAFE)`).
+   *
+   * A session the store does not have (new, deleted, expired) starts from the memory as the
+   * agent's first run found it, config included (empty for the memory the agent makes; a memory
+   * given with a pinned system message keeps it), never from what the memory held of a session
+   * that is gone: a new agent with the same options would start the same. When the session goes
+   * during a run, the save creates it again with that start and this run's messages only.
    */
   readonly session?: AgentSession;
   /**
    * Keep the conversation as a stream of actions (not with `session`): at the start of every run
-   * the memory is loaded from the stream (an absent stream is the empty state of `config`); every
-   * change the run makes to the memory is appended as its action, in order, each append awaited
-   * and made with the expected version. A conflict (another writer appended meanwhile) reloads
-   * the stream and makes the change again on it, once; a second conflict rejects with
-   * `EventConflictError`. `memory`, when given, must be a `RecordedMemory` (the agent makes one
-   * otherwise); changes made to it outside a run are not appended, and the next run replaces them.
+   * the memory is loaded from the stream (an absent stream, new or deleted, is the empty state of
+   * `config`, never what the memory held of a deleted one); every change the run makes to the
+   * memory is appended as its action, in order, each append awaited and made with the expected
+   * version. A conflict (another writer appended meanwhile) reloads the stream and makes the
+   * change again on it, once; a second conflict rejects with `EventConflictError` (a stream
+   * deleted during the run: the change is made on the empty state and creates it anew; what the
+   * run appended before the deletion went with it). `memory`, when given, must be a
+   * `RecordedMemory` (the agent makes one otherwise); changes made to it outside a run are not
+   * appended, and the next run replaces them.
    */
   readonly eventStore?: AgentEventStore;
   readonly config?: AgentConfig;

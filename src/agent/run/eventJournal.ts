@@ -2,8 +2,9 @@ import { createMemory } from '../../core/createMemory';
 import { isConversationMemoryError } from '../../errors/errorBrand';
 import type { RecordedMemory } from '../../eventStore/RecordedMemory';
 import type { MemoryAction } from '../../model/actions';
-import type { MemoryState } from '../../model/state';
+import type { MemoryConfig } from '../../model/config';
 import type { CheckedEventStore } from '../checkAgentOptions';
+import type { SessionStart } from './sessionStart';
 
 const isConflict = (error: unknown): boolean =>
   isConversationMemoryError(error) && error.code === 'CM_EVENT_CONFLICT';
@@ -21,16 +22,25 @@ const isConflict = (error: unknown): boolean =>
  * change being committed is ever pending. Any other failure of the change or the append puts the
  * memory back as it was before the change and rejects.
  *
+ * An absent stream (never created, or deleted) is the empty state of the option's config, else
+ * of the config of the agent's {@link SessionStart} (the memory's before the agent's first load):
+ * never what the memory held of a stream that is gone. So a stream deleted between runs starts
+ * empty, and one deleted during a run fails the next append (a conflict at version 0): the
+ * change is made again on the empty state and creates the stream anew. The run's changes
+ * appended before the deletion were deleted with it and stay deleted.
+ *
  * @internal
  */
 export class EventJournal {
   readonly #target: CheckedEventStore;
   readonly #memory: RecordedMemory;
+  readonly #start: SessionStart;
   #version = 0;
 
-  constructor(target: CheckedEventStore, memory: RecordedMemory) {
+  constructor(target: CheckedEventStore, memory: RecordedMemory, start: SessionStart) {
     this.#target = target;
     this.#memory = memory;
+    this.#start = start;
   }
 
   /** The stream's version the memory is at. */
@@ -38,9 +48,9 @@ export class EventJournal {
     return this.#version;
   }
 
-  /** The state of an absent stream: `createMemory` with the option's config, or the memory's. */
-  #initial(): MemoryState {
-    return createMemory(this.#target.config ?? this.#memory.state.config);
+  /** The config a stream is created with: the option's, else the memory's before the first load. */
+  #config(): MemoryConfig {
+    return this.#target.config ?? this.#start.of(this.#memory).config;
   }
 
   /**
@@ -50,8 +60,9 @@ export class EventJournal {
    */
   async load(): Promise<boolean> {
     const { store, where } = this.#target;
+    const config = this.#config(); // before the load: the start is the memory as first found
     const loaded = await store.load(where.id, { namespace: where.namespace });
-    this.#memory.restore(loaded?.state ?? this.#initial());
+    this.#memory.restore(loaded?.state ?? createMemory(config));
     this.#version = loaded?.version ?? 0;
     return loaded !== null;
   }
@@ -72,9 +83,9 @@ export class EventJournal {
   }
 
   async #append(actions: readonly MemoryAction[]): Promise<void> {
-    const { store, where, config } = this.#target;
+    const { store, where } = this.#target;
     const expectedVersion = this.#version;
-    const created = expectedVersion === 0 ? { config: config ?? this.#memory.state.config } : {};
+    const created = expectedVersion === 0 ? { config: this.#config() } : {};
     const { version } = await store.append(where.id, actions, {
       namespace: where.namespace,
       expectedVersion,

@@ -9,6 +9,7 @@ import type { MemoryState } from '../../model/state';
 import type { CheckedSession } from '../checkAgentOptions';
 import type { AgentObserver } from '../types';
 import { notify, type ReportError } from './notify';
+import type { SessionStart } from './sessionStart';
 
 /** What the session steps need of a run. */
 interface SessionRun {
@@ -20,27 +21,36 @@ interface SessionRun {
 /**
  * Loads the run's session into memory (the stored state replaces the memory's) and returns the
  * revision to save with: `0` when the store has no such session (the save then creates it).
- * `onSessionLoad` fires only when something was loaded.
+ *
+ * A session the store does not have (never saved, deleted, expired) starts from the agent's
+ * {@link SessionStart}, never from what the memory held: on a first run that is the memory as
+ * it is; after the session vanished, the old content goes. `onSessionLoad` fires when something
+ * was loaded, and when a session the memory held is gone (with the count of the start's
+ * messages, `0` for the memory the agent made).
  *
  * @internal
  */
 export const loadSession = async (
   session: CheckedSession,
   memory: ConversationMemory,
+  start: SessionStart,
   run: SessionRun,
 ): Promise<number> => {
   const { id, namespace, key } = session.where;
+  const initial = start.of(memory);
   const loaded = await session.store.load(id, { namespace });
-  if (loaded === null) return 0;
-  memory.restore(loaded.state);
+  const vanished = loaded === null && start.held;
+  start.held = loaded !== null;
+  memory.restore(loaded?.state ?? initial);
+  if (loaded === null && !vanished) return 0;
   await notify(
     run.observers,
     'onSessionLoad',
-    [run.runId, key, loaded.state.messages.length],
+    [run.runId, key, memory.state.messages.length],
     run.runId,
     run.report,
   );
-  return loaded.revision;
+  return loaded?.revision ?? 0;
 };
 
 /**
@@ -73,8 +83,10 @@ const isConflict = (error: unknown): boolean =>
 /**
  * Saves the memory at the end of a run, expecting the revision the run loaded. When another
  * writer saved in between (`SessionConflictError`), the run's change is made again on the latest
- * stored state (`redo`) and saved with its revision, once; a second conflict rejects. Then
- * `onSessionSave`.
+ * stored state (`redo`) and saved with its revision, once; a second conflict rejects. When the
+ * session is gone by then (deleted or expired during the run), the change is made again on the
+ * agent's {@link SessionStart} instead, never on what the memory held: the session is created
+ * again with the start and this run's messages only. Then `onSessionSave`.
  *
  * @internal
  */
@@ -83,6 +95,7 @@ export const saveSession = async (
   memory: ConversationMemory,
   revision: number,
   redo: (latest: MemoryState) => MemoryState,
+  start: SessionStart,
   run: SessionRun,
 ): Promise<void> => {
   const { id, namespace, key } = session.where;
@@ -91,10 +104,11 @@ export const saveSession = async (
   } catch (error) {
     if (!isConflict(error)) throw error;
     const latest = await session.store.load(id, { namespace });
-    const merged = latest === null ? memory.state : redo(latest.state);
+    const merged = redo(latest?.state ?? start.of(memory));
     await session.store.save(id, merged, { namespace, expectedRevision: latest?.revision ?? 0 });
     memory.restore(merged);
   }
+  start.held = true;
   await notify(
     run.observers,
     'onSessionSave',
