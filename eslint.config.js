@@ -5,7 +5,16 @@ import layers from './scripts/layerOrder.js';
 
 export default tseslint.config(
   // build/ holds generated files: the inspector page (npm run build:page) and the API reference (npm run docs).
-  { ignores: ['dist/', 'build/', 'coverage/', 'node_modules/', 'test/.readme/'] },
+  {
+    ignores: [
+      'dist/',
+      'build/',
+      'coverage/',
+      'node_modules/',
+      'test/.readme/',
+      'bench/baseline/core-*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
