@@ -11,9 +11,9 @@
  *   is missing here.
  * - The rerun against the built `dist/` (`TEST_DIST=1`, after `npm run build`) runs only the
  *   files that exercise what the build changes: every entry through the package name (surface and
- *   smoke), the bundles' chunks and lazy tables (tokens, the browser planner), the adapters, the
- *   stores and the agent's stores through `conversation-memory/node`, the CLI and the inspector
- *   page, the examples and the README. The reducers, codecs and views are the same code in both
+ *   smoke), the bundles' chunks and lazily loaded parts (tokens, the redundancy planner in the
+ *   Node and browser builds), the adapters, the stores and the agent's stores through
+ *   `conversation-memory/node`, the CLI and the inspector page, the examples and the README. The reducers, codecs and views are the same code in both
  *   builds (the build bundles them; it does not transform their logic), so their properties run
  *   once, against `src/`.
  */
@@ -54,6 +54,7 @@ export const DIST_TEST_PATHS: readonly string[] = [
   'test/adapters/',
   'test/tokens/',
   'test/prune/browserPlanner.test.ts',
+  'test/prune/redundant.test.ts',
   'test/sessions/',
   'test/eventStore/',
   'test/node/',

@@ -36,6 +36,8 @@ export default class SlowestFilesReporter implements Reporter {
       ({ file, project, ms }) =>
         `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}${project === 'isolated' ? '  (own process)' : ''}`,
     );
-    process.stdout.write(`\nThe ${rows.length} slowest test files:\n${lines.join('\n')}\n`);
+    const heading =
+      rows.length === 1 ? 'The slowest test file' : `The ${rows.length} slowest test files`;
+    process.stdout.write(`\n${heading}:\n${lines.join('\n')}\n`);
   }
 }
