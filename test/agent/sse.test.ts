@@ -262,6 +262,80 @@ describe('readServerSentEvents on a hostile body', () => {
     expect(cancelled).toBe(true);
   });
 
+  it('abandoned before its first next() (return() or throw() first): the body is cancelled and unlocked', async () => {
+    const watched = () => {
+      const state = { cancelled: false, pulls: 0 };
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          state.pulls += 1;
+          controller.enqueue(
+            new TextEncoder().encode(
+              'event: text-delta\ndata: {"type":"text-delta","text":"a"}\n\n',
+            ),
+          );
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      });
+      return { body, state };
+    };
+    const returned = watched();
+    const events = readServerSentEvents(returned.body)[Symbol.asyncIterator]();
+    expect(returned.body.locked).toBe(true);
+    expect(await events.return?.()).toEqual({ done: true, value: undefined });
+    expect(returned.body.locked).toBe(false);
+    expect(returned.state.cancelled).toBe(true);
+    // Ended: a later next() reads nothing.
+    expect(await events.next()).toEqual({ done: true, value: undefined });
+
+    const thrown = watched();
+    const failing = readServerSentEvents(thrown.body)[Symbol.asyncIterator]();
+    await expect(failing.throw?.(new Error('gave up'))).rejects.toThrow('gave up');
+    expect(thrown.body.locked).toBe(false);
+    expect(thrown.state.cancelled).toBe(true);
+
+    // A consumer that takes the iterator and hands it on to a loop that stops at once.
+    const handed = watched();
+    const iterable = readServerSentEvents(handed.body);
+    const iterator = iterable[Symbol.asyncIterator]();
+    await iterator.return?.();
+    for await (const event of { [Symbol.asyncIterator]: () => iterator }) {
+      throw new Error(`read ${JSON.stringify(event)} after return()`);
+    }
+    expect(handed.body.locked).toBe(false);
+    expect(handed.state.cancelled).toBe(true);
+  });
+
+  it('after the first next(), leaving still cancels once and unlocks', async () => {
+    let cancels = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(
+          new TextEncoder().encode('event: text-delta\ndata: {"type":"text-delta","text":"a"}\n\n'),
+        );
+      },
+      cancel() {
+        cancels += 1;
+      },
+    });
+    const events = readServerSentEvents(body)[Symbol.asyncIterator]();
+    expect(await events.next()).toEqual({ done: false, value: delta('a') });
+    await events.return?.();
+    expect(body.locked).toBe(false);
+    expect(cancels).toBe(1);
+  });
+
+  it('a body another reader holds is refused at once, naming the problem', () => {
+    const body = bodyOf('event: text-delta\ndata: {"type":"text-delta","text":"a"}\n\n');
+    const reader = body.getReader();
+    expect(() => readServerSentEvents(body)).toThrow(
+      /readServerSentEvents: body is locked: another reader is reading it/,
+    );
+    reader.releaseLock();
+    expect(() => readServerSentEvents(body)).not.toThrow();
+  });
+
   it('refuses a body that is not a stream and a bad maxEventLength, at once', () => {
     expect(() => readServerSentEvents('data: x' as never)).toThrow(
       /readServerSentEvents: body must be a ReadableStream .*received "data: x"/,
