@@ -133,6 +133,15 @@ export interface AgentConfig {
    * masking.
    */
   readonly maskToolResults?: MaskToolResults;
+  /**
+   * Mark interrupted replies for the model (default `true`): a reply whose stream was stopped
+   * (an abort, or the reader leaving `agent.stream`) is kept in memory as the text the user saw,
+   * marked `metadata.interrupted: true`; every later model call sends it with ` [interrupted]`
+   * appended, so the model knows it was cut short and did not finish it. Memory keeps the text
+   * as it was (the inspector and `getHistory` show it unmarked). `false` sends it as it is, like
+   * any assistant message.
+   */
+  readonly markInterrupted?: boolean;
 }
 
 /**
