@@ -170,8 +170,11 @@ export const startChatServer = async (
 ): Promise<{ readonly url: string; close(): Promise<void> }> => {
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
+      // The error's text stays on the server (it may hold paths, SQL or keys): log it here, and
+      // send the client a status only, as toServerSentEvents sends "internal error" and a code.
+      console.error(error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(String(error));
+      res.end('Internal error');
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

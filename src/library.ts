@@ -276,6 +276,7 @@ export type {
   ViewTarget,
 } from './view/viewTypes';
 export type { ReadServerSentEventsOptions } from './agent/sse/readServerSentEvents';
+export type { ToServerSentEventsOptions } from './agent/sse/toServerSentEventsOptions';
 export type { ErrorCode } from './errors/errorBrand';
 export type { DecodeFailureKind, DecodeErrorOptions } from './errors/memoryErrors';
 

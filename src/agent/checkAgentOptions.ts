@@ -43,6 +43,8 @@ export interface CheckedAgentOptions {
   readonly knowledge: KnowledgeModules | undefined;
   /** `config.maskToolResults`, when masking is on. */
   readonly mask: MaskToolResults | undefined;
+  /** `config.markInterrupted` (default `true`). */
+  readonly markInterrupted: boolean;
 }
 
 /**
@@ -203,6 +205,7 @@ const CONFIG_OPTIONS = [
   'summarizeMaxTokens',
   'onError',
   'maskToolResults',
+  'markInterrupted',
 ] as const satisfies readonly (keyof AgentConfig)[];
 /** A config field given at the top level belongs in `config`. */
 const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -417,9 +420,16 @@ const check = (options: unknown): CheckedAgentOptions => {
     'summarizeMaxTokens',
     'onError',
     'maskToolResults',
+    'markInterrupted',
   ]);
   for (const key of Object.keys(config)) {
     if (!known.has(key)) fail(`config.${key} is not an option; expected ${[...known].join(', ')}`);
+  }
+  const markInterrupted = config['markInterrupted'] ?? true;
+  if (typeof markInterrupted !== 'boolean') {
+    fail(
+      `config.markInterrupted must be true or false, received ${describeValue(markInterrupted)}`,
+    );
   }
   const mask = readMaskOption(config['maskToolResults'], 'config.maskToolResults', fail);
   if (mask?.untilFits === true) {
@@ -458,5 +468,6 @@ const check = (options: unknown): CheckedAgentOptions => {
     eventStore: checkEventStore(rawEventStore),
     knowledge: checkKnowledge(options as Record<string, unknown>, tools),
     mask,
+    markInterrupted: markInterrupted as boolean,
   };
 };

@@ -26,8 +26,7 @@ import type {
   ResumeOptions,
   RunOptions,
 } from './types';
-import type { AgentStreamEvent } from './streamEvents';
-import { linkSignals, streamRun } from './run/streamRun';
+import { streamRun, type StreamSink } from './run/streamRun';
 import { PROVIDER_SAFE } from '../model/providerSafe';
 import { knowledgeTools } from './run/knowledgeTools';
 import { readToolResultTool } from './run/readToolResultTool';
@@ -177,7 +176,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     messages: readonly Message[],
     { runId, signal }: { runId: string; signal: AbortSignal | undefined },
     resume: { readonly rerun: boolean } | undefined,
-    emit?: (event: AgentStreamEvent) => void,
+    sink?: StreamSink,
   ): Promise<AgentRunResult> => {
     const knowledge = checked.knowledge;
     const tools = new Map(checked.tools);
@@ -198,12 +197,14 @@ export const createAgent = (options: AgentOptions): Agent => {
       report,
       added: [],
       journal: journal(),
-      emit,
+      emit: sink?.emit,
+      whenRead: sink?.whenRead,
       knowledge:
         knowledge === undefined
           ? undefined
           : { modules: knowledge, revision: 0, storeLoaded: false, actions: [] },
       mask: checked.mask === undefined ? undefined : { keep: checked.mask, view: undefined },
+      markInterrupted: checked.markInterrupted,
     };
     const runTools: AgentTool[] = [];
     // The knowledge tools act for this run (its memory, stream and store revision).
@@ -257,13 +258,9 @@ export const createAgent = (options: AgentOptions): Agent => {
     stream: (input: AgentInput, runOptions?: RunOptions) => {
       const messages = readInput(input);
       const options = readRunOptions(runOptions, 'agent.stream');
-      return streamRun((emit, signal) =>
-        start(
-          messages,
-          { runId: options.runId, signal: linkSignals(options.signal, signal) },
-          undefined,
-          emit,
-        ),
+      return streamRun(
+        (sink, signal) => start(messages, { runId: options.runId, signal }, undefined, sink),
+        options.signal,
       );
     },
     clearMemory: () =>

@@ -133,6 +133,15 @@ export interface AgentConfig {
    * masking.
    */
   readonly maskToolResults?: MaskToolResults;
+  /**
+   * Mark interrupted replies for the model (default `true`): a reply whose stream was stopped
+   * (an abort, or the reader leaving `agent.stream`) is kept in memory as the text the user saw,
+   * marked `metadata.interrupted: true`; every later model call sends it with ` [interrupted]`
+   * appended, so the model knows it was cut short and did not finish it. Memory keeps the text
+   * as it was (the inspector and `getHistory` show it unmarked). `false` sends it as it is, like
+   * any assistant message.
+   */
+  readonly markInterrupted?: boolean;
 }
 
 /**
@@ -388,11 +397,15 @@ export interface Agent {
    * provider streams them (its `stream`, else the whole reply as one delta), each tool call and
    * result, the memory's effects as they happen, and last `finish` with the result `run` would
    * resolve to. The run starts when the iteration starts (a stream nobody reads runs nothing),
-   * and a stream is iterated once. Memory records each complete assistant message once, when it
-   * is complete. An
-   * abort (the `signal`, or leaving the loop early) stops the run: text already streamed of an
-   * unfinished reply is kept as an assistant message marked `metadata.interrupted: true` (nothing
-   * when none was streamed), calls not run are answered, and the iteration throws the reason.
+   * and a stream is iterated once. A provider's stream is read no faster than the events are:
+   * each text delta waits until the one before was taken, so a stream you stop reading without
+   * leaving it (`break`, `return()`, cancelling the response body) holds its run, and its
+   * memory's turn. Memory records each complete assistant message once, when it is complete. An
+   * abort (the `signal`, or leaving the loop early) stops the run: no text delta is yielded after
+   * the signal fires; the text of an unfinished reply that was yielded is kept as an assistant
+   * message marked `metadata.interrupted: true` (nothing when none was), calls not run are
+   * answered, and the iteration throws the reason. Later model calls send that reply with
+   * ` [interrupted]` appended (`config.markInterrupted`).
    */
   stream(input: AgentInput, options?: RunOptions): AsyncIterable<AgentStreamEvent>;
   /**

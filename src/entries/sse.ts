@@ -18,4 +18,4 @@ export {
   SSE_MAX_EVENT_LENGTH,
   ServerSentEventsError,
 } from '../library';
-export type { ReadServerSentEventsOptions } from '../library';
+export type { ReadServerSentEventsOptions, ToServerSentEventsOptions } from '../library';

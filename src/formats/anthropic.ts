@@ -1,3 +1,5 @@
+import { listItem, listLength } from '../internal/readList';
+import { normalizeMessage } from '../internal/normalizeMessage';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import { messageText } from '../tokens/messageText';
 import type {
@@ -10,6 +12,8 @@ import type {
   AnthropicTranscript,
 } from './anthropicTypes';
 import { imageMediaType } from './imageMediaType';
+
+const API = 'toAnthropic';
 
 /** What joins the texts of several system messages into the one `system` string. */
 export const ANTHROPIC_SYSTEM_SEPARATOR = '\n\n';
@@ -113,8 +117,14 @@ const assistant = (message: Message): AnthropicMessage => {
  * without `id` (or a result without `toolCallId`) is sent with `''`, which the API rejects:
  * providers always give ids.
  *
+ * The input is validated as `addMessage` validates it (each message's own fields read once, a
+ * role other than `system`, `user`, `assistant` or `tool` refused, as `toOpenAIChat` does) and
+ * never changed.
+ *
  * @param messages - the conversation, oldest first
  * @returns `{ system, messages }` in the Anthropic format
+ * @throws InvalidMessageError when `messages` is not an array, or an entry is not a valid message
+ *   (naming the index, the field and the value)
  * @example
  * ```ts
  * toAnthropic([
@@ -135,7 +145,9 @@ export const toAnthropic = (messages: readonly Message[]): AnthropicTranscript =
   const out: AnthropicMessage[] = [];
   /** The blocks of the last user message while it holds only tool results (open for merging). */
   let results: AnthropicContentBlock[] | undefined;
-  for (const message of messages) {
+  const length = listLength(messages, API);
+  for (let i = 0; i < length; i++) {
+    const message = normalizeMessage(listItem(messages, i, API), API, i);
     switch (message.role) {
       case 'system': {
         const text = messageText(message);
@@ -156,7 +168,7 @@ export const toAnthropic = (messages: readonly Message[]): AnthropicTranscript =
         results = undefined;
         break;
       }
-      default:
+      case 'assistant':
         out.push(assistant(message));
         results = undefined;
     }

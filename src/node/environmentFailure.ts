@@ -98,14 +98,28 @@ export const naming = async <T>(id: string, task: () => Promise<T>): Promise<T> 
   try {
     return await task();
   } catch (error) {
-    if (
-      isConversationMemoryError(error) &&
-      error.code === 'CM_STORE_UNAVAILABLE' &&
-      (error as StoreUnavailableError).id === undefined
-    ) {
-      // Our own error, made during this call: it is given the id it was missing.
-      Object.defineProperty(error, 'id', { value: id, enumerable: true });
-    }
-    throw error;
+    throw withId(error, id);
   }
+};
+
+/**
+ * `error`, given the session or stream `id` when it is a `StoreUnavailableError` without one
+ * (our own error, made during a call about `id`: the Redis connection reports failures without
+ * knowing which call they were for); any other error as it is.
+ *
+ * @example
+ * ```ts
+ * onError(withId(error, streamId));
+ * ```
+ * @internal
+ */
+export const withId = (error: unknown, id: string): unknown => {
+  if (
+    isConversationMemoryError(error) &&
+    error.code === 'CM_STORE_UNAVAILABLE' &&
+    (error as StoreUnavailableError).id === undefined
+  ) {
+    Object.defineProperty(error, 'id', { value: id, enumerable: true });
+  }
+  return error;
 };

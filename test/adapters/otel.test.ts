@@ -219,7 +219,7 @@ describe('otelObserver: a model call', () => {
     expect(spans()[0]?.attributes).not.toHaveProperty('gen_ai.request.model');
   });
 
-  it('fails at onModelError: status ERROR with the message, error.type, the exception recorded', () => {
+  it('fails at onModelError: status ERROR, error.type, the exception recorded by its type only', () => {
     const { tracer, spans } = sdk();
     const observer = hooksOf(otelObserver({ tracer }));
     observer.onModelCall('run-1', modelCall());
@@ -229,13 +229,32 @@ describe('otelObserver: a model call', () => {
     );
     observer.onModelError('run-1', modelError(error));
     const [span] = spans();
-    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: error.message });
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR });
     expect(span?.attributes['error.type']).toBe('CM_PROVIDER_RESPONSE');
     expect(span?.attributes).not.toHaveProperty('gen_ai.usage.input_tokens');
+    expect(span?.events.map((event) => [event.name, event.attributes])).toEqual([
+      ['exception', { 'exception.type': 'ProviderResponseError' }],
+    ]);
+    expect(recordedText(spans())).not.toContain('choices');
+  });
+
+  it('with recordContent, records the whole exception: message, stack, status description', () => {
+    const { tracer, spans } = sdk();
+    const observer = hooksOf(otelObserver({ tracer, recordContent: true }));
+    observer.onModelCall('run-1', modelCall());
+    const error = new ProviderResponseError(
+      'openaiProvider',
+      'choices: expected a non-empty array',
+    );
+    observer.onModelError('run-1', modelError(error));
+    const [span] = spans();
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: error.message });
+    expect(span?.attributes['error.type']).toBe('CM_PROVIDER_RESPONSE');
     expect(
       span?.events.map((event) => [event.name, event.attributes?.['exception.message']]),
     ).toEqual([['exception', error.message]]);
     expect(span?.events[0]?.attributes?.['exception.type']).toBe('CM_PROVIDER_RESPONSE');
+    expect(span?.events[0]?.attributes?.['exception.stacktrace']).toContain('choices');
   });
 
   it.each([
@@ -253,9 +272,9 @@ describe('otelObserver: a model call', () => {
     expect(spans()[0]?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
-  it('records a thrown non-Error only as describeValue renders it, never raw', () => {
+  it('with recordContent, records a thrown non-Error only as describeValue renders it, never raw', () => {
     const { tracer, spans } = sdk();
-    const observer = hooksOf(otelObserver({ tracer }));
+    const observer = hooksOf(otelObserver({ tracer, recordContent: true }));
     observer.onModelCall('run-1', modelCall());
     observer.onModelError('run-1', modelError(`secret\u202e${'x'.repeat(200)}`));
     const [span] = spans();
@@ -548,7 +567,8 @@ describe('otelObserver: no span left open, whatever the order of the hooks', () 
   it('ignores an end with no open start: unknown ids, ends before starts, second ends', () => {
     const { spans, tracer: inner } = sdk();
     const { tracer, ends } = countingTracer(inner);
-    const observer = hooksOf(otelObserver({ tracer }));
+    // With recordContent, the status says which error ended the span.
+    const observer = hooksOf(otelObserver({ tracer, recordContent: true }));
     observer.onModelResult('run-1', modelResult({ callId: 'never-started' }));
     observer.onModelError('run-1', modelError(new Error('x'), { callId: 'never-started' }));
     observer.onToolEnd('run-1', toolEnd({ toolCallId: 'never-started' }));

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type AgentStreamEvent } from 'conversation-memory';
-import { readServerSentEvents, toServerSentEvents } from 'conversation-memory/sse';
+import { createAgent, type AgentStreamEvent, type Provider } from 'conversation-memory';
+import {
+  readServerSentEvents,
+  ServerSentEventsError,
+  toServerSentEvents,
+  toServerSentEventsResponse,
+} from 'conversation-memory/sse';
+import { escapeText } from '../../src/util/escapeText';
+import { secretArb, secretError, secretErrorKindArb } from '../arbitraries/secretErrors';
 import { agentStreamEventArb } from '../arbitraries/streamEvents';
 
 /** Every byte of a stream, joined. */
@@ -82,6 +89,128 @@ describe('server-sent events (property)', () => {
         },
       ),
       { numRuns: 80 },
+    );
+  });
+});
+
+/** The events, then a throw of `error`. */
+async function* failingAfter(
+  events: readonly AgentStreamEvent[],
+  error: unknown,
+): AsyncGenerator<AgentStreamEvent> {
+  yield* events;
+  throw error;
+}
+
+/** The text of a whole event stream. */
+const textOfStream = async (stream: ReadableStream<Uint8Array>): Promise<string> =>
+  new TextDecoder().decode(await bytesOf(stream));
+
+/** What the client's reader throws at the end of `text`. */
+const clientError = async (text: string): Promise<ServerSentEventsError> => {
+  try {
+    await readAll(chunked(new TextEncoder().encode(text), []));
+  } catch (error) {
+    expect(error).toBeInstanceOf(ServerSentEventsError);
+    return error as ServerSentEventsError;
+  }
+  throw new Error('expected the stream to end with an error');
+};
+
+/** A provider whose every call fails with `error`, streaming or not. */
+const failingProvider = (error: unknown): Provider => ({
+  name: 'failing',
+  defaultModel: 'failing-1',
+  complete: async () => {
+    throw error;
+  },
+  // eslint-disable-next-line require-yield -- it only throws
+  async *stream() {
+    throw error;
+  },
+});
+
+describe('server-sent error events (property, issue #27 §2)', () => {
+  it('by default, no text of any error reaches the client: the fixed message and the code only', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(agentStreamEventArb, { maxLength: 3 }),
+        secretErrorKindArb,
+        secretArb,
+        async (events, kind, secret) => {
+          const thrown = secretError(kind, secret);
+          const before = await textOfStream(toServerSentEvents(fromList(events)));
+          const text = await textOfStream(toServerSentEvents(failingAfter(events, thrown.error)));
+          const data =
+            thrown.code === undefined
+              ? { message: 'internal error' }
+              : { message: 'internal error', code: thrown.code };
+          expect(text).toBe(`${before}event: error\ndata: ${JSON.stringify(data)}\n\n`);
+          if (!before.includes(secret)) {
+            expect(text).not.toContain(secret);
+            expect(text).not.toContain(JSON.stringify(secret).slice(1, -1));
+          }
+          // The client still reads a sensible error: the stream failed, and its code.
+          const error = await clientError(text);
+          expect(error.event).toBe('error');
+          expect(error.remoteCode).toBe(thrown.code);
+          expect(error.detail).toBe(
+            `the server's stream failed: internal error${thrown.code === undefined ? '' : ` (code "${thrown.code}")`}`,
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('with exposeErrors: true, the error text is sent (and the client shows it, escaped)', async () => {
+    await fc.assert(
+      fc.asyncProperty(secretErrorKindArb, secretArb, async (kind, secret) => {
+        const thrown = secretError(kind, secret);
+        const text = await textOfStream(
+          toServerSentEvents(failingAfter([], thrown.error), { exposeErrors: true }),
+        );
+        const [eventLine, dataLine] = text.split('\n');
+        expect(eventLine).toBe('event: error');
+        const data = JSON.parse((dataLine ?? '').slice('data: '.length)) as {
+          message: string;
+          code?: string;
+        };
+        expect(data.message).toContain(secret);
+        expect(data.code).toBe(thrown.code);
+        const error = await clientError(text);
+        expect(error.remoteCode).toBe(thrown.code);
+        expect(error.message).toContain(escapeText(secret, 500).slice(0, 40));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('through agent.stream and toServerSentEventsResponse: a failing provider’s text stays on the server by default', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        secretErrorKindArb,
+        secretArb,
+        fc.boolean(),
+        async (kind, secret, expose) => {
+          const thrown = secretError(kind, secret);
+          const agent = createAgent({ provider: failingProvider(thrown.error) });
+          const response = toServerSentEventsResponse(
+            agent.stream('hello'),
+            {},
+            expose ? { exposeErrors: true } : {},
+          );
+          const text = await response.text();
+          const dataLine = text.split('\n').find((line) => line.startsWith('data: ')) ?? '';
+          const data = JSON.parse(dataLine.slice('data: '.length)) as { message: string };
+          if (expose) expect(data.message).toContain(secret);
+          else {
+            expect(data.message).toBe('internal error');
+            expect(text).not.toContain(JSON.stringify(secret).slice(1, -1));
+          }
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });

@@ -59,12 +59,31 @@ describe('toServerSentEvents', () => {
     );
   });
 
-  it('ends with an error frame carrying message and code, never the stack', async () => {
+  it('ends with a generic error frame: the fixed message and the code, never the text or the stack', async () => {
+    async function* events(): AsyncGenerator<AgentStreamEvent> {
+      yield delta('Hel');
+      throw new InvalidMessageError('agent.stream', 'the provider broke at /srv/app/keys.json');
+    }
+    const text = await textOf(toServerSentEvents(events()));
+    expect(text).toBe(
+      'event: text-delta\ndata: {"type":"text-delta","text":"Hel"}\n\n' +
+        'event: error\ndata: {"message":"internal error","code":"CM_INVALID_MESSAGE"}\n\n',
+    );
+    // The client still gets a sensible error: what failed, and the code to act on.
+    const error = await caught(readAll(bodyOf(text)));
+    expect(error.event).toBe('error');
+    expect(error.remoteCode).toBe('CM_INVALID_MESSAGE');
+    expect(error.message).toBe(
+      '[conversation-memory] readServerSentEvents: the server\'s stream failed: internal error (code "CM_INVALID_MESSAGE")',
+    );
+  });
+
+  it('with exposeErrors: true, the error frame carries the message and code, never the stack', async () => {
     async function* events(): AsyncGenerator<AgentStreamEvent> {
       yield delta('Hel');
       throw new InvalidMessageError('agent.stream', 'the provider broke');
     }
-    const text = await textOf(toServerSentEvents(events()));
+    const text = await textOf(toServerSentEvents(events(), { exposeErrors: true }));
     expect(text).toBe(
       'event: text-delta\ndata: {"type":"text-delta","text":"Hel"}\n\n' +
         'event: error\ndata: {"message":"[conversation-memory] agent.stream: the provider broke","code":"CM_INVALID_MESSAGE"}\n\n',
@@ -81,21 +100,85 @@ describe('toServerSentEvents', () => {
       yield { type: 'oops\nevent: finish' } as never;
     }
     const first = await textOf(toServerSentEvents(notEvent()));
-    expect(first).toMatch(/^event: error\ndata: \{"message":".*each event must be an object/);
-    expect(first.split('\n').filter((line) => line.startsWith('event:'))).toEqual(['event: error']);
+    expect(first).toBe('event: error\ndata: {"message":"internal error","code":"CM_ARGUMENT"}\n\n');
+    const exposed = await textOf(toServerSentEvents(notEvent(), { exposeErrors: true }));
+    expect(exposed).toMatch(/^event: error\ndata: \{"message":".*each event must be an object/);
+    expect(exposed.split('\n').filter((line) => line.startsWith('event:'))).toEqual([
+      'event: error',
+    ]);
     async function* bigint(): AsyncGenerator<AgentStreamEvent> {
       yield { type: 'tool-call', toolCallId: 'c', toolName: 't', input: { n: 1n } } as never;
     }
-    expect(await textOf(toServerSentEvents(bigint()))).toMatch(/^event: error\n.*BigInt/);
+    expect(await textOf(toServerSentEvents(bigint()))).toBe(
+      'event: error\ndata: {"message":"internal error"}\n\n',
+    );
+    expect(await textOf(toServerSentEvents(bigint(), { exposeErrors: true }))).toMatch(
+      /^event: error\n.*BigInt/,
+    );
   });
 
-  it('a thrown non-Error gives a described message; no code when it has none', async () => {
+  it('a thrown non-Error: the generic message; with exposeErrors, a described one; no code when it has none', async () => {
     // eslint-disable-next-line require-yield -- it only throws
     async function* events(): AsyncGenerator<AgentStreamEvent> {
       throw 'plain text';
     }
     expect(await textOf(toServerSentEvents(events()))).toBe(
+      'event: error\ndata: {"message":"internal error"}\n\n',
+    );
+    const client = await caught(
+      readAll(bodyOf('event: error\ndata: {"message":"internal error"}\n\n')),
+    );
+    expect(client.message).toMatch(/the server's stream failed: internal error$/);
+    expect(client.remoteCode).toBeUndefined();
+    // eslint-disable-next-line require-yield -- it only throws
+    async function* again(): AsyncGenerator<AgentStreamEvent> {
+      throw 'plain text';
+    }
+    expect(await textOf(toServerSentEvents(again(), { exposeErrors: true }))).toBe(
       'event: error\ndata: {"message":"plain text"}\n\n',
+    );
+  });
+
+  it('a code that is not a short identifier is not sent by default', async () => {
+    const failing = (code: unknown) =>
+      // eslint-disable-next-line require-yield -- it only throws
+      async function* (): AsyncGenerator<AgentStreamEvent> {
+        throw Object.assign(new Error('x'), { code });
+      };
+    for (const code of ['SELECT * FROM users', 'a\nb', 'x'.repeat(65), '', 42, '1abc']) {
+      expect(await textOf(toServerSentEvents(failing(code)()))).toBe(
+        'event: error\ndata: {"message":"internal error"}\n\n',
+      );
+    }
+    for (const code of ['ECONNRESET', 'rate_limit_exceeded', 'CM_STORE_UNAVAILABLE', 'a.b-c']) {
+      expect(await textOf(toServerSentEvents(failing(code)()))).toBe(
+        `event: error\ndata: {"message":"internal error","code":"${code}"}\n\n`,
+      );
+    }
+  });
+
+  it('refuses bad options, naming them', () => {
+    async function* none(): AsyncGenerator<AgentStreamEvent> {}
+    expect(() => toServerSentEvents(none(), { exposeErrors: 'yes' } as never)).toThrow(
+      /toServerSentEvents: options.exposeErrors must be true or false, received "yes"/,
+    );
+    expect(() => toServerSentEvents(none(), { exposeError: true } as never)).toThrow(
+      /toServerSentEvents: .*exposeError.*exposeErrors/,
+    );
+    expect(() => toServerSentEvents(none(), 'expose' as never)).toThrow(
+      /options must be an object such as \{ exposeErrors: false \}, received "expose"/,
+    );
+    const hostile = Object.defineProperty({}, 'exposeErrors', {
+      enumerable: true,
+      get() {
+        throw new Error('getter');
+      },
+    });
+    expect(() => toServerSentEvents(none(), hostile as never)).toThrow(
+      /toServerSentEvents: options could not be read: .*getter/,
+    );
+    expect(() => toServerSentEventsResponse(none(), {}, { exposeErrors: 1 } as never)).toThrow(
+      /toServerSentEventsResponse: options.exposeErrors must be true or false, received 1/,
     );
   });
 
@@ -260,6 +343,80 @@ describe('readServerSentEvents on a hostile body', () => {
       break;
     }
     expect(cancelled).toBe(true);
+  });
+
+  it('abandoned before its first next() (return() or throw() first): the body is cancelled and unlocked', async () => {
+    const watched = () => {
+      const state = { cancelled: false, pulls: 0 };
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          state.pulls += 1;
+          controller.enqueue(
+            new TextEncoder().encode(
+              'event: text-delta\ndata: {"type":"text-delta","text":"a"}\n\n',
+            ),
+          );
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      });
+      return { body, state };
+    };
+    const returned = watched();
+    const events = readServerSentEvents(returned.body)[Symbol.asyncIterator]();
+    expect(returned.body.locked).toBe(true);
+    expect(await events.return?.()).toEqual({ done: true, value: undefined });
+    expect(returned.body.locked).toBe(false);
+    expect(returned.state.cancelled).toBe(true);
+    // Ended: a later next() reads nothing.
+    expect(await events.next()).toEqual({ done: true, value: undefined });
+
+    const thrown = watched();
+    const failing = readServerSentEvents(thrown.body)[Symbol.asyncIterator]();
+    await expect(failing.throw?.(new Error('gave up'))).rejects.toThrow('gave up');
+    expect(thrown.body.locked).toBe(false);
+    expect(thrown.state.cancelled).toBe(true);
+
+    // A consumer that takes the iterator and hands it on to a loop that stops at once.
+    const handed = watched();
+    const iterable = readServerSentEvents(handed.body);
+    const iterator = iterable[Symbol.asyncIterator]();
+    await iterator.return?.();
+    for await (const event of { [Symbol.asyncIterator]: () => iterator }) {
+      throw new Error(`read ${JSON.stringify(event)} after return()`);
+    }
+    expect(handed.body.locked).toBe(false);
+    expect(handed.state.cancelled).toBe(true);
+  });
+
+  it('after the first next(), leaving still cancels once and unlocks', async () => {
+    let cancels = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(
+          new TextEncoder().encode('event: text-delta\ndata: {"type":"text-delta","text":"a"}\n\n'),
+        );
+      },
+      cancel() {
+        cancels += 1;
+      },
+    });
+    const events = readServerSentEvents(body)[Symbol.asyncIterator]();
+    expect(await events.next()).toEqual({ done: false, value: delta('a') });
+    await events.return?.();
+    expect(body.locked).toBe(false);
+    expect(cancels).toBe(1);
+  });
+
+  it('a body another reader holds is refused at once, naming the problem', () => {
+    const body = bodyOf('event: text-delta\ndata: {"type":"text-delta","text":"a"}\n\n');
+    const reader = body.getReader();
+    expect(() => readServerSentEvents(body)).toThrow(
+      /readServerSentEvents: body is locked: another reader is reading it/,
+    );
+    reader.releaseLock();
+    expect(() => readServerSentEvents(body)).not.toThrow();
   });
 
   it('refuses a body that is not a stream and a bad maxEventLength, at once', () => {

@@ -30,7 +30,11 @@ import {
   toDict,
 } from 'conversation-memory';
 import { LocalProvider } from 'conversation-memory/testing';
-import { readServerSentEvents, toServerSentEventsResponse } from 'conversation-memory/sse';
+import {
+  readServerSentEvents,
+  toServerSentEvents,
+  toServerSentEventsResponse,
+} from 'conversation-memory/sse';
 import { createConversationsSlice } from 'conversation-memory/redux';
 import { createMemoryStore, memoryStateCreator } from 'conversation-memory/zustand';
 import {
@@ -220,6 +224,20 @@ const rows: readonly Row[] = [
     run: () => toServerSentEventsResponse(events, { header: { a: 'b' } } as never),
     error: MemoryArgumentError,
     message: 'toServerSentEventsResponse: init.header is not an option (did you mean headers?)',
+  },
+  {
+    call: 'toServerSentEvents',
+    run: () => toServerSentEvents(events, { exposeError: true } as never),
+    error: MemoryArgumentError,
+    message:
+      'toServerSentEvents: options.exposeError is not an option (did you mean exposeErrors?)',
+  },
+  {
+    call: 'toServerSentEventsResponse (options)',
+    run: () => toServerSentEventsResponse(events, {}, { expose_errors: true } as never),
+    error: MemoryArgumentError,
+    message:
+      'toServerSentEventsResponse: options.expose_errors is not an option (did you mean exposeErrors?)',
   },
   // conversation-memory/redux
   {

@@ -93,14 +93,19 @@ export const endModelCallSpan = (span: Span, result: ModelResult, recordContent:
 };
 
 /**
- * Ends a model call's span as failed: status `ERROR`, `error.type`, the exception recorded.
+ * Ends a model call's span as failed: status `ERROR`, `error.type`, the exception recorded (its
+ * type only; its message and stack too with `recordContent`).
  *
  * @example
  * ```ts
- * failModelCallSpan(span, failure);
+ * failModelCallSpan(span, failure, false);
  * ```
  */
-export const failModelCallSpan = (span: Span, failure: ModelFailure): void => {
-  recordFailure(span, failure.error);
+export const failModelCallSpan = (
+  span: Span,
+  failure: ModelFailure,
+  recordContent: boolean,
+): void => {
+  recordFailure(span, failure.error, recordContent);
   span.end();
 };

@@ -42,14 +42,16 @@ const guarded =
  *   `gen_ai.provider.name`, `gen_ai.request.model`, `gen_ai.request.max_tokens`,
  *   `gen_ai.usage.input_tokens` / `.output_tokens`, and `conversation_memory.run.id`,
  *   `conversation_memory.model_call.kind` (`'main'` / `'summary'`) and `.iteration`. A failed
- *   call's span has status `ERROR`, `error.type` and the exception recorded.
+ *   call's span has status `ERROR`, `error.type` and an `exception` event with the exception's
+ *   type (its message and stack only with `recordContent`).
  * - a tool call is a span `execute_tool {toolName}`, kind `INTERNAL`, from `onToolStart` to
  *   `onToolEnd`, with `gen_ai.tool.name`, `gen_ai.tool.call.id` and the run id; failed when the
  *   tool threw, rejected or was unknown.
  *
  * Spans take the active context's span as parent (an `invoke_agent` span of your own around
  * `agent.run`, with a context manager registered, as the Node SDK does). There is no run span of
- * the observer's own: no hook reports a run's end. Message contents are recorded only with
+ * the observer's own: no hook reports a run's end. Message contents, and the text of errors
+ * (which can quote them, or hold paths, SQL and keys), are recorded only with
  * `recordContent: true`. A start and its end are matched by `callId` (model) or run id and
  * `toolCallId` (tool); an end with no open start is ignored, and an ended span is forgotten.
  * The observer never throws into the agent (see the README's "Tracing with OpenTelemetry").
@@ -81,7 +83,7 @@ export const otelObserver = (options?: OtelObserverOptions): AgentObserver => {
     }),
     onModelError: guarded('onModelError', (_runId: string, failure: ModelFailure) => {
       const span = modelCalls.close(failure.callId);
-      if (span !== undefined) failModelCallSpan(span, failure);
+      if (span !== undefined) failModelCallSpan(span, failure, recordContent);
     }),
     onToolStart: guarded('onToolStart', (runId: string, tool: ToolStart) => {
       toolCalls.open(

@@ -22,7 +22,11 @@ export interface OtelObserverOptions {
    * definitions, the reply, tool arguments and results, as the GenAI conventions' opt-in
    * attributes (`gen_ai.system_instructions`, `gen_ai.input.messages`, `gen_ai.tool.definitions`,
    * `gen_ai.output.messages`, `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), each a
-   * JSON string. They hold what users typed: turn on only where telemetry may hold it.
+   * JSON string; and the text of a failure: the exception's message and stack, and the error's
+   * message as the span status description (without it, a failure records only the exception's
+   * type and `error.type`). They hold what users typed, and an error's text can hold file paths,
+   * SQL, keys or a provider's message quoting the prompt: turn on only where telemetry may hold
+   * it (unsafe where the trace backend is shared more widely than the application's data).
    */
   readonly recordContent?: boolean;
 }

@@ -25,23 +25,54 @@ export const errorTypeOf = (error: unknown): string => {
   return '_OTHER';
 };
 
+/** The longest `exception.type` written from an error's `name`. */
+const MAX_TYPE = 100;
+
 /**
- * Marks a span failed, as the conventions' "Recording errors" asks: status `ERROR` with the
- * error's message, `error.type`, and the exception recorded as a span event. An `Error` is
- * recorded as it is (name, message, stack); any other thrown value only as `describeValue`
- * renders it (quoted, escaped, cut to 60 characters), never raw.
+ * The `exception.type` of a failure when its text is not recorded: an `Error`'s `name`
+ * (`'TypeError'`, `'ProviderResponseError'`, `'AbortError'`; at most 100 characters), else
+ * `error.type`'s value (`'_OTHER'` for a thrown string).
+ *
+ * @param error - what the call or tool threw
+ * @param type - its `error.type`
+ * @returns the value for `exception.type`
+ * @example
+ * ```ts
+ * exceptionTypeOf(new TypeError('secret'), 'TypeError'); // 'TypeError'
+ * ```
+ */
+export const exceptionTypeOf = (error: unknown, type: string): string => {
+  const name = error instanceof Error ? (error as { name?: unknown }).name : undefined;
+  return typeof name === 'string' && name !== '' ? name.slice(0, MAX_TYPE) : type;
+};
+
+/**
+ * Marks a span failed, as the conventions' "Recording errors" asks: status `ERROR`, `error.type`,
+ * and the exception recorded as a span event. The error's text can hold what must not reach a
+ * trace backend (file paths, SQL, keys, a provider's message quoting the prompt), so by default
+ * only its type and code are recorded: `error.type` (the code, else the HTTP status, else the
+ * name), an `exception` event with `exception.type` only (see {@link exceptionTypeOf}), and a
+ * status without a description. With `recordContent`, the whole error: an `Error` as it is
+ * (name, message, stack) with its message as the status description, any other thrown value only
+ * as `describeValue` renders it (quoted, escaped, cut to 60 characters), never raw.
  *
  * @param span - the span to mark; the caller ends it
  * @param error - what the call or tool threw
+ * @param recordContent - record the error's message and stack too (the observer's option)
  * @example
  * ```ts
- * recordFailure(span, new Error('timeout'));
+ * recordFailure(span, new Error('timeout'), false);
  * span.end();
  * ```
  */
-export const recordFailure = (span: Span, error: unknown): void => {
+export const recordFailure = (span: Span, error: unknown, recordContent: boolean): void => {
   const type = errorTypeOf(error);
   span.setAttribute(GEN_AI.errorType, type);
+  if (!recordContent) {
+    span.recordException({ name: exceptionTypeOf(error, type) });
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    return;
+  }
   if (error instanceof Error) {
     span.recordException(error);
     span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });

@@ -35,7 +35,8 @@ export const startToolCallSpan = (
 
 /**
  * Ends a tool call's span. When `error` is set (the tool threw or rejected, or was unknown) the
- * span is failed (status `ERROR`, `error.type`, the exception recorded); otherwise, with
+ * span is failed (status `ERROR`, `error.type`, the exception recorded: its type only, its
+ * message and stack too with `recordContent`); otherwise, with
  * `recordContent`, the result the model sees is `gen_ai.tool.call.result` (the conventions
  * record a result only when the call succeeded).
  *
@@ -45,7 +46,7 @@ export const startToolCallSpan = (
  * ```
  */
 export const endToolCallSpan = (span: Span, tool: ToolEnd, recordContent: boolean): void => {
-  if (tool.error !== undefined) recordFailure(span, tool.error);
+  if (tool.error !== undefined) recordFailure(span, tool.error, recordContent);
   else if (recordContent) span.setAttribute(GEN_AI.toolCallResult, toolValueJson(tool.output));
   span.end();
 };

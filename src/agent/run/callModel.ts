@@ -28,18 +28,30 @@ const newCallId = (runId: string): string => {
 export const now = (): number =>
   typeof globalThis.performance?.now === 'function' ? globalThis.performance.now() : Date.now();
 
-/** What a streamed call yields, assembled: text deltas are emitted as they come. */
+/**
+ * What a streamed call yields, assembled: text deltas are emitted as they come, each once the
+ * reader has taken the one before (the provider is read no faster than the reader reads), so
+ * `seen.text` is what the reader was given. Once the run's signal has fired, nothing more is
+ * read or emitted: the call ends with the signal's reason (and the provider's stream is closed).
+ */
 const consumeStream = async (
   context: RunContext,
   parts: AsyncIterable<CompletionStreamPart>,
   seen: { text: string },
 ): Promise<CompletionResult> => {
   let result: CompletionResult | undefined;
+  const stopWhenAborted = (): void => {
+    if (context.signal?.aborted === true) throw context.signal.reason;
+  };
   for await (const part of parts) {
+    // A provider may still yield what it had read before the abort: none of it goes out.
+    stopWhenAborted();
     if (part.type === 'text-delta') {
       if (typeof part.text !== 'string' || part.text === '') continue;
       seen.text += part.text;
       context.emit?.({ type: 'text-delta', text: part.text });
+      await context.whenRead?.();
+      stopWhenAborted();
     } else if (part.type === 'finish') {
       result = part.result;
     }

@@ -59,6 +59,13 @@ export interface RunContext {
   readonly knowledge?: KnowledgeRun | undefined;
   /** With `config.maskToolResults`: what each view keeps, and the run's transcript. */
   readonly mask?: MaskRun | undefined;
+  /** `config.markInterrupted`: interrupted replies end with ` [interrupted]` in each view. */
+  readonly markInterrupted?: boolean | undefined;
   /** With `agent.stream`: receives each event of the run as it happens. */
   readonly emit?: ((event: AgentStreamEvent) => void) | undefined;
+  /**
+   * With `agent.stream`: resolves once the reader has taken every event emitted so far and asks
+   * for more (or left); a streamed reply's next delta waits for it.
+   */
+  readonly whenRead?: (() => Promise<void>) | undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * A one-consumer queue that turns pushes into an async iterable: `push` never blocks the
  * producer (events wait in order until read), `close` ends the iteration after the events
- * already pushed, `fail` ends it with an error after them.
+ * already pushed, `fail` ends it with an error after them. A producer that wants to go no faster
+ * than its reader awaits `whenRead()` after a push.
  *
  * @internal
  */
@@ -10,6 +11,8 @@ export class EventQueue<T> implements AsyncIterable<T> {
   #waiting: (() => void) | undefined;
   #done = false;
   #error: { readonly reason: unknown } | undefined;
+  /** Producers waiting for the reader to take every item and ask for more. */
+  #drained: (() => void)[] = [];
 
   push(item: T): void {
     if (this.#done) return;
@@ -20,6 +23,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
   close(): void {
     this.#done = true;
     this.#wake();
+    this.#release();
   }
 
   fail(reason: unknown): void {
@@ -27,6 +31,23 @@ export class EventQueue<T> implements AsyncIterable<T> {
     this.#error = { reason };
     this.#done = true;
     this.#wake();
+    this.#release();
+  }
+
+  /**
+   * Resolves once the reader has taken every item pushed so far and asked for the next one (it
+   * is done with them), or the queue has ended (closed, failed, or the reader left).
+   */
+  whenRead(): Promise<void> {
+    // Ended, or the reader already waits on an empty queue.
+    if (this.#done || this.#waiting !== undefined) return Promise.resolve();
+    return new Promise((resolve) => this.#drained.push(resolve));
+  }
+
+  #release(): void {
+    const drained = this.#drained;
+    this.#drained = [];
+    for (const resolve of drained) resolve();
   }
 
   #wake(): void {
@@ -54,6 +75,8 @@ export class EventQueue<T> implements AsyncIterable<T> {
         if (this.#error !== undefined) throw this.#error.reason;
         return;
       }
+      // Every item is taken and the reader asks for more: a producer waiting for it goes on.
+      this.#release();
       await new Promise<void>((resolve) => {
         this.#waiting = resolve;
       });

@@ -8,6 +8,7 @@ import type { CompletionResult } from '../provider';
 import { interruptedToolResult } from '../../view/interruptedToolResult';
 import { callModel } from './callModel';
 import { interruptedCalls } from './interruptedCalls';
+import { markInterrupted } from './markInterrupted';
 import { notify } from './notify';
 import { runTool } from './runTool';
 import type { AgentRunResult } from '../types';
@@ -165,15 +166,16 @@ export const runAgent = async (
   for (let iteration = 1; ; iteration++) {
     if (iteration > 1) await summarizePending(context, iteration);
     const seen = { text: '' };
+    const { messages } = view.view(
+      memory,
+      context.target,
+      knowledgeText(context, view.messages()),
+      context.mask?.keep,
+    );
     const request = {
       model: context.model,
       systemPrompt: context.systemPrompt,
-      messages: view.view(
-        memory,
-        context.target,
-        knowledgeText(context, view.messages()),
-        context.mask?.keep,
-      ).messages,
+      messages: context.markInterrupted === true ? markInterrupted(messages) : messages,
       ...(context.toolSpecs.length > 0 ? { tools: context.toolSpecs } : {}),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     };

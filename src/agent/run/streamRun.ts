@@ -22,15 +22,32 @@ export const linkSignals = (first: AbortSignal | undefined, second: AbortSignal)
 };
 
 /**
- * The async iterable `agent.stream` returns. The run starts when iteration starts (one consumer
- * only), its events arrive in order, then `finish` with the run's result; a run that rejects
- * ends the iteration with its error (after the events it emitted). Leaving the loop early
- * (`break`, `return`, a throw in the loop body) aborts the run, as its `signal` would.
+ * What a streaming run is given: `emit` sends an event to the reader; `whenRead` resolves once
+ * the reader has taken every event emitted so far and asked for the next (or left), so a run can
+ * go no faster than its reader where that matters (a provider's text deltas).
  *
  * @internal
  */
+export interface StreamSink {
+  readonly emit: (event: AgentStreamEvent) => void;
+  readonly whenRead: () => Promise<void>;
+}
+
+/**
+ * The async iterable `agent.stream` returns. The run starts when iteration starts (one consumer
+ * only), its events arrive in order, then `finish` with the run's result; a run that rejects
+ * ends the iteration with its error (after the events it emitted). Leaving the loop early
+ * (`break`, `return`, a throw in the loop body) aborts the run, as its `signal` would. Once the
+ * run's signal has fired (the caller's `signal`, or the reader leaving), no `text-delta` is
+ * yielded any more: what the reader has not been given of a reply stays unseen.
+ *
+ * @param start - starts the run with the sink and the run's signal (the caller's, linked)
+ * @param given - the caller's `signal`, if any
+ * @internal
+ */
 export const streamRun = (
-  start: (emit: (event: AgentStreamEvent) => void, signal: AbortSignal) => Promise<AgentRunResult>,
+  start: (sink: StreamSink, signal: AbortSignal) => Promise<AgentRunResult>,
+  given?: AbortSignal,
 ): AsyncIterable<AgentStreamEvent> => {
   let started = false;
   return {
@@ -44,8 +61,13 @@ export const streamRun = (
       started = true;
       const queue = new EventQueue<AgentStreamEvent>();
       const controller = new AbortController();
+      const signal = linkSignals(given, controller.signal);
       let finished = false;
-      start((event) => queue.push(event), controller.signal).then(
+      const sink: StreamSink = {
+        emit: (event) => queue.push(event),
+        whenRead: () => queue.whenRead(),
+      };
+      start(sink, signal).then(
         (result) => {
           finished = true;
           queue.push({ type: 'finish', result });
@@ -57,8 +79,16 @@ export const streamRun = (
         },
       );
       const inner = queue[Symbol.asyncIterator]();
+      const next = async (): Promise<IteratorResult<AgentStreamEvent>> => {
+        for (;;) {
+          const item = await inner.next();
+          // Aborted: text the reader was not given yet is never given.
+          if (item.done !== true && item.value.type === 'text-delta' && signal.aborted) continue;
+          return item;
+        }
+      };
       return {
-        next: () => inner.next(),
+        next,
         return: async (value?: unknown) => {
           if (!finished) {
             controller.abort(new DOMException('The stream was closed by its reader', 'AbortError'));

@@ -69,6 +69,43 @@ async function* readEvents(
 }
 
 /**
+ * The events of `reader`, as an iterator that also lets go of the body when it is abandoned
+ * before its first `next()` (a `return()` or `throw()` first: a generator's own `finally` would
+ * not run, since its body never started): the body is cancelled and its lock released, as
+ * leaving the loop later does.
+ */
+const eventsOf = (
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxLength: number,
+): AsyncIterableIterator<AgentStreamEvent> => {
+  const events = readEvents(reader, maxLength);
+  let started = false;
+  const letGo = async (): Promise<void> => {
+    if (started) return;
+    started = true;
+    await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  };
+  return {
+    next: () => {
+      started = true;
+      return events.next();
+    },
+    return: async (value?: unknown) => {
+      await letGo();
+      return events.return(value as undefined);
+    },
+    throw: async (error?: unknown) => {
+      await letGo();
+      return events.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+};
+
+/**
  * Reads a stream of server-sent events written by `toServerSentEvents` (a `fetch` response's
  * `body`) back into agent events, as they arrive. The body is treated as hostile: the format is
  * parsed as browsers parse it (any chunking, CRLF/LF/CR line ends, comments, a UTF-8 BOM), no
@@ -78,12 +115,14 @@ async function* readEvents(
  * stream failed) ends it with a `ServerSentEventsError` carrying the server's message and its
  * `code` as `remoteCode`. A body that ends without a `finish` event (the connection dropped) just
  * ends the iteration: check that the last event was `finish`. Leaving the loop early cancels the
- * body. Browser-safe: web streams and `TextDecoder` only.
+ * body and releases its lock, even before the first event was asked for (a `return()` first).
+ * Browser-safe: web streams and `TextDecoder` only.
  *
  * @param body - the response body
  * @param options - `maxEventLength`
  * @returns the events, in order
- * @throws MemoryArgumentError when `body` is not a readable stream (at once, not in the iteration)
+ * @throws MemoryArgumentError when `body` is not a readable stream, or is locked by another reader
+ *   (at once, not in the iteration)
  * @example
  * ```ts
  * const response = await fetch('/chat', { method: 'POST', body: JSON.stringify({ message }) });
@@ -112,8 +151,14 @@ export const readServerSentEvents = (
       `options must be an object, received ${describeValue(options)}`,
     );
   }
+  if ((body as { locked?: unknown }).locked === true) {
+    throw new MemoryArgumentError(
+      API,
+      'body is locked: another reader is reading it (a body can be read once; read the events from a fresh response)',
+    );
+  }
   const unknown = unknownOption(options, ['maxEventLength'], 'options');
   if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
   const maxLength = readMaxLength(options);
-  return readEvents(body.getReader(), maxLength);
+  return eventsOf(body.getReader(), maxLength);
 };

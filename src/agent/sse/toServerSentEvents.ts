@@ -1,45 +1,14 @@
-import { isConversationMemoryError } from '../../errors/errorBrand';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../util/describeValue';
 import { escapeJsonText } from '../../util/escapeText';
 import type { AgentStreamEvent } from '../streamEvents';
+import { serverSentErrorData } from './serverSentErrorData';
+import { readExposeErrors, type ToServerSentEventsOptions } from './toServerSentEventsOptions';
 
 const API = 'toServerSentEvents';
 
 /** An event's type must look like ours (`text-delta`, `memory-effect`) to name an SSE event. */
 const EVENT_TYPE = /^[a-z][a-z-]{0,63}$/;
-
-/** An error event's `message` is cut to this many characters; its `code` to 100. */
-const MAX_ERROR_MESSAGE = 1000;
-const MAX_ERROR_CODE = 100;
-
-/**
- * What an `event: error` carries: the error's message (an `Error`'s `message`, a thrown string,
- * else a description of the value), and its `code` when it has a string one. Never the stack.
- */
-const errorData = (error: unknown): { message: string; code?: string } => {
-  let message: string;
-  let code: unknown;
-  try {
-    message =
-      error instanceof Error
-        ? String(error.message)
-        : typeof error === 'string'
-          ? error
-          : describeValue(error);
-    code = isConversationMemoryError(error)
-      ? error.code
-      : typeof error === 'object' && error !== null
-        ? (error as { code?: unknown }).code
-        : undefined;
-  } catch {
-    message = 'an unreadable error';
-  }
-  message = message.slice(0, MAX_ERROR_MESSAGE);
-  return typeof code === 'string' && code !== ''
-    ? { message, code: code.slice(0, MAX_ERROR_CODE) }
-    : { message };
-};
 
 /** One frame: `event: TYPE\ndata: JSON\n\n` (the JSON is one line: JSON escapes line breaks). */
 const frame = (type: string, data: unknown): string =>
@@ -65,15 +34,20 @@ const eventFrame = (event: unknown): string => {
  * (JSON writes line breaks as escapes; U+2028, U+2029, C1 and bidi controls are escaped too).
  *
  * An error of the source (or an event that is not one, or that JSON cannot write) ends the stream
- * with one `event: error` frame whose data is `{ message, code? }`: the error's message (at most
- * 1,000 characters) and its string `code` when it has one, never its stack. Frames are made one
+ * with one `event: error` frame whose data is `{ message, code? }`, never the stack. By default
+ * nothing of the error's text is sent: `message` is the fixed `"internal error"` and `code` the
+ * error's string `code` when it is a short identifier (`CM_PROVIDER_RESPONSE`, `ECONNRESET`); log
+ * the error on the server (an observer, or a wrapper around `events`). With `exposeErrors: true`,
+ * `message` is the error's own message (at most 1,000 characters) and `code` any string code:
+ * unsafe for untrusted clients (paths, SQL, keys, a provider's message quoting the prompt). Frames are made one
  * at a time, when the reader asks for more (no buffering ahead); cancelling the stream (the client
  * went away) calls the source's `return()`, which stops `agent.stream`'s generator.
  * Browser-safe: web streams and `TextEncoder` only.
  *
  * @param events - the events, such as `agent.stream(message)`
+ * @param options - `exposeErrors` (default `false`)
  * @returns the bytes of the event stream
- * @throws MemoryArgumentError when `events` is not an async iterable
+ * @throws MemoryArgumentError when `events` is not an async iterable, or an option is wrong
  * @example
  * ```ts
  * const body = toServerSentEvents(agent.stream('hi'));
@@ -84,6 +58,7 @@ const eventFrame = (event: unknown): string => {
  */
 export const toServerSentEvents = (
   events: AsyncIterable<AgentStreamEvent>,
+  options?: ToServerSentEventsOptions,
 ): ReadableStream<Uint8Array> => {
   const open: unknown =
     typeof events === 'object' && events !== null
@@ -95,6 +70,7 @@ export const toServerSentEvents = (
       `events must be an async iterable of agent events (such as agent.stream(input)), received ${describeValue(events)}`,
     );
   }
+  const expose = readExposeErrors(options, API);
   const encoder = new TextEncoder();
   let iterator: AsyncIterator<AgentStreamEvent> | undefined;
   return new ReadableStream<Uint8Array>({
@@ -107,7 +83,7 @@ export const toServerSentEvents = (
         done = next.done === true;
         text = done ? '' : eventFrame(next.value);
       } catch (error) {
-        text = frame('error', errorData(error));
+        text = frame('error', serverSentErrorData(error, expose));
         done = true;
         // The source may still be open (an event we could not write): let it clean up.
         try {

@@ -39,7 +39,7 @@ import {
   sessionKeyOf,
   checkEventOptions,
 } from 'conversation-memory/store-kit';
-import { naming } from '../environmentFailure';
+import { naming, withId } from '../environmentFailure';
 import { RedisConnection } from './redisConnection';
 import {
   APPEND_SCRIPT,
@@ -385,9 +385,14 @@ export class RedisEventStore implements EventStore {
     checkEventOptions(options, 'read', `${API}.read`);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
-    const head = await this.#head(api, key, 0);
-    if (head === null) return;
-    yield* this.#pages(api, key, head.incarnation, from, Math.min(to, head.version));
+    try {
+      const head = await this.#head(api, key, 0);
+      if (head === null) return;
+      yield* this.#pages(api, key, head.incarnation, from, Math.min(to, head.version));
+    } catch (error) {
+      // A failure to reach Redis names the stream, as the other methods' do.
+      throw withId(error, streamId);
+    }
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
@@ -504,10 +509,13 @@ export class RedisEventStore implements EventStore {
         `listener must be a function, received ${typeof listener}`,
       );
     }
-    const onError = options?.onError;
-    if (onError !== undefined && typeof onError !== 'function') {
+    const given = options?.onError;
+    if (given !== undefined && typeof given !== 'function') {
       throw new MemoryArgumentError(api, 'options.onError must be a function');
     }
+    // A lost connection, reported while following, names the stream as the other methods do.
+    const onError: SubscribeOptions['onError'] =
+      given === undefined ? undefined : (error, entry) => given(withId(error, streamId), entry);
     const stop = followRedisStream(
       {
         connection: this.#connection.dedicated(api),

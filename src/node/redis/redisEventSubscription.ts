@@ -17,8 +17,9 @@ export type StreamListener = (entry: StoredAction) => void | Promise<void>;
 /**
  * Options of `RedisEventStore.subscribe`: the stream's `namespace`, and `onError`, told of
  * everything that goes wrong while following: a listener that throws (the action is not
- * delivered again; the next one follows), a lost connection (`StoreUnavailableError`: the
- * subscription reconnects, on a cluster to the slot's new master after a failover, and resumes
+ * delivered again; the next one follows), a lost connection (`StoreUnavailableError`, whose `id`
+ * is the stream's, as every failure of the store to reach Redis names it: the subscription
+ * reconnects, on a cluster to the slot's new master after a failover, and resumes
  * after the last action delivered), and, with `EventCorruptError` after which the subscription
  * stops (it cannot deliver the rest in order), a stored entry that does not decode or breaks the
  * version sequence, or a last delivered action no longer in the stream once reconnected (a

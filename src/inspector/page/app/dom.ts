@@ -66,3 +66,22 @@ export const svg = (tag: string, attributes: Attributes = {}): SVGElement => {
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   return element;
 };
+
+/**
+ * Whether keys pressed in `target` belong to it: a select, a text area, an editable element, or
+ * an input other than the step slider's kind (`range`), whose arrow keys move a caret, change a
+ * number or pick an option. The page's step keys leave those alone.
+ *
+ * @param target - the event's target
+ * @returns `true` for a form control that uses arrow keys itself
+ * @example
+ * ```ts
+ * ownsArrowKeys(document.createElement('select')); // true
+ * ```
+ */
+export const ownsArrowKeys = (target: EventTarget | null): boolean => {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return true;
+  return target instanceof HTMLInputElement && target.type !== 'range';
+};

@@ -8,7 +8,7 @@ import { stepOfText, stepsText } from '../../model/stepsText';
 import type { PageData } from '../data';
 import { forkText, pageLogOf } from '../pageLog';
 import { drawChart } from './chart';
-import { byId } from './dom';
+import { byId, ownsArrowKeys } from './dom';
 import type { MaskToolResults, ViewTarget } from '../../../view/viewTypes';
 import { VIEW_TARGETS } from '../../model/stepModelView';
 import { renderKnowledge } from './knowledgePanel';
@@ -108,6 +108,8 @@ const start = (): void => {
     };
     const move = moves[event.key];
     if (move === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+    // In the target selector or the mask field, the keys are the control's own.
+    if (ownsArrowKeys(event.target)) return;
     event.preventDefault();
     go(move());
   });
