@@ -94,6 +94,8 @@ export { toOpenAIChat, DEFAULT_IMAGE_MEDIA_TYPE } from './formats/openaiChat';
 export { fromOpenAIChat } from './codec/openaiChat';
 export { fromOpenAIChatCompletion } from './codec/openaiChatCompletion';
 export { decodeModelMessages } from './codec/decodeModelMessages';
+// For the AI SDK adapter (not in any entry): the converters' shared reading of a message list.
+export { readMessages } from './internal/readMessages';
 export { TRANSCRIPT_RULES } from './formats/transcriptRule';
 
 // Agent

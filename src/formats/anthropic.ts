@@ -1,5 +1,4 @@
-import { listItem, listLength } from '../internal/readList';
-import { normalizeMessage } from '../internal/normalizeMessage';
+import { readMessages } from '../internal/readMessages';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import { messageText } from '../tokens/messageText';
 import type {
@@ -145,9 +144,7 @@ export const toAnthropic = (messages: readonly Message[]): AnthropicTranscript =
   const out: AnthropicMessage[] = [];
   /** The blocks of the last user message while it holds only tool results (open for merging). */
   let results: AnthropicContentBlock[] | undefined;
-  const length = listLength(messages, API);
-  for (let i = 0; i < length; i++) {
-    const message = normalizeMessage(listItem(messages, i, API), API, i);
+  for (const message of readMessages(messages, API)) {
     switch (message.role) {
       case 'system': {
         const text = messageText(message);

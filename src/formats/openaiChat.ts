@@ -1,5 +1,4 @@
-import { listItem, listLength } from '../internal/readList';
-import { normalizeMessage } from '../internal/normalizeMessage';
+import { readMessages } from '../internal/readMessages';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import type {
   OpenAIChatContentPart,
@@ -130,11 +129,5 @@ const convert = (message: Message): OpenAIChatMessage => {
  * //  { role: 'tool', tool_call_id: 'call_1', content: '18°C' }]
  * ```
  */
-export const toOpenAIChat = (messages: readonly Message[]): OpenAIChatMessage[] => {
-  const length = listLength(messages, API);
-  const out = new Array<OpenAIChatMessage>(length);
-  for (let i = 0; i < length; i++) {
-    out[i] = convert(normalizeMessage(listItem(messages, i, API), API, i));
-  }
-  return out;
-};
+export const toOpenAIChat = (messages: readonly Message[]): OpenAIChatMessage[] =>
+  readMessages(messages, API).map(convert);

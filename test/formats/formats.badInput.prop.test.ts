@@ -1,6 +1,6 @@
 /**
- * The two request converters refuse the same bad input the same way (issue #27 §12):
- * `toAnthropic` validates its input as `toOpenAIChat` does, so a role other than the four, an
+ * The request converters refuse the same bad input the same way (issue #27 §12): `toAnthropic`
+ * and the AI SDK adapter's `toModelMessages` validate their input as `toOpenAIChat` does, so a role other than the four, an
  * entry that is not a message object or a list that is not an array throws `InvalidMessageError`
  * naming the index, the field and the value, and never converts a message it cannot read.
  */
@@ -13,6 +13,7 @@ import {
   toOpenAIChat,
   type Message,
 } from 'conversation-memory';
+import { toModelMessages } from 'conversation-memory/ai-sdk';
 import { describeValue } from '../../src/util/describeValue';
 import { messageArb } from '../arbitraries/message';
 
@@ -47,10 +48,15 @@ const notAMessageArb = fc.oneof(
   fc.constant(new Date(0)),
 );
 
-/** Expects both converters to throw InvalidMessageError with the same text but their names. */
+/** Expects the three converters to throw InvalidMessageError with the same text but their names. */
 const expectSameRefusal = (messages: readonly unknown[], needle: string | RegExp): void => {
   const anthropic = thrown(() => toAnthropic(messages as Message[]));
   const openai = thrown(() => toOpenAIChat(messages as Message[]));
+  const aiSdk = thrown(() => toModelMessages(messages as Message[]));
+  expect(isConversationMemoryError(aiSdk) && aiSdk.code).toBe('CM_INVALID_MESSAGE');
+  expect((aiSdk as Error).message.replace('toModelMessages', 'toOpenAIChat')).toBe(
+    (openai as Error).message,
+  );
   expect(anthropic).toBeInstanceOf(InvalidMessageError);
   expect(isConversationMemoryError(anthropic) && anthropic.code).toBe('CM_INVALID_MESSAGE');
   expect((anthropic as Error).message).toMatch(needle);
@@ -60,7 +66,7 @@ const expectSameRefusal = (messages: readonly unknown[], needle: string | RegExp
   );
 };
 
-describe('toAnthropic refuses bad input as toOpenAIChat does', () => {
+describe('toAnthropic and the AI SDK adapter refuse bad input as toOpenAIChat does', () => {
   it('any role that is not one of the four, at any index: the index, the field and the value', () => {
     fc.assert(
       fc.property(
@@ -99,12 +105,19 @@ describe('toAnthropic refuses bad input as toOpenAIChat does', () => {
       const error = thrown(() => toAnthropic(value as never));
       expect(error).toBeInstanceOf(InvalidMessageError);
       expect((error as Error).message).toMatch(/toAnthropic: messages must be an array, received/);
+      const aiSdk = thrown(() => toModelMessages(value as never));
+      expect(isConversationMemoryError(aiSdk) && aiSdk.code).toBe('CM_INVALID_MESSAGE');
+      expect((aiSdk as Error).message).toMatch(/toModelMessages: messages must be an array/);
     }
   });
 
-  it('the role the issue found: toAnthropic([{ role: "USER" }])', () => {
+  it('the role the issue found: toAnthropic([{ role: "USER" }]), and the AI SDK adapter', () => {
     expect(() => toAnthropic([{ role: 'USER' } as never])).toThrow(
       /toAnthropic: messages\[0\]\.role must be one of .*received "USER"/,
+    );
+    // It returned [undefined] before.
+    expect(() => toModelMessages([{ role: 'USER' } as never])).toThrow(
+      /toModelMessages: messages\[0\]\.role must be one of .*received "USER"/,
     );
   });
 

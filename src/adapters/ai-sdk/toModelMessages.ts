@@ -8,6 +8,7 @@ import type {
 } from 'ai';
 import { MemoryArgumentError, type ContentPart, type Message } from 'conversation-memory';
 import { describeValue } from 'conversation-memory/store-kit';
+import { readMessages } from '../../library';
 
 const API = 'toModelMessages';
 
@@ -114,6 +115,10 @@ const toModelMessage = (message: Message, index: number): ModelMessage => {
  *
  * @param messages - our messages, oldest first
  * @returns the AI SDK messages, in the same order
+ * The input is validated as `addMessage` validates it (as `toOpenAIChat` and `toAnthropic` do).
+ *
+ * @throws {InvalidMessageError} when `messages` is not an array, or an entry is not a valid
+ *   message (a role other than the four, say), naming the index, the field and the value
  * @throws {MemoryArgumentError} for what has no AI SDK form: a tool call without `id`, a tool
  *   result without `toolCallId`, an image part without its data, an image in an assistant message
  * @example
@@ -129,4 +134,4 @@ const toModelMessage = (message: Message, index: number): ModelMessage => {
  * ```
  */
 export const toModelMessages = (messages: readonly Message[]): ModelMessage[] =>
-  messages.map(toModelMessage);
+  readMessages(messages, API).map(toModelMessage);
