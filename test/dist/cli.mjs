@@ -6,11 +6,12 @@
 // app's recorded conversation. Run after `npm run build`.
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 // tsx's scoped import: the docs' commands are read by the TypeScript helper the docs tests use,
 // and nothing else in this process (nor the CLI it starts) is compiled by tsx.
 import { tsImport } from 'tsx/esm/api';
@@ -104,21 +105,29 @@ try {
     import.meta.url,
   );
   fs.copyFileSync(path.join(root, 'docs/example-log.json'), path.join(project, 'log.json'));
-  const printed = commandsOfKind('installed');
+  // `npm install conversation-memory` is what the tarball's install above stands for.
+  const printed = commandsOfKind('installed').filter(
+    (command) => command.text !== 'npm install conversation-memory',
+  );
   assert.ok(printed.length >= 5, 'the docs print the installed commands');
-  for (const command of printed) {
-    // `npm install conversation-memory`: what the tarball's install above stands for.
-    if (command.text === 'npm install conversation-memory') continue;
-    for (const file of outputsOf(command.text)) fs.rmSync(path.join(project, file), { force: true });
-    const done = spawnSync('sh', ['-c', command.text], {
-      cwd: project,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    assert.equal(done.status, 0, `${whereOf(command)}: exit ${done.status}\n${done.stderr}`);
-    for (const file of outputsOf(command.text))
-      assert.ok(fs.existsSync(path.join(project, file)), `${whereOf(command)}: ${file} not written`);
-  }
+  const outputs = printed.flatMap((command) => outputsOf(command.text));
+  for (const file of outputs) fs.rmSync(path.join(project, file), { force: true });
+  // Two at a time (each is mostly npx starting): they read log.json and write distinct files.
+  const runCommand = promisify(execFile);
+  const queue = [...printed];
+  const worker = async () => {
+    for (let command = queue.shift(); command !== undefined; command = queue.shift()) {
+      await runCommand('sh', ['-c', command.text], {
+        cwd: project,
+        env: { ...process.env, NO_COLOR: '1' },
+      }).catch((error) => {
+        throw new Error(`${whereOf(command)}: exit ${error.code}\n${error.stderr}`);
+      });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  for (const file of outputs)
+    assert.ok(fs.existsSync(path.join(project, file)), `${file} not written`);
   console.log(
     `cli: npx conversation-memory inspect (and --html) works from the packed package, and the ${printed.length} installed-package commands the docs print`,
   );
