@@ -7,8 +7,8 @@
  * message is pinned, and the window starts on a user message.
  *
  * `npm run demo -- --log demo-log.json` also writes the conversation as an event log, for
- * `npx conversation-memory inspect demo-log.json`: every change the agent makes to its memory is
- * recorded as the matching action (`RecordedMemory`).
+ * `npm run inspect -- demo-log.json` (in an app: `npx conversation-memory inspect demo-log.json`):
+ * every change the agent makes to its memory is recorded as the matching action (`RecordedMemory`).
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

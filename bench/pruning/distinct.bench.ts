@@ -41,9 +41,9 @@
  * `bench/results/pruning-distinct.md`.
  */
 import type * as Library from '../../src/library';
-import { describeValue } from '../../src/util/describeValue';
 import { writeResult } from '../knowledge/writeResult';
 import { AGENT_TURNS, scriptAgentConversation } from './agentConversations';
+import { parseDistinctArgs } from './distinctArgs';
 import { measureDistinctFacts, PRUNING_FIRST_SEED, type PruningLibrary } from './distinctScript';
 import { distinctTable, goalLines } from './distinctTable';
 
@@ -52,22 +52,7 @@ const fromDist = process.env['BENCH_DIST'] === '1';
 const lib = (fromDist ? await import(DIST) : await import('../../src/library')) as typeof Library;
 await lib.loadTokenizer('o200k_base');
 
-const budgetList = process.argv[5] ?? '2000,4000';
-if (!/^[1-9][0-9]{0,6}(,[1-9][0-9]{0,6})*$/.test(budgetList)) {
-  throw new Error(
-    `bench:pruning: argument 4 must be budgets such as 2000,4000, received ${describeValue(budgetList)}`,
-  );
-}
-const budgets = budgetList.split(',').map(Number);
-const [conversations, keepLast, memoryFactor] = [50, 2, 3].map((fallback, i) => {
-  const value = Number(process.argv[2 + i] ?? fallback);
-  if (!Number.isSafeInteger(value) || value < (i === 1 ? 0 : 1)) {
-    throw new Error(
-      `bench:pruning: argument ${i + 1} must be an integer, received ${describeValue(process.argv[2 + i])}`,
-    );
-  }
-  return value;
-}) as [number, number, number];
+const { conversations, keepLast, memoryFactor, budgets } = parseDistinctArgs(process.argv.slice(2));
 const started = performance.now();
 const reports = budgets.flatMap((budget) =>
   measureDistinctFacts({

@@ -1,14 +1,20 @@
 // The `conversation-memory` bin as users get it: `npm pack`, the tarball installed in an empty
 // project (its dependencies from the npm cache), then `npx conversation-memory inspect` run there
 // on a reference sample, on a file that is not JSON and on a SQLite file; `--version` answered
-// from the packed package. Run after `npm run build`.
+// from the packed package; then every `npx conversation-memory …` command README.md and docs/
+// print, as written (found by test/support/docCommands.ts), with `log.json` standing for the
+// app's recorded conversation. Run after `npm run build`.
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+// tsx's scoped import: the docs' commands are read by the TypeScript helper the docs tests use,
+// and nothing else in this process (nor the CLI it starts) is compiled by tsx.
+import { tsImport } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-cli-'));
@@ -92,7 +98,39 @@ try {
   assert.equal(over.status, 1);
   assert.match(over.stderr, /is the input file: not written over/);
   assert.deepEqual(fs.readFileSync(sample), before, 'the input file is unchanged');
-  console.log('cli: npx conversation-memory inspect (and --html) works from the packed package');
+
+  // The docs' commands for an app that installed the package, as written, in that app.
+  const { commandsOfKind, outputsOf, whereOf } = await tsImport(
+    '../support/docCommands.ts',
+    import.meta.url,
+  );
+  fs.copyFileSync(path.join(root, 'docs/example-log.json'), path.join(project, 'log.json'));
+  // `npm install conversation-memory` is what the tarball's install above stands for.
+  const printed = commandsOfKind('installed').filter(
+    (command) => command.text !== 'npm install conversation-memory',
+  );
+  assert.ok(printed.length >= 5, 'the docs print the installed commands');
+  const outputs = printed.flatMap((command) => outputsOf(command.text));
+  for (const file of outputs) fs.rmSync(path.join(project, file), { force: true });
+  // Two at a time (each is mostly npx starting): they read log.json and write distinct files.
+  const runCommand = promisify(execFile);
+  const queue = [...printed];
+  const worker = async () => {
+    for (let command = queue.shift(); command !== undefined; command = queue.shift()) {
+      await runCommand('sh', ['-c', command.text], {
+        cwd: project,
+        env: { ...process.env, NO_COLOR: '1' },
+      }).catch((error) => {
+        throw new Error(`${whereOf(command)}: exit ${error.code}\n${error.stderr}`);
+      });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  for (const file of outputs)
+    assert.ok(fs.existsSync(path.join(project, file)), `${file} not written`);
+  console.log(
+    `cli: npx conversation-memory inspect (and --html) works from the packed package, and the ${printed.length} installed-package commands the docs print`,
+  );
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -34,7 +34,10 @@ export interface CodeBlock {
   readonly line: number;
   /** The first word of the info string (`ts`, `sh`, …). */
   readonly lang: string;
-  /** The other words of the info string: `run` (executed), `fragment` (not checked). */
+  /**
+   * The other words of the info string: `run` (executed), `fragment` (a piece of a program: its
+   * imports are type-checked, and the rest when it parses as statements).
+   */
   readonly flags: readonly string[];
   readonly code: string;
   /** The nearest heading above the block, as written (`## Tour`). */
@@ -122,6 +125,24 @@ export const anchorsOf = (text: string): ReadonlySet<string> => {
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
   }
   return anchors;
+};
+
+/** An inline code span of a file's prose (`npm run demo`), its text with line breaks as spaces. */
+export interface CodeSpan {
+  readonly file: string;
+  /** The 1-based line where the span opens. */
+  readonly line: number;
+  readonly code: string;
+}
+
+/** Every inline code span of a file's prose (fenced blocks left out), in order. */
+export const codeSpansOf = (file: string, text = readMarkdown(file)): readonly CodeSpan[] => {
+  const prose = proseOf(text);
+  return [...prose.matchAll(/(`+)([^`][\s\S]*?)(?<!`)\1(?!`)/g)].map((match) => ({
+    file,
+    line: prose.slice(0, match.index).split('\n').length,
+    code: (match[2] ?? '').replace(/\s+/g, ' ').trim(),
+  }));
 };
 
 /** A link or image of a file's prose: `[text](target)` or `![alt](target)`. */
