@@ -29,6 +29,7 @@ import type { AgentStreamEvent } from './streamEvents';
 import { linkSignals, streamRun } from './run/streamRun';
 import { PROVIDER_SAFE } from '../model/providerSafe';
 import { knowledgeTools } from './run/knowledgeTools';
+import { knowledgeRun } from './run/knowledgeStep';
 import { readToolResultTool } from './run/readToolResultTool';
 
 const API = 'agent.run';
@@ -187,10 +188,7 @@ export const createAgent = (options: AgentOptions): Agent => {
       added: [],
       journal: journal(),
       emit,
-      knowledge:
-        knowledge === undefined
-          ? undefined
-          : { modules: knowledge, revision: 0, storeLoaded: false, actions: [] },
+      knowledge: knowledge === undefined ? undefined : knowledgeRun(knowledge),
       mask: checked.mask === undefined ? undefined : { keep: checked.mask, view: undefined },
     };
     const runTools: AgentTool[] = [];
