@@ -132,4 +132,39 @@ describe('SharedKnowledge: two sessions committing to one record', () => {
       { numRuns: 100 },
     );
   });
+
+  it('a record deleted between the load and the save is created with this change only', async () => {
+    const store = new InMemoryKnowledgeStore();
+    const entities = createEntityMemory();
+    const graph = createKnowledgeGraph();
+    const first = new SharedKnowledge({ store, id: 'u1', namespace: undefined });
+    first.modules.push(entities, graph);
+    const [lyon, tea] = actionsOf(
+      [
+        {
+          source: 'relations',
+          triples: [{ subject: 'User', relation: 'lives_in', object: 'Lyon', confidence: 1 }],
+        },
+        {
+          source: 'relations',
+          triples: [{ subject: 'User', relation: 'likes', object: 'tea', confidence: 1 }],
+        },
+      ],
+      0,
+    ) as [KnowledgeAction, KnowledgeAction];
+    await first.load();
+    await first.commit(graph, lyon);
+    // The other module of the record shows the saved facts, with its own cursors.
+    expect(entities.state.relations).toBe(graph.state.relations);
+    expect(entities.state.cursors).toEqual({ entities: 0, relations: 0 });
+    expect(graph.state.cursors).toEqual({ entities: 0, relations: 2 });
+    expect(await store.delete('u1')).toBe(true);
+    await first.commit(graph, tea);
+    const loaded = await store.load('u1');
+    expect(loaded?.revision).toBe(1);
+    expect(loaded?.state.relations.map((r) => r.object)).toEqual(['tea']);
+    // The record's own cursors are never moved.
+    expect(loaded?.state.cursors).toEqual({ entities: 0, relations: 0 });
+    expect(graph.state.relations.map((r) => r.object)).toEqual(['tea']);
+  });
 });

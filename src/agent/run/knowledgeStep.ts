@@ -95,13 +95,17 @@ export const reportKnowledgeError = async (
  * Puts the conversation's facts into the modules that follow the conversation; a module with a
  * store keeps its record's facts, and takes the conversation's cursors when `cursors` is set.
  */
-const followConversation = (run: KnowledgeRun, shared: KnowledgeState, cursors: boolean): void => {
+const followConversation = (
+  run: KnowledgeRun,
+  conversation: KnowledgeState,
+  cursors: boolean,
+): void => {
   for (const name of MODULE_NAMES) {
     const module = run.modules[name];
     if (module === undefined) continue;
-    if (!run.shared.has(module)) module.restore(shared);
-    else if (cursors && module.state.cursors !== shared.cursors) {
-      module.restore({ ...module.state, cursors: shared.cursors });
+    if (!run.shared.has(module)) module.restore(conversation);
+    else if (cursors && module.state.cursors !== conversation.cursors) {
+      module.restore(Object.freeze({ ...module.state, cursors: conversation.cursors }));
     }
   }
 };
