@@ -2,18 +2,18 @@
  * An agent that remembers a user's facts across sessions, offline. `LocalProvider` answers the
  * reference's extraction prompts with its deterministic extractor, so no model is needed.
  *
- * - The knowledge graph lives with each conversation (saved with the session): facts are
- *   extracted once per message after each run; a new value retires the old one.
- * - Knowledge memory lives in a knowledge store shared by every session of the user: the agent's
- *   `remember` tool writes it, and every session's model calls receive it.
+ * - The knowledge graph and knowledge memory live in a knowledge store shared by every session of
+ *   the user (one record, `user-42`): facts are extracted once per message after each run; a new
+ *   value retires the old one, in every session; the agent's `remember` tool writes entries there.
+ * - Each conversation is saved with its session, with which of its messages were read.
  *
  * 1. Monday, session "trip": the user gives their name, employer and city, and asks the agent to
  *    remember a preference.
  * 2. Tuesday, a new session "billing" (a new agent, as after a restart): its first model call
- *    already carries the preference.
- * 3. Wednesday, back in "trip": the user moved; the old city is retired (kept, with `validTo`),
- *    the new one is in force, and the model sees only the new one. Five more turns read no
- *    message twice: each fact is stored once.
+ *    already carries the preference and the facts; the user says they moved.
+ * 3. Wednesday, back in "trip": the old city is retired (kept, with `validTo`), the new one is in
+ *    force, and the model sees only the new one. Five more turns read no message twice: each fact
+ *    is stored once.
  *
  * Run: `npx tsx examples/knowledgeAcrossSessions.ts`
  */
@@ -39,7 +39,7 @@ const blocksOf = (call: ModelCallInfo): string =>
 /** A new agent for one session of user 42 (as a new process would make it). */
 const agentFor = (sessionId: string) => {
   const calls: ModelCallInfo[] = [];
-  const knowledgeGraph = createKnowledgeGraph();
+  const knowledgeGraph = createKnowledgeGraph({ store: knowledgeStore, id: 'user-42' });
   const agent = createAgent({
     provider: new LocalProvider(),
     session: { store: sessions, id: sessionId, namespace: 'user-42' },
@@ -68,10 +68,11 @@ try {
   const seen = blocksOf(tuesday.calls[0] as ModelCallInfo);
   console.log(`  the first model call carries:\n${seen.replace(/^/gm, '    ')}`);
   assert.match(seen, /Prefers window seats/);
+  assert.match(seen, /User --\[lives_in\]--> Lyon/);
+  await tuesday.agent.run('I moved to Nice.');
 
   console.log('Wednesday, back in "trip":');
   const wednesday = agentFor('trip');
-  await wednesday.agent.run('I moved to Nice.');
   for (const text of [
     'Any news?',
     'Tell me a joke.',

@@ -29,6 +29,7 @@ import type {
 import { streamRun, type StreamSink } from './run/streamRun';
 import { PROVIDER_SAFE } from '../model/providerSafe';
 import { knowledgeTools } from './run/knowledgeTools';
+import { knowledgeRun } from './run/knowledgeStep';
 import { readToolResultTool } from './run/readToolResultTool';
 
 const API = 'agent.run';
@@ -199,10 +200,7 @@ export const createAgent = (options: AgentOptions): Agent => {
       journal: journal(),
       emit: sink?.emit,
       whenRead: sink?.whenRead,
-      knowledge:
-        knowledge === undefined
-          ? undefined
-          : { modules: knowledge, revision: 0, storeLoaded: false, actions: [] },
+      knowledge: knowledge === undefined ? undefined : knowledgeRun(knowledge),
       mask: checked.mask === undefined ? undefined : { keep: checked.mask, view: undefined },
       markInterrupted: checked.markInterrupted,
     };

@@ -79,8 +79,9 @@ export interface AgentErrorContext {
   /**
    * `'observer'`: an observer threw or rejected; `'summarize'`: a summary call failed;
    * `'memoryListener'`: a subscriber of the memory threw (the memory kept the change);
-   * `'entityMemory'`, `'knowledgeGraph'`: an extraction failed (its provider call rejected or its
-   * answer could not be read: nothing was committed, the messages are read again next run);
+   * `'entityMemory'`, `'knowledgeGraph'`: an extraction failed (its provider call rejected, its
+   * answer could not be read, or its knowledge store could not be written: nothing was committed,
+   * the messages are read again next run) or its knowledge store could not be read;
    * `'knowledgeMemory'`: its store could not be read or written.
    */
   readonly source:

@@ -16,7 +16,6 @@ import type {
   KnowledgeMemoryOptions,
 } from './moduleTypes';
 import { optionReader } from './readModuleOptions';
-import { describeValue } from '../../util/describeValue';
 
 /** The reference's default `relevance_window` and `max_context_triples`/`max_context_chars`. */
 const RELEVANCE_WINDOW = 10;
@@ -50,15 +49,19 @@ class KnowledgeModuleObject extends KnowledgeHolder implements KnowledgeMemory {
  * most the last `relevanceWindow` of them, one provider call), merges them into `state` (an entity
  * is resolved by name, alias or near-duplicate name, never stored twice; a new attribute value
  * retires the old one), and injects `[Known Entities]` before the next model call, within `budget`.
+ * With `store` (and `id`, `namespace`), the entities are shared by every session of the user: the
+ * store's record is loaded at the start of every run and saved after each extraction with the
+ * revision loaded, so a value told in one session retires the old one for all.
  *
  * @param options - `maxEntities` (50), `relevanceWindow` (10), `model`, `maxTokens` (500),
- *   `budget`, `prompt`
+ *   `budget`, `prompt`, `store`, `id` (`'default'`), `namespace`
  * @returns the module
  * @throws MemoryArgumentError naming an unknown or invalid option
  * @example
  * ```ts
  * const entityMemory = createEntityMemory({ maxEntities: 100 });
  * const agent = createAgent({ provider: new LocalProvider(), entityMemory });
+ * const shared = createEntityMemory({ store: new InMemoryKnowledgeStore(), id: 'user-42' });
  * ```
  */
 export const createEntityMemory = (options?: EntityMemoryOptions): EntityMemory => {
@@ -69,6 +72,9 @@ export const createEntityMemory = (options?: EntityMemoryOptions): EntityMemory 
     'maxTokens',
     'budget',
     'prompt',
+    'store',
+    'id',
+    'namespace',
   ]);
   return new EntityModule(
     Object.freeze({
@@ -78,6 +84,7 @@ export const createEntityMemory = (options?: EntityMemoryOptions): EntityMemory 
       maxTokens: read.positive('maxTokens', EXTRACTION_MAX_TOKENS),
       budget: read.optionalPositive('budget'),
       prompt: read.prompt(ENTITY_EXTRACTION_SYSTEM_PROMPT, entityExtractionPrompt),
+      ...read.storeLink(),
     }),
   );
 };
@@ -88,16 +95,21 @@ export const createEntityMemory = (options?: EntityMemoryOptions): EntityMemory 
  * from the messages it has not read yet, merges them into `state` (an identical triple is a
  * mention, never a copy; a new object of a single-valued relation retires the old one, with
  * `validTo` and `retiredAt` set), and injects `[Known Relationships]` scoped to the user's latest
- * message, within `budget` (else the `maxContextTriples` best).
+ * message, within `budget` (else the `maxContextTriples` best). With `store` (and `id`,
+ * `namespace`), the triples are shared by every session of the user: the store's record is loaded
+ * at the start of every run and saved after each extraction with the revision loaded, so a move
+ * told in one session retires the old city for all.
  *
  * @param options - `maxTriples` (200), `maxContextTriples` (15), `relevanceWindow` (10), `model`,
- *   `maxTokens` (500), `budget`, `singleValuedRelations`, `prompt`
+ *   `maxTokens` (500), `budget`, `singleValuedRelations`, `prompt`, `store`, `id` (`'default'`),
+ *   `namespace`
  * @returns the module
  * @throws MemoryArgumentError naming an unknown or invalid option
  * @example
  * ```ts
  * const knowledgeGraph = createKnowledgeGraph({ maxTriples: 500 });
  * const agent = createAgent({ provider: new LocalProvider(), knowledgeGraph });
+ * const shared = createKnowledgeGraph({ store: new InMemoryKnowledgeStore(), id: 'user-42' });
  * ```
  */
 export const createKnowledgeGraph = (options?: KnowledgeGraphOptions): KnowledgeGraph => {
@@ -110,6 +122,9 @@ export const createKnowledgeGraph = (options?: KnowledgeGraphOptions): Knowledge
     'budget',
     'singleValuedRelations',
     'prompt',
+    'store',
+    'id',
+    'namespace',
   ]);
   return new GraphModule(
     Object.freeze({
@@ -121,12 +136,10 @@ export const createKnowledgeGraph = (options?: KnowledgeGraphOptions): Knowledge
       budget: read.optionalPositive('budget'),
       singleValuedRelations: read.texts('singleValuedRelations', SINGLE_VALUED_RELATIONS),
       prompt: read.prompt(TRIPLE_EXTRACTION_SYSTEM_PROMPT, tripleExtractionPrompt),
+      ...read.storeLink(),
     }),
   );
 };
-
-/** The methods a knowledge store has. */
-const STORE_METHODS = ['load', 'save', 'delete', 'list', 'close'] as const;
 
 /**
  * Creates long-term knowledge memory (the reference's `KnowledgeMemory`): give it to
@@ -155,27 +168,12 @@ export const createKnowledgeMemory = (options?: KnowledgeMemoryOptions): Knowled
     'id',
     'namespace',
   ]);
-  const store = read.record.store;
-  if (
-    store !== undefined &&
-    (typeof store !== 'object' ||
-      store === null ||
-      STORE_METHODS.some(
-        (method) => typeof (store as Record<string, unknown>)[method] !== 'function',
-      ))
-  ) {
-    read.fail(
-      `options.store must be a knowledge store (with ${STORE_METHODS.join(', ')}), received ${describeValue(store)}`,
-    );
-  }
   return new KnowledgeModuleObject(
     Object.freeze({
       maxEntries: read.positive('maxEntries', DEFAULT_KNOWLEDGE_LIMITS.maxEntries),
       maxContextChars: read.positive('maxContextChars', MAX_CONTEXT_CHARS),
       budget: read.optionalPositive('budget'),
-      store: store as KnowledgeMemory['options']['store'],
-      id: read.optionalText('id') ?? 'default',
-      namespace: read.optionalText('namespace'),
+      ...read.storeLink(),
     }),
   );
 };

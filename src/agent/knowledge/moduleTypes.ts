@@ -20,13 +20,16 @@ export interface ExtractionPrompt {
 /**
  * `createEntityMemory`'s options: the reference's `max_entities` and `relevance_window` in
  * camelCase, the extraction model (default: the agent's; the reference always used the agent's),
- * the call's `maxTokens` (500), the prompts, and `budget`: the most tokens the `[Known Entities]`
+ * the call's `maxTokens` (500), the prompts, `budget`: the most tokens the `[Known Entities]`
  * block may take, header included, counted with the memory's tokenizer (default: no budget, every
- * entity, as the reference).
+ * entity, as the reference), and `store` (with `id`, default `'default'`, and `namespace`): a
+ * knowledge store whose record every session of the user shares. Without a store the entities
+ * persist with the conversation.
  *
  * @example
  * ```ts
  * const options: EntityMemoryOptions = { maxEntities: 100, relevanceWindow: 6, budget: 300 };
+ * const shared: EntityMemoryOptions = { store: new InMemoryKnowledgeStore(), id: 'user-42' };
  * ```
  */
 export interface EntityMemoryOptions {
@@ -36,17 +39,23 @@ export interface EntityMemoryOptions {
   readonly maxTokens?: number;
   readonly budget?: number;
   readonly prompt?: ExtractionPrompt;
+  readonly store?: KnowledgeStore;
+  readonly id?: string;
+  readonly namespace?: string;
 }
 
 /**
  * `createKnowledgeGraph`'s options: the reference's `max_triples`, `max_context_triples` and
  * `relevance_window` in camelCase, the extraction model, `maxTokens`, the prompts, `budget` for
- * the `[Known Relationships]` block, and `singleValuedRelations` (default
- * `SINGLE_VALUED_RELATIONS`): the relations whose new object retires the old one.
+ * the `[Known Relationships]` block, `singleValuedRelations` (default `SINGLE_VALUED_RELATIONS`):
+ * the relations whose new object retires the old one, and `store` (with `id`, default
+ * `'default'`, and `namespace`): a knowledge store whose record every session of the user
+ * shares. Without a store the triples persist with the conversation.
  *
  * @example
  * ```ts
  * const options: KnowledgeGraphOptions = { maxTriples: 500, singleValuedRelations: ['works_at', 'lives_in'] };
+ * const shared: KnowledgeGraphOptions = { store: new InMemoryKnowledgeStore(), id: 'user-42' };
  * ```
  */
 export interface KnowledgeGraphOptions {
@@ -58,6 +67,9 @@ export interface KnowledgeGraphOptions {
   readonly budget?: number;
   readonly singleValuedRelations?: readonly string[];
   readonly prompt?: ExtractionPrompt;
+  readonly store?: KnowledgeStore;
+  readonly id?: string;
+  readonly namespace?: string;
 }
 
 /**
@@ -77,7 +89,8 @@ export type KnowledgeListener = (
  * What the three module objects share: the facts they hold as plain data (`state`, retired facts
  * included), the reducers applied to it (`apply`), `restore` and `subscribe`. Given to
  * `createAgent`, the agent keeps the module's state in step with the conversation's
- * `state.knowledge` (with a memory, the memory's facts are the truth at the start of every run).
+ * `state.knowledge` (with a memory, the memory's facts are the truth at the start of every run);
+ * a module with a `store` holds the store record's facts instead, with the conversation's cursors.
  *
  * @example
  * ```ts
@@ -97,7 +110,9 @@ export interface KnowledgeModule {
 
 /**
  * Entity memory (the reference's `EntityMemory`): entities extracted from the conversation after
- * each run, each message read once, injected as `[Known Entities]`.
+ * each run, each message read once, injected as `[Known Entities]`. With a `store`, the entities
+ * are the store record's, shared by every session (see {@link KnowledgeMemory} for how they are
+ * loaded and saved); the conversation keeps which of its messages were read.
  *
  * @example
  * ```ts
@@ -114,12 +129,17 @@ export interface EntityMemory extends KnowledgeModule {
     maxTokens: number;
     budget: number | undefined;
     prompt: Required<ExtractionPrompt>;
+    store: KnowledgeStore | undefined;
+    id: string;
+    namespace: string | undefined;
   }>;
 }
 
 /**
  * The knowledge graph (the reference's `KnowledgeGraphMemory`): relationship triples extracted
  * after each run, each message read once, kept bi-temporally, injected as `[Known Relationships]`.
+ * With a `store`, the triples are the store record's, shared by every session (see
+ * {@link KnowledgeMemory}); the conversation keeps which of its messages were read.
  *
  * @example
  * ```ts
@@ -138,6 +158,9 @@ export interface KnowledgeGraph extends KnowledgeModule {
     budget: number | undefined;
     singleValuedRelations: readonly string[];
     prompt: Required<ExtractionPrompt>;
+    store: KnowledgeStore | undefined;
+    id: string;
+    namespace: string | undefined;
   }>;
 }
 
@@ -166,7 +189,9 @@ export interface KnowledgeMemoryOptions {
  * its `remember` tool, finds with `recall` and retires with `forget`, injected as
  * `[Important Knowledge]` and `[General Knowledge]`. With a `store`, the entries are loaded from
  * it at the start of every run and saved after each change, with the revision loaded (a writer
- * that saved meanwhile is not overwritten: the change is applied again to its state).
+ * that saved meanwhile is not overwritten: the change is applied again to its state). Modules
+ * given the same store, `id` and `namespace` share one record (one user's entities, triples and
+ * entries).
  *
  * @example
  * ```ts

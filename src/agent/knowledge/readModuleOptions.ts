@@ -2,6 +2,10 @@ import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../util/describeValue';
 import { isPlainObject } from '../../util/isPlainObject';
 import { unknownOption } from '../../util/unknownOption';
+import type { KnowledgeStore } from '../../knowledge/store/types';
+
+/** The methods a knowledge store has. */
+const STORE_METHODS = ['load', 'save', 'delete', 'list', 'close'] as const;
 
 /** The reference's snake_case names, for a did-you-mean. */
 export const SNAKE_HINTS: Readonly<Record<string, string>> = {
@@ -93,6 +97,34 @@ export const optionReader = (api: string, options: unknown, known: readonly stri
         system: (prompt.system as string | undefined) ?? system,
         user: (prompt.user as ((conversation: string) => string) | undefined) ?? user,
       });
+    },
+    /**
+     * `store` (a knowledge store: an object with every method of one), `id` (default
+     * `'default'`) and `namespace`: where a module's facts live when they outlive a conversation.
+     */
+    storeLink(): {
+      store: KnowledgeStore | undefined;
+      id: string;
+      namespace: string | undefined;
+    } {
+      const store = record.store;
+      if (
+        store !== undefined &&
+        (typeof store !== 'object' ||
+          store === null ||
+          STORE_METHODS.some(
+            (method) => typeof (store as Record<string, unknown>)[method] !== 'function',
+          ))
+      ) {
+        fail(
+          `options.store must be a knowledge store (with ${STORE_METHODS.join(', ')}), received ${describeValue(store)}`,
+        );
+      }
+      return {
+        store: store as KnowledgeStore | undefined,
+        id: this.optionalText('id') ?? 'default',
+        namespace: this.optionalText('namespace'),
+      };
     },
     fail,
   };

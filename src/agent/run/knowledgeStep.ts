@@ -5,7 +5,6 @@ import type { KnowledgeBlocksOptions } from '../../knowledge/retrieval/types';
 import { renderExtractionConversation } from '../../knowledge/extraction/prompts';
 import { readEntityAnswer } from '../../knowledge/extraction/readEntityAnswer';
 import { readTripleAnswer } from '../../knowledge/extraction/readTripleAnswer';
-import { isConversationMemoryError } from '../../errors/errorBrand';
 import { userMessage, systemMessage } from '../../messages/constructors';
 import { countMessageTokens } from '../../tokens/registry';
 import { getPositions } from '../../core/selectors';
@@ -15,7 +14,8 @@ import type { ExtractionSource, KnowledgeAction } from '../../model/knowledgeAct
 import type { KnowledgeEffect } from '../../model/knowledgeEffects';
 import type { Message } from '../../model/message';
 import type { KnowledgeModules } from '../checkAgentOptions';
-import type { EntityMemory, KnowledgeGraph } from '../knowledge/moduleTypes';
+import type { EntityMemory, KnowledgeGraph, KnowledgeModule } from '../knowledge/moduleTypes';
+import { SharedKnowledge } from '../knowledge/sharedKnowledge';
 import type { AgentErrorContext } from '../types';
 import { callModel } from './callModel';
 import type { RunContext } from './context';
@@ -23,18 +23,48 @@ import { commitChange } from './memoryStep';
 import { notify } from './notify';
 
 /**
- * A run's link to its knowledge modules: the modules, the revision of the knowledge store loaded
- * (with `knowledgeMemory({ store })`), and the knowledge actions the run committed (a session
- * save that meets a conflict applies them again to the latest state).
+ * A run's link to its knowledge modules: the modules, the knowledge store records of those that
+ * have a `store` (one {@link SharedKnowledge} per store, id and namespace, shared by the modules
+ * that name it), and the knowledge actions the run committed to the conversation (a session save
+ * that meets a conflict applies them again to the latest state).
  *
  * @internal
  */
 export interface KnowledgeRun {
   readonly modules: KnowledgeModules;
-  revision: number;
-  storeLoaded: boolean;
+  readonly shared: ReadonlyMap<KnowledgeModule, SharedKnowledge>;
   readonly actions: KnowledgeAction[];
 }
+
+/** The modules in the order their errors name them. */
+const MODULE_NAMES = ['entityMemory', 'knowledgeGraph', 'knowledgeMemory'] as const;
+
+/**
+ * A new run's link to `modules`: modules given the same store object, `id` and `namespace` share
+ * one record.
+ *
+ * @internal
+ */
+export const knowledgeRun = (modules: KnowledgeModules): KnowledgeRun => {
+  const shared = new Map<KnowledgeModule, SharedKnowledge>();
+  const records: SharedKnowledge[] = [];
+  for (const name of MODULE_NAMES) {
+    const module = modules[name];
+    const store = module?.options.store;
+    if (module === undefined || store === undefined) continue;
+    const { id, namespace } = module.options;
+    let record = records.find(
+      ({ link }) => link.store === store && link.id === id && link.namespace === namespace,
+    );
+    if (record === undefined) {
+      record = new SharedKnowledge({ store, id, namespace });
+      records.push(record);
+    }
+    record.modules.push(module);
+    shared.set(module, record);
+  }
+  return { modules, shared, actions: [] };
+};
 
 /** A module's name, as `AgentErrorContext.source` gives it. */
 type ModuleName = 'entityMemory' | 'knowledgeGraph' | 'knowledgeMemory';
@@ -61,22 +91,30 @@ export const reportKnowledgeError = async (
   );
 };
 
-/** The knowledge memory's store, when it has one. */
-const storeOf = (modules: KnowledgeModules) => modules.knowledgeMemory?.options.store;
-
-/** Puts the conversation's facts into the modules that follow the conversation. */
-const followConversation = (modules: KnowledgeModules, shared: KnowledgeState): void => {
-  modules.entityMemory?.restore(shared);
-  modules.knowledgeGraph?.restore(shared);
-  if (modules.knowledgeMemory !== undefined && storeOf(modules) === undefined) {
-    modules.knowledgeMemory.restore(shared);
+/**
+ * Puts the conversation's facts into the modules that follow the conversation; a module with a
+ * store keeps its record's facts, and takes the conversation's cursors when `cursors` is set.
+ */
+const followConversation = (
+  run: KnowledgeRun,
+  conversation: KnowledgeState,
+  cursors: boolean,
+): void => {
+  for (const name of MODULE_NAMES) {
+    const module = run.modules[name];
+    if (module === undefined) continue;
+    if (!run.shared.has(module)) module.restore(conversation);
+    else if (cursors && module.state.cursors !== conversation.cursors) {
+      module.restore(Object.freeze({ ...module.state, cursors: conversation.cursors }));
+    }
   }
 };
 
 /**
  * At the start of a run (after the session or stream was loaded): with a memory, its facts
- * (`state.knowledge`) are the modules' truth; a knowledge memory with a store loads from it
- * (a store that fails is reported, and the module keeps what it held).
+ * (`state.knowledge`) are the truth of the modules without a store, and its cursors the truth of
+ * every module; each knowledge store record is loaded (a store that fails is reported, the
+ * modules keep what they held, and the run's first commit to it loads it again).
  *
  * @internal
  */
@@ -84,61 +122,29 @@ export const startKnowledge = async (context: RunContext): Promise<void> => {
   const run = context.knowledge;
   if (run === undefined) return;
   const { memory } = context;
-  if (memory !== undefined)
-    followConversation(run.modules, memory.state.knowledge ?? createKnowledge());
-  const module = run.modules.knowledgeMemory;
-  const store = storeOf(run.modules);
-  if (module === undefined || store === undefined) return;
-  try {
-    const { id, namespace } = module.options;
-    const loaded = await store.load(id, namespace === undefined ? {} : { namespace });
-    module.restore(loaded?.state ?? createKnowledge());
-    run.revision = loaded?.revision ?? 0;
-    run.storeLoaded = true;
-  } catch (error) {
-    run.storeLoaded = false;
-    await reportKnowledgeError(context, error, 'knowledgeMemory');
+  if (memory !== undefined) {
+    followConversation(run, memory.state.knowledge ?? createKnowledge(), true);
   }
-};
-
-const isConflict = (error: unknown): boolean =>
-  isConversationMemoryError(error) && error.code === 'CM_KNOWLEDGE_CONFLICT';
-
-/**
- * Saves the knowledge memory's state to its store with the revision loaded. When another writer
- * saved in between, the latest state is loaded and the action applied to it again (the reducers
- * are pure), then saved once more; a second conflict rejects.
- */
-const saveToStore = async (context: RunContext, action: KnowledgeAction): Promise<void> => {
-  const run = context.knowledge as KnowledgeRun;
-  const module = run.modules.knowledgeMemory;
-  const store = storeOf(run.modules);
-  if (module === undefined || store === undefined) return;
-  const { id, namespace } = module.options;
-  const where = namespace === undefined ? {} : { namespace };
-  for (let attempt = 0; ; attempt++) {
+  for (const record of new Set(run.shared.values())) {
     try {
-      const saved = await store.save(id, module.state, {
-        ...where,
-        expectedRevision: run.revision,
-      });
-      run.revision = saved.revision;
-      return;
+      await record.load();
     } catch (error) {
-      if (!isConflict(error) || attempt > 0) throw error;
-      const latest = await store.load(id, where);
-      module.restore(latest?.state ?? createKnowledge());
-      run.revision = latest?.revision ?? 0;
-      module.apply(action);
+      await reportKnowledgeError(context, error, nameOf(run, record.modules[0]));
     }
   }
 };
 
+/** The option that gave `module` to the agent. */
+const nameOf = (run: KnowledgeRun, module: KnowledgeModule | undefined): ModuleName =>
+  MODULE_NAMES.find((name) => run.modules[name] === module) ?? 'knowledgeMemory';
+
 /**
- * Commits one knowledge action: to the conversation (the memory, appended to its event stream
- * with an event store, saved with its session), then to the modules (with a memory, they follow
- * its facts; a knowledge memory with a store applies it and saves). Streams get the effects as
- * `memory-effect` events.
+ * Commits one knowledge action: first to the owner's knowledge store record when it has one
+ * (saved with the revision loaded, applied again to another writer's newer record), then to the
+ * conversation (the memory, appended to its event stream with an event store, saved with its
+ * session); the modules without a store follow the conversation's facts. A store that fails
+ * rejects before the conversation changes, so an extraction's cursor stays and the next run reads
+ * those messages again. Streams get the effects as `memory-effect` events.
  *
  * @returns the effects (of the conversation's change, or of the module's without a memory)
  * @internal
@@ -150,20 +156,17 @@ export const commitKnowledge = async (
 ): Promise<readonly KnowledgeEffect[]> => {
   const run = context.knowledge as KnowledgeRun;
   const { memory } = context;
+  const module = run.modules[owner];
+  const record = module === undefined ? undefined : run.shared.get(module);
   let effects: readonly KnowledgeEffect[] = [];
+  if (record !== undefined) effects = await record.commit(module as KnowledgeModule, action);
   if (memory !== undefined) {
     await commitChange(context, () => {
       effects = memory.applyKnowledge(action) as readonly KnowledgeEffect[];
     });
     run.actions.push(action);
-    followConversation(run.modules, memory.state.knowledge ?? createKnowledge());
-  }
-  const module = run.modules[owner];
-  if (owner === 'knowledgeMemory' && storeOf(run.modules) !== undefined && module !== undefined) {
-    const own = module.apply(action);
-    if (memory === undefined) effects = own;
-    await saveToStore(context, action);
-  } else if (memory === undefined && module !== undefined) {
+    followConversation(run, memory.state.knowledge ?? createKnowledge(), false);
+  } else if (record === undefined && module !== undefined) {
     effects = module.apply(action);
   }
   if (context.emit !== undefined) {

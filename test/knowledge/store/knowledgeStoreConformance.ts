@@ -181,6 +181,25 @@ export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConforma
       });
     });
 
+    it('a record another writer deleted: a save expecting its old revision rejects and writes nothing', async () => {
+      const store = await make();
+      const other = hooks.sibling === undefined ? store : await hooks.sibling(store);
+      if (other !== store) open.push(other);
+      await store.save('u1', sampleKnowledge(), { namespace: 'acme', expectedRevision: 0 });
+      const loaded = await store.load('u1', { namespace: 'acme' });
+      expect(await other.delete('u1', { namespace: 'acme' })).toBe(true);
+      const error = await rejectionOf(
+        store.save('u1', withEntry(loaded?.state ?? createKnowledge(), 'cached'), {
+          namespace: 'acme',
+          expectedRevision: loaded?.revision ?? 0,
+        }),
+      );
+      expect(error).toBeInstanceOf(KnowledgeConflictError);
+      expect(error).toMatchObject({ key: 'acme:u1', expectedRevision: 1, actualRevision: 0 });
+      expect(await store.load('u1', { namespace: 'acme' })).toBeNull();
+      expect(await other.list()).toEqual([]);
+    });
+
     it('validates ids, namespaces, options and states as the session stores do, writing nothing', async () => {
       const store = await make();
       for (const bad of ['', 'a\u0000b', 'x'.repeat(513), '\uD800']) {
