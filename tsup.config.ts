@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
+import { browserTwins } from './scripts/browserTwins';
 
 /**
  * The inspector page, built first by `npm run build:page` (vite.inspector.config.ts) as one HTML
@@ -36,31 +36,6 @@ const sharedLibrary = (variant: '' | '.browser'): Plugin => ({
     }));
   },
 });
-
-/**
- * The browser build of the library (`dist/library.browser.*`, behind the `"browser"` export
- * condition of every browser-safe entry): the same src/library.ts, with
- * src/tokens/encodingLoader.ts replaced by its `.browser.ts` twin, which loads no encoding.
- * Bundlers emit a chunk for every `import()` they see, reachable or not (esbuild and webpack do;
- * Rollup and Rolldown drop unreachable ones), so the encodings must be absent from the file for a
- * page that counts with 'heuristic' to deploy none of them. A page that counts with an encoding
- * loads it with `conversation-memory/encodings`.
- */
-const browserEncodings: Plugin = {
-  name: 'browser-encodings',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/encodingLoader$/ }, () => ({
-      path: fileURLToPath(new URL('./src/tokens/encodingLoader.browser.ts', import.meta.url)),
-    }));
-    // The redundancy planner (`prune: 'redundant'`) is not carried either: a page that prunes by
-    // redundancy installs it with `enableRedundantPruning()` (conversation-memory/pruning).
-    build.onResolve({ filter: /^\.\/plannerLoader$/ }, () => ({
-      path: fileURLToPath(
-        new URL('./src/internal/redundancy/plannerLoader.browser.ts', import.meta.url),
-      ),
-    }));
-  },
-};
 
 /** The browser-safe entries, each a thin list over the shared library build. */
 const thinEntries = {
@@ -124,7 +99,9 @@ export default defineConfig([
     },
     format: ['esm', 'cjs'],
     dts: false,
-    esbuildPlugins: [sharedLibrary('.browser'), browserEncodings],
+    // The same src/library.ts, with the modules that load encodings and the planner swapped for
+    // their `.browser.ts` twins (scripts/browserTwins.ts).
+    esbuildPlugins: [sharedLibrary('.browser'), browserTwins],
   },
   {
     ...common,

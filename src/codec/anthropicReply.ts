@@ -14,6 +14,7 @@ import { ownStruct } from './ownStruct';
 import { replyFailure, type ProviderReply } from './providerReply';
 import { reportErrors } from './report';
 import { taggedCodec } from './taggedCodec';
+import { TokenCount } from './tokenCount';
 
 const API = 'fromAnthropicReply';
 
@@ -21,12 +22,6 @@ const NonEmptyString = /* @__PURE__ */ checkedCodec<string>('non-empty string', 
   typeof u === 'string' && u !== ''
     ? undefined
     : `expected a non-empty string, got ${describeValue(u)}`,
-);
-
-const Count = /* @__PURE__ */ checkedCodec<number>('integer ≥ 0', (u) =>
-  typeof u === 'number' && Number.isInteger(u) && u >= 0
-    ? undefined
-    : `expected an integer ≥ 0, got ${describeValue(u)}`,
 );
 
 /** A block the Message has no place for (`thinking`, server tool blocks): checked, then skipped. */
@@ -70,7 +65,7 @@ const replyCodec = (budget: ProblemBudget) => {
       stop_reason: /* @__PURE__ */ t.union([t.string, t.null], 'string or null'),
       usage: /* @__PURE__ */ ownStruct(
         'usage object',
-        { input_tokens: Count, output_tokens: Count },
+        { input_tokens: TokenCount, output_tokens: TokenCount },
         {},
       ),
     },
@@ -117,8 +112,9 @@ const fail = (problems: readonly string[], complete: boolean) =>
  *   assistant message with `content: ''`. Note that the API refuses an empty assistant message
  *   anywhere but at the end of a later request.
  * - `stop_reason` (a string or `null`) becomes `finishReason` (`null` when absent).
- * - `usage` (`input_tokens`, `output_tokens`, integers ≥ 0) becomes
- *   `{ inputTokens, outputTokens }`; a reply without `usage` has none.
+ * - `usage` (`input_tokens`, `output_tokens`, integers from 0 to 2^53 − 1, the rule of
+ *   `fromOpenAIChatCompletion` too) becomes `{ inputTokens, outputTokens }`; a reply without
+ *   `usage` has none.
  *
  * @param reply - the parsed reply
  * @returns `Right({ message, finishReason, usage? })` or `Left(ProviderResponseError)` listing the

@@ -1,15 +1,14 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
 import type { ProviderResponseError } from '../errors/agentErrors';
-import { describeValue } from '../util/describeValue';
 import { errorText } from '../util/errorText';
 import { BoundedArrayType } from './boundedArray';
 import { ProblemBudget } from './budget';
-import { checkedCodec } from './checkedCodec';
 import { chatMessageCodec, type DraftMessage, finishMessage, ReplyRole } from './openaiChatMessage';
 import { ownStruct } from './ownStruct';
 import { replyFailure, type ProviderReply } from './providerReply';
 import { reportErrors } from './report';
+import { TokenCount } from './tokenCount';
 
 const API = 'fromOpenAIChatCompletion';
 
@@ -26,12 +25,6 @@ export type OpenAIChatReply = ProviderReply;
 
 const fail = (problems: readonly string[], complete: boolean) =>
   replyFailure(API, 'a valid chat.completion', problems, complete);
-
-const TokenCount = /* @__PURE__ */ checkedCodec<number>('token count', (u) =>
-  typeof u === 'number' && Number.isSafeInteger(u) && u >= 0
-    ? undefined
-    : `expected a non-negative integer, got ${describeValue(u)}`,
-);
 
 const Usage = /* @__PURE__ */ ownStruct(
   'usage object',
@@ -72,7 +65,8 @@ const completionCodec = (budget: ProblemBudget) => {
  * JSON or the client's own object): the first choice's message as a `Message` (read as
  * {@link fromOpenAIChat} reads an assistant message: text, tool calls with ids and parsed
  * arguments, a refusal's text as content when there is no content), its `finish_reason`, and the
- * usage. Never throws on bad input: a reply without choices, with a message that is not an
+ * usage (`prompt_tokens` and `completion_tokens`, integers from 0 to 2^53 − 1, the rule of
+ * `fromAnthropicReply` too; `null` or absent: none). Never throws on bad input: a reply without choices, with a message that is not an
  * assistant message, with arguments that are not a JSON object, or with fields of the wrong type
  * is a `Left(ProviderResponseError)` whose `problems` name the path and the value
  * (`choices[0].message.tool_calls[1].function.arguments: expected a JSON object string, got "{oops"`).

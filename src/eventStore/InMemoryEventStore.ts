@@ -1,5 +1,6 @@
 import { checkEventOptions } from '../sessions/methodOptions';
-import { unknownOption } from '../util/unknownOption';
+import { readOption } from '../internal/readOption';
+import { readOptionFields } from '../internal/readOptionFields';
 import { createMemory } from '../core/createMemory';
 import { memoryReducer } from '../core/memoryTransition';
 import { isConversationMemoryError } from '../errors/errorBrand';
@@ -74,14 +75,13 @@ export class InMemoryEventStore implements EventStore {
   #closed = false;
 
   constructor(options: EventStoreOptions = {}) {
-    if (typeof options === 'object' && options !== null) {
-      const unknown = unknownOption(options, ['snapshotEvery'], 'options');
-      if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
-    }
-    this.#snapshotEvery = snapshotEveryOf(
-      (options as EventStoreOptions | undefined)?.snapshotEvery,
+    const { snapshotEvery } = readOptionFields(
+      options,
+      ['snapshotEvery'],
       API,
+      '{ snapshotEvery: 64 }',
     );
+    this.#snapshotEvery = snapshotEveryOf(snapshotEvery, API);
   }
 
   #open(api: string): void {
@@ -171,10 +171,8 @@ export class InMemoryEventStore implements EventStore {
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     this.#open('streams');
     checkEventOptions(options, 'streams', `${API}.streams`);
-    const namespace = namespaceOf(
-      typeof options === 'object' && options !== null ? options.namespace : undefined,
-      `${API}.streams`,
-    );
+    const api = `${API}.streams`;
+    const namespace = namespaceOf(readOption(options, 'namespace', api), api);
     const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const found: StreamInfo[] = [];
     for (const [key, stream] of this.#streams) {

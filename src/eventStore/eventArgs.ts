@@ -2,6 +2,7 @@ import { either as E } from 'fp-ts';
 import { decodeAction } from '../codec/decodeAction';
 import { MemoryArgumentError, MemoryConfigError, MemoryDecodeError } from '../errors/memoryErrors';
 import { checkConfig } from '../internal/checkConfig';
+import { readOption } from '../internal/readOption';
 import { describeValue } from '../util/describeValue';
 import { DEFAULT_SNAPSHOT_EVERY } from '../log/eventLog';
 import type { MemoryAction } from '../model/actions';
@@ -59,7 +60,8 @@ export const checkAppend = (
   }
   checkEventOptions(options, 'append', api);
   const { key } = sessionKeyOf(streamId, options, api);
-  const { expectedVersion, config } = options as { expectedVersion?: unknown; config?: unknown };
+  const expectedVersion = readOption(options, 'expectedVersion', api);
+  const config = readOption(options, 'config', api);
   if (!isVersion(expectedVersion)) {
     throw new MemoryArgumentError(
       api,
@@ -122,9 +124,8 @@ export const readRangeOf = (
   options: unknown,
   api = 'readRangeOf',
 ): { from: number; to: number } => {
-  const { fromVersion, toVersion } = (
-    typeof options === 'object' && options !== null ? options : {}
-  ) as { fromVersion?: unknown; toVersion?: unknown };
+  const fromVersion = readOption(options, 'fromVersion', api);
+  const toVersion = readOption(options, 'toVersion', api);
   if (fromVersion !== undefined && (!isVersion(fromVersion) || fromVersion < 1)) {
     throw new MemoryArgumentError(
       api,
@@ -150,9 +151,7 @@ export const readRangeOf = (
  * ```
  */
 export const atVersionOf = (options: unknown, api = 'atVersionOf'): number | undefined => {
-  const { atVersion } = (typeof options === 'object' && options !== null ? options : {}) as {
-    atVersion?: unknown;
-  };
+  const atVersion = readOption(options, 'atVersion', api);
   if (atVersion === undefined) return undefined;
   if (!isVersion(atVersion)) {
     throw new MemoryArgumentError(

@@ -1,7 +1,7 @@
-import { unknownOption } from '../util/unknownOption';
 import { createMemory } from '../core/createMemory';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
+import { readOptionFields } from '../internal/readOptionFields';
 import { unreadable } from '../internal/unreadable';
 import { type EventLog, logActions, logSnapshotEveryOf, seek } from '../log/eventLog';
 import { logBuilder } from '../log/logBuilder';
@@ -93,9 +93,14 @@ export const exportEventLog = async (
 ): Promise<EventLog | null> => {
   const api = 'exportEventLog';
   const { load, read } = storeMethods(store, ['load', 'read'], api);
-  checkOptions(options, ['namespace', 'snapshotEvery', 'toVersion'], api);
-  const { namespace, toVersion } = options;
-  const snapshotEvery = logSnapshotEveryOf(options.snapshotEvery, api);
+  const given = readOptionFields(
+    options,
+    ['namespace', 'snapshotEvery', 'toVersion'],
+    api,
+    "{ namespace: 'user-42' }",
+  );
+  const { namespace, toVersion } = given as ExportEventLogOptions;
+  const snapshotEvery = logSnapshotEveryOf(given.snapshotEvery, api);
   // The state at version 0 is the stream's initial state: createMemory(its config).
   const start = await load.call(store, streamId, { namespace, atVersion: 0 });
   if (start === null) return null;
@@ -105,18 +110,6 @@ export const exportEventLog = async (
     log.push(action);
   }
   return log.finish();
-};
-
-/** Refuses options that are not an object or hold a key that is not one of `known`. */
-const checkOptions = (options: unknown, known: readonly string[], api: string): void => {
-  if (typeof options !== 'object' || options === null) {
-    throw new MemoryArgumentError(
-      api,
-      `options must be an object, received ${describeValue(options)}`,
-    );
-  }
-  const unknown = unknownOption(options, known, 'options');
-  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
 };
 
 /**
@@ -151,9 +144,14 @@ export const importEventLog = async (
   const api = 'importEventLog';
   const { append } = storeMethods(store, ['append'], api);
   const checked = readLog(log, api);
-  checkOptions(options, ['namespace', 'batchSize'], api);
-  const { namespace } = options;
-  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const given = readOptionFields(
+    options,
+    ['namespace', 'batchSize'],
+    api,
+    "{ namespace: 'user-42', batchSize: 500 }",
+  );
+  const { namespace } = given as ImportEventLogOptions;
+  const batchSize = (given.batchSize ?? DEFAULT_BATCH) as number;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
     throw new MemoryArgumentError(
       'importEventLog',

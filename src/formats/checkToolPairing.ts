@@ -22,8 +22,10 @@ const hasId = (value: string | undefined): value is string =>
  * The tool-call rules of `validateTranscript`, in one pass: every call has an id unique in the
  * transcript, every tool result names a call of the assistant message it follows (only tool
  * results between them; for Anthropic, system messages are skipped as if lifted out), answers it
- * once, and every call is answered before the next message that is not a tool result. The group
- * still open at the end is an unfinished turn: its missing results are not violations.
+ * once, and every call is answered before the next message that is not a tool result, or before
+ * the end: both providers refuse a request that ends on calls without results, so the group still
+ * open at the end is checked like any other (a turn whose tools are still running is not a request
+ * yet; send it once its results are in, or through `modelView`, which answers what is missing).
  *
  * @internal
  */
@@ -56,7 +58,7 @@ export const checkToolPairing = (
     return { index, results };
   };
 
-  const close = (closing: OpenGroup, next: number): void => {
+  const close = (closing: OpenGroup, next: number | undefined): void => {
     const missing = [...closing.results].filter(([, at]) => at === undefined).map(([id]) => id);
     if (missing.length === 0) return;
     const message = callWithoutResult(provider, closing.index, missing, next);
@@ -92,5 +94,6 @@ export const checkToolPairing = (
     const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
     if (calls.length > 0) group = open(index, calls);
   });
+  if (group !== undefined) close(group, undefined);
   return violations;
 };

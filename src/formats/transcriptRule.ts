@@ -1,6 +1,6 @@
 /**
  * A rule of a provider's message format that a transcript can break. Each one is a request the
- * provider answers with a 400 (or, for an unanswered call, would answer once the turn is over):
+ * provider answers with a 400:
  *
  * - `'tool-result-without-call'`: a tool result whose `toolCallId` is not among the calls of the
  *   nearest assistant message before it (only tool results may stand between a call and its
@@ -11,8 +11,9 @@
  *   accept `[call a] [call b] [result a] [result b]`, but OpenAI would not, and neither would a
  *   memory that groups a call with its results.
  * - `'tool-call-without-result'`: an assistant tool call that no tool result answers before the
- *   next message that is not a tool result. Not reported for an unfinished last turn: the last
- *   assistant tool-call message, followed only by (some of) its results up to the end.
+ *   next message that is not a tool result, or before the end of the transcript (for Anthropic,
+ *   system messages are lifted out and end nothing): a request may not end on calls without
+ *   results, whether none or only some of them are answered.
  * - `'duplicate-tool-result'`: a second tool result answering the same call.
  * - `'duplicate-tool-call-id'`: a tool call whose `id` an earlier call of the transcript (in the
  *   same message or an earlier one) already uses. Anthropic: "`tool_use` ids must be unique".

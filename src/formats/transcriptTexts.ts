@@ -51,9 +51,11 @@ export const callWithoutResult = (
   provider: TranscriptProvider,
   index: number,
   missing: readonly string[],
-  next: number,
+  next: number | undefined,
 ): string =>
-  `${at(index)} requests tool call(s) ${ids(missing)} that no tool result answers before ${at(next)}; ${by(
+  `${at(index)} requests tool call(s) ${ids(missing)} that no tool result answers ${
+    next === undefined ? 'by the end of the transcript' : `before ${at(next)}`
+  }; ${by(
     provider,
     `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${bareList(missing)}`,
     `\`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${bareList(missing)}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,

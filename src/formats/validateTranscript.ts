@@ -12,10 +12,11 @@ const API = 'validateTranscript';
  * Checks a transcript against a provider's message rules before it is sent, and says which
  * messages the provider would reject and why, quoting the provider's own 400 text. The rules are
  * listed with {@link TranscriptRule}: tool results that answer no call of the assistant message
- * they follow, calls left unanswered (except an unfinished last turn: the last assistant
- * tool-call message followed only by some of its results), duplicate or missing ids, Anthropic's
- * user-first rule once system messages are lifted out, and empty content where the provider
- * forbids it.
+ * they follow, calls left unanswered (in the middle or at the end: both providers refuse a
+ * request that ends on calls without results, so a turn whose tools are still running is not a
+ * request yet), duplicate or missing ids, Anthropic's user-first rule once system messages are
+ * lifted out, and empty content where the provider forbids it. `modelView` builds a transcript
+ * that passes from any memory, answering calls that have no result.
  *
  * Pure and total: it never throws for an array of valid messages, and returns `[]` when the
  * provider would accept the transcript (an empty one included). Violations are ordered by index.

@@ -1,3 +1,4 @@
+import { loadAdvice } from '../tokens/encodingLoader';
 import { isKnownTokenizer, isTokenizerReady } from '../tokens/registry';
 import { describeValue } from '../util/describeValue';
 import { tokenizerOfModel } from '../tokens/tokenizerOfModel';
@@ -23,7 +24,7 @@ export const tokenizerProblem = (name: unknown): string | undefined => {
     return `must be "o200k_base", "cl100k_base", "heuristic" or a name registered with registerTokenizer, received ${describeValue(name)}${modelHint(name)}`;
   }
   if (!isTokenizerReady(name)) {
-    return `must be loaded first in this runtime: call \`await loadTokenizer(${describeValue(name)})\``;
+    return `must be loaded first in this runtime: ${loadAdvice(name)}`;
   }
   return undefined;
 };

@@ -1,6 +1,6 @@
 import { createMemoryFor } from '../core/createMemory';
 import { memoryTransition, memoryReducer } from '../core/memoryTransition';
-import { unknownOption } from '../util/unknownOption';
+import { readOptionFields } from '../internal/readOptionFields';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import type { MemoryAction } from '../model/actions';
@@ -39,20 +39,24 @@ export const DEFAULT_SNAPSHOT_EVERY = 256;
  * @param config - the memory options, as `createMemory` takes them
  * @param options - `snapshotEvery` (an integer from 1 to 65,536, default 256)
  * @returns the log
- * @throws MemoryConfigError for invalid memory options; MemoryArgumentError for `snapshotEvery`
+ * @throws MemoryConfigError for invalid memory options; MemoryArgumentError for `snapshotEvery`,
+ *   an unknown option, or options that are not an object or cannot be read (with the error as
+ *   `cause`)
  * @example
  * ```ts
  * const log = createEventLog({ maxMessages: 10, tokenizer: 'heuristic' }, { snapshotEvery: 64 });
  * ```
  */
 export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions): EventLog => {
-  if (typeof options === 'object' && options !== null) {
-    const unknown = unknownOption(options, ['snapshotEvery'], 'options');
-    if (unknown !== undefined) throw new MemoryArgumentError('createEventLog', unknown);
-  }
+  const { snapshotEvery } = readOptionFields(
+    options,
+    ['snapshotEvery'],
+    'createEventLog',
+    '{ snapshotEvery: 64 }',
+  );
   return fromState(
     createMemoryFor('createEventLog', config),
-    logSnapshotEveryOf(options?.snapshotEvery, 'createEventLog'),
+    logSnapshotEveryOf(snapshotEvery, 'createEventLog'),
   );
 };
 

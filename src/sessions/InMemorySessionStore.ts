@@ -1,7 +1,8 @@
 import { checkSessionOptions } from './methodOptions';
-import { unknownOption } from '../util/unknownOption';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
+import { readOption } from '../internal/readOption';
+import { readOptionFields } from '../internal/readOptionFields';
 import { readState } from '../internal/readState';
 import type { MemoryState } from '../model/state';
 import { checkExpectedRevision, expectedRevisionOf } from './revision';
@@ -55,17 +56,16 @@ export class InMemorySessionStore implements SessionStore {
   #closed = false;
 
   constructor(options: SessionStoreOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new MemoryArgumentError(API, 'options must be an object such as { defaultTtl: 3600 }');
-    }
     // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
-    const unknown = unknownOption(options, ['defaultTtl', 'now'], 'options', {
-      ttl: 'defaultTtl',
-      default_ttl: 'defaultTtl',
-    });
-    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
-    this.#ttl = sessionTtlOf(options.defaultTtl, API);
-    this.#now = sessionClockOf(options.now, API);
+    const { defaultTtl, now } = readOptionFields(
+      options,
+      ['defaultTtl', 'now'],
+      API,
+      '{ defaultTtl: 3600 }',
+      { ttl: 'defaultTtl', default_ttl: 'defaultTtl' },
+    );
+    this.#ttl = sessionTtlOf(defaultTtl, API);
+    this.#now = sessionClockOf(now, API);
   }
 
   /** The live entry under `key`; an expired one is dropped. */
@@ -171,8 +171,11 @@ export class InMemorySessionStore implements SessionStore {
     this.#open('search');
     checkSessionOptions(options, 'search', `${API}.search`);
     const terms = searchTerms(query);
-    const limit = searchLimitOf(options?.limit);
-    const namespace = namespaceOf(options?.namespace, `${API}.search`);
+    const limit = searchLimitOf(readOption(options, 'limit', `${API}.search`));
+    const namespace = namespaceOf(
+      readOption(options, 'namespace', `${API}.search`),
+      `${API}.search`,
+    );
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const results: SessionSearchResult[] = [];
     for (const key of [...this.#entries.keys()]) {

@@ -1,4 +1,5 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
+import { unreadable } from '../internal/unreadable';
 import { unknownOption } from '../util/unknownOption';
 
 /**
@@ -53,7 +54,13 @@ const HINTS: Readonly<Record<string, string>> = {
 
 const refuseUnknown = (options: unknown, known: readonly string[], api: string): void => {
   if (typeof options !== 'object' || options === null) return;
-  const problem = unknownOption(options, known, 'options', HINTS);
+  let problem: string | undefined;
+  try {
+    problem = unknownOption(options, known, 'options', HINTS);
+  } catch (error) {
+    // A revoked Proxy, an `ownKeys` trap that throws: ours, with the caller's error as `cause`.
+    throw unreadable(error, MemoryArgumentError, api, 'options');
+  }
   if (problem !== undefined) throw new MemoryArgumentError(api, problem);
 };
 
@@ -67,7 +74,8 @@ const refuseUnknown = (options: unknown, known: readonly string[], api: string):
  * @param options - the options as given
  * @param method - the method called
  * @param api - the calling method, for the error
- * @throws MemoryArgumentError naming the key, with a did-you-mean
+ * @throws MemoryArgumentError naming the key, with a did-you-mean, or for options whose keys
+ *   cannot be listed (a revoked Proxy), with the error as `cause`
  * @example
  * ```ts
  * checkSessionOptions({ namespace: 'u1', expectedRevision: 2 }, 'save', 'MyStore.save'); // ok
@@ -87,7 +95,8 @@ export const checkSessionOptions = (options: unknown, method: SessionMethod, api
  * @param options - the options as given
  * @param method - the method called
  * @param api - the calling method, for the error
- * @throws MemoryArgumentError naming the key, with a did-you-mean
+ * @throws MemoryArgumentError naming the key, with a did-you-mean, or for options whose keys
+ *   cannot be listed (a revoked Proxy), with the error as `cause`
  * @example
  * ```ts
  * checkEventOptions({ atVersion: 3 }, 'load', 'MyStore.load'); // ok

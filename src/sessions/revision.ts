@@ -1,5 +1,6 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { SessionConflictError } from '../errors/sessionErrors';
+import { readOption } from '../internal/readOption';
 import { describeValue } from '../util/describeValue';
 
 /**
@@ -17,8 +18,7 @@ export const expectedRevisionOf = (
   options: unknown,
   api = 'expectedRevisionOf',
 ): number | undefined => {
-  if (options === undefined || options === null || typeof options !== 'object') return undefined;
-  const expected = (options as { expectedRevision?: unknown }).expectedRevision;
+  const expected = readOption(options, 'expectedRevision', api);
   if (expected === undefined || expected === null) return undefined;
   if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 0) {
     throw new MemoryArgumentError(

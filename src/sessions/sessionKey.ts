@@ -1,4 +1,5 @@
 import { SessionIdError } from '../errors/sessionErrors';
+import { readOption } from '../internal/readOption';
 import { codePointLength } from '../util/codePoints';
 import { describeValue } from '../util/describeValue';
 
@@ -112,7 +113,8 @@ const storageKey = (id: string, namespace: string | undefined): string =>
  * @param sessionId - the id as given
  * @param options - the options as given (only `namespace` is read, once)
  * @param api - the calling method, for the error
- * @throws SessionIdError naming the field and the value
+ * @throws SessionIdError naming the field and the value; MemoryArgumentError when
+ *   `options.namespace` cannot be read (a throwing getter, a revoked Proxy), with the error as `cause`
  * @example
  * ```ts
  * sessionKeyOf('s1').key; // 's1'
@@ -137,7 +139,7 @@ export const sessionKeyOf = (
         `options must be an object, received ${describeValue(options)}`,
       );
     }
-    namespace = (options as { namespace?: unknown }).namespace;
+    namespace = readOption(options, 'namespace', api);
   }
   if (namespace === undefined || namespace === null) {
     return { id, namespace: undefined, key: storageKey(id, undefined), referenceKey: id };

@@ -12,8 +12,24 @@ import { findSyncRequire, type SyncRequire } from './syncRequire';
  * How the root entry gets an encoding it has not loaded yet: synchronously through Node's
  * `require`, or asynchronously through `import()`. The root entry's browser build (the package's
  * `"browser"` export condition) replaces this file with encodingLoader.browser.ts, which has
- * neither (tsup.config.ts says why).
+ * neither (scripts/browserTwins.ts says why).
  */
+
+/**
+ * What to do about an encoding this runtime has not loaded, for the errors of `createMemory`,
+ * `fromDict` and the counting functions: call the root entry's `loadTokenizer`, which loads it
+ * with `import()` (the browser build, which cannot, names `conversation-memory/encodings`).
+ *
+ * @param name - the encoding's name
+ * @returns the advice, starting with "call"
+ * @example
+ * ```ts
+ * loadAdvice('o200k_base'); // 'call `await loadTokenizer("o200k_base")`'
+ * ```
+ * @internal
+ */
+export const loadAdvice = (name: string): string =>
+  `call \`await loadTokenizer(${describeValue(name)})\``;
 
 /** Found once, then kept; while none is found, each use looks again. */
 let syncRequire: SyncRequire | undefined;

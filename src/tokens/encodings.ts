@@ -1,6 +1,6 @@
 import { TokenizerError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { tryEncodingCounter } from './encodingLoader';
+import { loadAdvice, tryEncodingCounter } from './encodingLoader';
 import type { EncodingCounter } from './loadedEncodings';
 
 /**
@@ -32,6 +32,6 @@ export const encodingCounter = (name: EncodingName, api: string): EncodingCounte
   throw new TokenizerError(
     api,
     `the ${describeValue(name)} encoding is not loaded and this runtime cannot load it synchronously; ` +
-      `call \`await loadTokenizer(${JSON.stringify(name)})\` once before using it`,
+      `before using it, ${loadAdvice(name)}`,
   );
 };

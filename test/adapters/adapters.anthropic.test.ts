@@ -293,7 +293,7 @@ describe('hostile replies reject with ProviderResponseError naming the path and 
       /: content\[0\]: expected content block object, got "oops"$/,
     );
     expect(await failure(reply([], { usage: { input_tokens: -1, output_tokens: 1.5 } }))).toMatch(
-      /usage\.input_tokens: expected an integer ≥ 0, got -1; usage\.output_tokens: expected an integer ≥ 0, got 1\.5$/,
+      /usage\.input_tokens: expected an integer from 0 to 2\^53 − 1, got -1; usage\.output_tokens: expected an integer from 0 to 2\^53 − 1, got 1\.5$/,
     );
   });
 

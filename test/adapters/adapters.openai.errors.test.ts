@@ -111,7 +111,7 @@ const hostile: readonly (readonly [string, unknown, string, string?])[] = [
       choices: [{ message: { role: 'assistant', content: 'hi' } }],
       usage: { prompt_tokens: '12', completion_tokens: 1 },
     },
-    'usage.prompt_tokens: expected a non-negative integer, got "12"',
+    'usage.prompt_tokens: expected an integer from 0 to 2^53 − 1, got "12"',
   ],
   [
     'a body that is not JSON',

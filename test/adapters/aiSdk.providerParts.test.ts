@@ -48,8 +48,23 @@ describe('toCompletionResult', () => {
     );
     const negative = { inputTokens: -1, outputTokens: 2 };
     expect(detail(() => toCompletionResult({ ...ok, usage: negative }))).toBe(
-      'usage.inputTokens: expected a whole number ≥ 0, received -1',
+      'usage.inputTokens: expected an integer from 0 to 2^53 − 1, received -1',
     );
+    // The reply decoders' rule: counts past 2^53 − 1 are not exact, so they are refused.
+    for (const [count, shown] of [
+      [2 ** 53, '9007199254740992'],
+      [1e308, '1e+308'],
+    ] as const) {
+      const huge = { inputTokens: 1, outputTokens: count };
+      expect(detail(() => toCompletionResult({ ...ok, usage: huge }))).toBe(
+        `usage.outputTokens: expected an integer from 0 to 2^53 − 1, received ${shown}`,
+      );
+    }
+    const top = { inputTokens: -0, outputTokens: 2 ** 53 - 1 };
+    expect(toCompletionResult({ ...ok, usage: top }).usage).toEqual({
+      inputTokens: 0,
+      outputTokens: 2 ** 53 - 1,
+    });
   });
 });
 

@@ -73,7 +73,7 @@ describe('fromOpenAIChatCompletion', () => {
       'choices[0].message.tool_calls[1].id: expected string, got 7',
       'choices[0].message.tool_calls[1].function.arguments: expected a JSON object string, got "\\"text\\""',
       'choices[0].finish_reason: expected string or null, got 3',
-      'usage.prompt_tokens: expected a non-negative integer, got 1.5',
+      'usage.prompt_tokens: expected an integer from 0 to 2^53 − 1, got 1.5',
     ]);
   });
 

@@ -61,15 +61,18 @@ const browserApps = {
     expected: [3],
     files: 1,
   },
-  // Counts with the default o200k and with cl100k: conversation-memory/tokens' loadTokenizer says where to
-  // load them; the encodings subpath's loads each table as a chunk (plus one shared chunk).
+  // Counts with the default o200k and with cl100k: createMemory's first error and
+  // conversation-memory/tokens' loadTokenizer say where to load them; the encodings subpath's
+  // loads each table as a chunk (plus one shared chunk).
   encodings: {
     code: `
       import { addMessage, createMemory, userMessage } from 'conversation-memory';
       import { loadTokenizer as rootLoadTokenizer } from 'conversation-memory/tokens';
       import { loadTokenizer } from 'conversation-memory/encodings';
       const out = [];
-      try { createMemory(); out.push('created without loading'); } catch (error) { out.push(error.code); }
+      // The first error names the entry that has the encodings, with the import line.
+      try { createMemory(); out.push('created without loading'); }
+      catch (error) { out.push(error.code, error.message.includes("\`import { loadTokenizer } from 'conversation-memory/encodings';\`")); }
       try { await rootLoadTokenizer('o200k_base'); out.push('loaded by the root entry'); }
       catch (error) { out.push(error.code, error.message.includes("from 'conversation-memory/encodings'")); }
       await loadTokenizer('o200k_base');
@@ -80,7 +83,7 @@ const browserApps = {
       out.push('root entry resolves once loaded');
       console.log(JSON.stringify(out));
     `,
-    expected: ['CM_CONFIG', 'CM_TOKENIZER', true, 4, 4, 'root entry resolves once loaded'],
+    expected: ['CM_CONFIG', true, 'CM_TOKENIZER', true, 4, 4, 'root entry resolves once loaded'],
     files: 4,
   },
 };

@@ -108,9 +108,9 @@ const neighbours = (rest: readonly Message[], k: number, provider: TranscriptPro
  *   assistant message now comes first: `first-message-not-user` at `right`;
  * - an assistant tool-call message: `tool-result-without-call` at each of its m results, which
  *   now sit at k … k+m−1, the run right after the hole;
- * - a tool result: `tool-call-without-result` at `left` (its assistant message), unless no
- *   message other than tool results (and, for Anthropic, system messages) follows the hole: then
- *   the turn is the unfinished last turn and nothing is reported.
+ * - a tool result: `tool-call-without-result` at `left` (its assistant message), also when no
+ *   message other than tool results (and, for Anthropic, system messages) follows the hole: a
+ *   request that ends on a call without its result is refused like any other.
  * So every violation points at `left`, at `right`, or at a tool result between the hole and
  * `right`: the messages next to the hole, once tool results and lifted system messages are
  * stepped over.
@@ -134,7 +134,7 @@ const expected = (
     const results = deleted.toolCalls?.length ?? 0;
     return Array.from({ length: results }, (_, i) => [k + i, 'tool-result-without-call'] as const);
   }
-  return right === undefined || left === undefined ? [] : [[left, 'tool-call-without-result']];
+  return left === undefined ? [] : [[left, 'tool-call-without-result']];
 };
 
 describe('validateTranscript (properties)', () => {

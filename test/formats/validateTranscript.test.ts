@@ -26,16 +26,6 @@ describe('validateTranscript: valid transcripts', () => {
     expect(validateTranscript([], p)).toEqual([]);
   });
 
-  it.each(PROVIDERS)('%s: an unfinished last turn (some results still to come) is valid', (p) => {
-    const messages = [
-      user('q'),
-      assistant('', call('c1'), call('c2'), call('c3')),
-      tool('1', 'c2'),
-    ];
-    expect(validateTranscript(messages, p)).toEqual([]);
-    expect(validateTranscript(messages.slice(0, 2), p)).toEqual([]);
-  });
-
   it('anthropic: system messages anywhere are lifted out, even inside a tool turn', () => {
     const messages = [user('q'), assistant('', call('c1')), system('s'), tool('1', 'c1')];
     expect(validateTranscript(messages, 'anthropic')).toEqual([]);
@@ -88,7 +78,51 @@ describe('validateTranscript: tool-call-without-result', () => {
 
   it.each(PROVIDERS)('%s: an earlier unanswered turn is not excused by a later one', (p) => {
     const messages = [user('q'), assistant('', call('c1')), assistant('', call('c2'))];
-    expect(found(messages, p)).toEqual([[1, 'tool-call-without-result']]);
+    expect(found(messages, p)).toEqual([
+      [1, 'tool-call-without-result'],
+      [2, 'tool-call-without-result'],
+    ]);
+  });
+
+  // Both providers refuse a request that ends on calls without results (the loopback servers
+  // too): a turn whose tools are still running is not a request yet.
+  it.each(PROVIDERS)('%s: a transcript that ends on calls, none or some answered', (p) => {
+    const turn = [user('q'), assistant('', call('c1'), call('c2'), call('c3')), tool('1', 'c2')];
+    const cases = [
+      { messages: [user('x'), assistant(null, call('c1'))], missing: ['c1'] },
+      { messages: turn.slice(0, 2), missing: ['c1', 'c2', 'c3'] },
+      { messages: turn, missing: ['c1', 'c3'] },
+      // A system message after them: Anthropic lifts it out (the transcript still ends on the
+      // calls), OpenAI sees the turn end before it.
+      { messages: [...turn, tool('3', 'c3'), system('s')], missing: ['c1'] },
+    ];
+    for (const { messages, missing } of cases) {
+      const violations = validateTranscript(messages, p);
+      const expected =
+        p === 'openai' && messages.at(-1)?.role === 'system'
+          ? 'before messages[4]'
+          : 'by the end of the transcript';
+      expect(violations.map(({ index, rule }) => [index, rule])).toEqual([
+        [1, 'tool-call-without-result'],
+      ]);
+      expect(violations[0]?.message).toContain(
+        `messages[1] requests tool call(s) ${missing.map((id) => `"${id}"`).join(', ')} that no tool result answers ${expected}`,
+      );
+      expect(violations[0]?.message).toContain(`: ${missing.join(', ')}`);
+      expect(validateTranscript(messages, 'none').map((v) => v.rule)).toEqual([
+        'tool-call-without-result',
+      ]);
+    }
+  });
+
+  it.each(PROVIDERS)('%s: the same transcript with every result in is valid', (p) => {
+    const messages = [
+      user('q'),
+      assistant('', call('c1'), call('c2')),
+      tool('2', 'c2'),
+      tool('1', 'c1'),
+    ];
+    expect(validateTranscript(messages, p)).toEqual([]);
   });
 
   it('quotes each provider and names the missing ids', () => {

@@ -44,10 +44,11 @@ const readCall = (call: unknown, i: number): ToolCallInput => {
 const readCount = (usage: Record<string, unknown>, key: string): number | undefined => {
   const value = usage[key];
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw bad(`usage.${key}`, 'a whole number ≥ 0', value);
+  // The reply decoders' rule (fromOpenAIChatCompletion, fromAnthropicReply): a safe integer ≥ 0.
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw bad(`usage.${key}`, 'an integer from 0 to 2^53 − 1', value);
   }
-  return value;
+  return value + 0; // -0 as 0
 };
 
 /** Usage when the provider reported both counts; a count that is present must be valid. */

@@ -1,9 +1,9 @@
 import type { RedundancyPlanner } from './slot';
 
 /*
- * The browser build's planner loader (tsup.config.ts swaps it for `plannerLoader.ts`): no planner,
- * so a chat UI that never prunes by redundancy loads none. `enableRedundantPruning()` from
- * `conversation-memory/pruning` installs it.
+ * The browser build's planner loader (scripts/browserTwins.ts swaps it for `plannerLoader.ts`):
+ * no planner, so a chat UI that never prunes by redundancy loads none. `enableRedundantPruning()`
+ * from `conversation-memory/pruning` installs it.
  */
 
 /**

@@ -4,7 +4,7 @@ import type { RedundancyPlanner } from './slot';
 /*
  * The Node build's planner loader: the planner is part of the package, so `prune: 'redundant'`
  * works without a call. The browser build swaps this file for `plannerLoader.browser.ts` (see
- * tsup.config.ts), which has none, keeping the planner out of a chat UI's first load.
+ * scripts/browserTwins.ts), which has none, keeping the planner out of a chat UI's first load.
  */
 
 /**
