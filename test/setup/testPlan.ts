@@ -34,6 +34,7 @@ export const ISOLATED_TEST_FILES: readonly string[] = [
   'test/prune/redundant.test.ts',
   'test/tokens/lazyEncodings.test.ts',
   'test/tokens/tokenTotal.test.ts',
+  'test/tokens/tokens.browserBuild.test.ts',
   'test/tokens/tokens.encodingsSubpath.test.ts',
   'test/tokens/tokens.prototypeNames.test.ts',
   'test/tokens/tokens.registry.test.ts',
