@@ -80,7 +80,7 @@ describe("prune: 'redundant'", () => {
     expect(trim.breakdown).not.toHaveProperty('redundant');
   });
 
-  it('keeps a near twin that changes a value: numbers, times, names, dates, negations (the value guard)', () => {
+  it('keeps a near twin that changes a value: numbers, times, names, dates, negations, any content word (the value guard)', () => {
     const pairs: [string, string][] = [
       [
         'my flight is at 9:10 tomorrow morning from the main airport',
