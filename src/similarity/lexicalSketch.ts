@@ -8,8 +8,13 @@ import { fnv1a, mix32, seedOf } from './hashing';
  */
 export const MINHASH_SIZE = 64;
 
-/** Words: runs of letters and digits (Unicode), after NFKC and lower-casing. */
-const WORD = /[\p{L}\p{N}]+/gu;
+/**
+ * Words as the lexical embedder reads them: runs of letters and digits (Unicode), matched after
+ * NFKC and lower-casing (the value guard reads its content words the same way).
+ *
+ * @internal
+ */
+export const LEXICAL_WORD = /[\p{L}\p{N}]+/gu;
 
 /** Words per shingle: 3-word shingles see word order, so a reordered sentence is not a twin. */
 const SHINGLE_WORDS = 3;
@@ -23,7 +28,7 @@ const SHINGLE_WORDS = 3;
  */
 export const shingleHashes = (text: string): Uint32Array => {
   const normalized = text.normalize('NFKC').toLowerCase();
-  const words = normalized.match(WORD) ?? [];
+  const words = normalized.match(LEXICAL_WORD) ?? [];
   const hashes: number[] = [];
   if (words.length < SHINGLE_WORDS) {
     hashes.push(fnv1a(words.length === 0 ? normalized.trim() : words.join(' ')));

@@ -7,7 +7,13 @@
  * 2. month and weekday names, full or abbreviated (`March`, `mar`, `Tuesday`, `tue`);
  * 3. capitalized words, wherever they stand (names, places, products: `Paris` → `Berlin`);
  * 4. quoted text: between `"…"`, `“…”` or backticks, at most 80 characters;
- * 5. negations (`not`, `no`, `never`, `…n't`): "it is ready" and "it is not ready" differ.
+ * 5. negations (`not`, `no`, `never`, `…n't`): "it is ready" and "it is not ready" differ;
+ * 6. the content words, in order: every word (as the lexical embedder reads words: NFKC,
+ *    lower-cased, runs of letters and digits) that is not a stop word (`stopWords.ts`: articles,
+ *    demonstratives, courtesy and filler words), as one value. A content word replaced, added,
+ *    dropped or moved anywhere in the text is a changed value ("the blue room" → "the green
+ *    room"), however long the text: twins differ only in stop words, spacing and punctuation
+ *    (outside numbers and quotes).
  *
  * Two texts state the same values when the lists are equal (as multisets). The rules are
  * deliberately wide: a false "differs" keeps a message that could have gone (the trim falls back
@@ -15,6 +21,8 @@
  */
 
 import { lazy } from '../util/lazy';
+import { LEXICAL_WORD } from './lexicalSketch';
+import { isStopWord } from './stopWords';
 
 const NUMBER = /\p{N}+(?:[.,:/-]\p{N}+)*/gu;
 const CAPITALIZED = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}]*/gu;
@@ -43,11 +51,24 @@ const NEGATIONS: ReadonlySet<string> = /* @__PURE__ */ new Set([
 ]);
 
 /**
- * The values a text states under the rules above, as a sorted list (one entry per occurrence).
+ * The content words of a text in order (rule 6), as one value, or `undefined` when it has none.
+ */
+const contentWordsOf = (text: string): string | undefined => {
+  let content: string | undefined;
+  for (const word of text.normalize('NFKC').toLowerCase().match(LEXICAL_WORD) ?? []) {
+    if (isStopWord(word)) continue;
+    content = content === undefined ? `words:${word}` : `${content} ${word}`;
+  }
+  return content;
+};
+
+/**
+ * The values a text states under the rules above, as a sorted list (one entry per occurrence of
+ * rules 1 to 5, then one for the content words).
  *
  * @example
  * ```ts
- * valuesOf('My flight is at 9:10 on Friday'); // ['#9:10', 'My', 'cal:friday', 'Friday']
+ * valuesOf('My flight is at 9:10 on Friday'); // ['#9:10', 'Friday', 'My', 'cal:friday', 'words:my flight is at 9 10 on friday']
  * ```
  * @internal
  */
@@ -61,6 +82,8 @@ export const valuesOf = (text: string): string[] => {
     if (calendar().has(word)) values.push(`cal:${word}`);
     if (NEGATIONS.has(word) || word.endsWith("n't")) values.push('not');
   }
+  const content = contentWordsOf(text);
+  if (content !== undefined) values.push(content);
   return values.sort();
 };
 

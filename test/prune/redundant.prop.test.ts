@@ -28,7 +28,8 @@ import { plainTwin } from './plainTwin';
  * rebuilt from JSON (a fresh index) continues exactly as the one carried from add to add.
  */
 
-// Lower-case words the value guard reads nothing in (no digit, capital, date or negation).
+// Lower-case content words (no digit, capital, date, negation or stop word): the value guard
+// reads only their order.
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'kappa', 'lambda', 'sigma'];
 const textArb = fc
   .array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 })

@@ -16,7 +16,10 @@ import {
   type TrimmedEffect,
 } from 'conversation-memory';
 import { embeddingText, registerEmbedder } from 'conversation-memory/pruning';
+import { readFileSync } from 'node:fs';
+import { STOP_WORDS } from '../../src/similarity/stopWords';
 import { valuesOf } from '../../src/similarity/valueGuard';
+import { plainJaccard } from './plainTwin';
 
 const user = (content: string): MessageInput => ({ role: 'user', content });
 const assistant = (content: string): MessageInput => ({ role: 'assistant', content });
@@ -77,7 +80,7 @@ describe("prune: 'redundant'", () => {
     expect(trim.breakdown).not.toHaveProperty('redundant');
   });
 
-  it('keeps a near twin that changes a value: numbers, times, names, dates, negations (the value guard)', () => {
+  it('keeps a near twin that changes a value: numbers, times, names, dates, negations, any content word (the value guard)', () => {
     const pairs: [string, string][] = [
       [
         'my flight is at 9:10 tomorrow morning from the main airport',
@@ -99,6 +102,40 @@ describe("prune: 'redundant'", () => {
         'set the retry budget of the worker pool to "fast" please',
         'set the retry budget of the worker pool to "slow" please',
       ],
+      // Any content word: a lower-case one replaced, added, dropped or moved, a pronoun, a
+      // preposition, a conjunction, a verb's tense.
+      [
+        'please book the blue room for the whole team on the second floor of the hotel',
+        'please book the green room for the whole team on the second floor of the hotel',
+      ],
+      [
+        'please book the blue room for the whole team on the second floor of the hotel',
+        'please book the blue room for the whole team on the second floor of the old hotel',
+      ],
+      [
+        'please book the large blue room for the whole team on the second floor of the hotel',
+        'please book the large room for the whole team on the second floor of the hotel',
+      ],
+      [
+        'please book the blue room and the green hall for the whole team on the second floor',
+        'please book the green room and the blue hall for the whole team on the second floor',
+      ],
+      [
+        'send the signed contract and the invoice to me before the end of the week please',
+        'send the signed contract and the invoice to him before the end of the week please',
+      ],
+      [
+        'move the whole database from staging to production before the end of the day',
+        'move the whole database to staging from production before the end of the day',
+      ],
+      [
+        'keep the logs and the metrics of the worker pool for the whole quarter please',
+        'keep the logs or the metrics of the worker pool for the whole quarter please',
+      ],
+      [
+        'the server in the basement of the main office is down for the whole afternoon',
+        'the server in the basement of the main office was down for the whole afternoon',
+      ],
     ];
     for (const [older, newer] of pairs) {
       const { trims } = run(redundant({ maxMessages: 2, pruneThreshold: 0.5 }), [
@@ -117,15 +154,59 @@ describe("prune: 'redundant'", () => {
     expect(trims[0]?.rules).toEqual(['redundant']);
   });
 
+  it('keeps a 70-word message whose newer twin changes one lower-case word, at the default threshold', () => {
+    const note = (colour: string) =>
+      'for the offsite next month we need a quiet space for twenty people, with a ' +
+      `projector and a whiteboard, so please book the ${colour} room on the third floor for the ` +
+      'whole afternoon, order coffee and sandwiches for the break, and send the invitation to ' +
+      'everyone on the platform team and the two new hires, with the agenda and a ' +
+      'short note on how to get there from the station';
+    expect(note('blue').split(' ')).toHaveLength(70);
+    // Similar enough to be twins (65 of 71 shingles shared, 0.915 >= 0.9): only the guard keeps
+    // the older one.
+    expect(plainJaccard(note('blue'), note('green'))).toBeGreaterThanOrEqual(0.9);
+    const { state, trims } = run(redundant({ maxMessages: 3 }), [
+      user('hello there'),
+      user(note('blue')),
+      user(note('green')),
+      user('thanks'),
+    ]);
+    expect(trims[0]?.rules).toEqual(['messageLimit']);
+    expect(getHistory(state).map((m) => m.content)).toEqual([
+      note('blue'),
+      note('green'),
+      'thanks',
+    ]);
+  });
+
   it('reads values as documented', () => {
     expect(valuesOf('My flight is at 9:10 on Friday')).toEqual([
       '#9:10',
       'Friday',
       'My',
       'cal:friday',
+      'words:my flight is at 9 10 on friday',
     ]);
-    expect(valuesOf("it isn't ready, never")).toEqual(['not', 'not']);
-    expect(valuesOf('use `npm ci` on 2026-12-01')).toEqual(['"npm ci', '#2026-12-01']);
+    expect(valuesOf("it isn't ready, never")).toEqual(['not', 'not', 'words:it isn t ready never']);
+    expect(valuesOf('use `npm ci` on 2026-12-01')).toEqual([
+      '"npm ci',
+      '#2026-12-01',
+      'words:use npm ci on 2026 12 01',
+    ]);
+    // Stop words, spacing and punctuation state nothing.
+    expect(valuesOf('ok so please book the blue room, thanks')).toEqual(['words:book blue room']);
+    expect(valuesOf('book  a blue\nroom!')).toEqual(['words:book blue room']);
+    expect(valuesOf('hello, thank you')).toEqual(['words:you']);
+    expect(valuesOf('oh, well, the end')).toEqual(['words:end']);
+    expect(valuesOf('ok thanks')).toEqual([]);
+  });
+
+  it('lists the stop words docs/pruning.md lists', () => {
+    const guide = readFileSync(new URL('../../docs/pruning.md', import.meta.url), 'utf8');
+    const line = guide.split('\n\n').find((paragraph) => paragraph.startsWith('**Stop words**'));
+    expect(line, 'docs/pruning.md has a paragraph starting **Stop words**').toBeDefined();
+    const listed = [...(line as string).matchAll(/`([a-z]+)`/g)].map((match) => match[1]);
+    expect(listed).toEqual(STOP_WORDS);
   });
 
   it('removes a near duplicate above the threshold, and keeps it at pruneThreshold 1', () => {
@@ -133,12 +214,12 @@ describe("prune: 'redundant'", () => {
       `the reducer returns a new state and a list of effects that say what was trimmed and why, ${word} nothing is mutated and every effect is plain data for the devtools`;
     const inputs = [
       user(long('so')),
-      user(long('thus')),
+      user(long('well')),
       user('unrelated'),
       user('another one'),
       user('last'),
     ];
-    // One word of 30 changed: 3 of ~31 shingles differ, a Jaccard similarity of about 0.82.
+    // One stop word of 30 changed: 3 of ~31 shingles differ, a Jaccard similarity of about 0.82.
     expect(run(redundant({ pruneThreshold: 0.8 }), inputs).trims[0]?.rules).toEqual(['redundant']);
     expect(run(redundant(), inputs).trims[0]?.rules).toEqual(['messageLimit']);
     expect(run(redundant({ pruneThreshold: 1 }), inputs).trims[0]?.rules).toEqual(['messageLimit']);
@@ -362,10 +443,11 @@ describe('registerEmbedder', () => {
       /already registered with another function/,
     );
     expect(() => registerEmbedder('lexical', topics)).toThrow(/built-in embedder/);
+    // The same content words, other stop words: a twin only for the embedder (lexically 0.5).
     const { trims } = run(redundant({ embedder: 'topics-test', maxMessages: 3 }), [
       user('what is the weather like'),
       user('tell me about my order'),
-      user('how is the weather looking'),
+      user('hi, so what is the weather like please'),
       user('and the flight'),
     ]);
     expect(trims[0]?.rules).toEqual(['redundant']);
@@ -377,7 +459,7 @@ describe('registerEmbedder', () => {
     registerEmbedder('object-test', () => ({ length: 2, 0: 1, 1: 2 }) as never);
     const typed = run(redundant({ embedder: 'typed-test', maxMessages: 2 }), [
       user('abc'),
-      user('abcdef'),
+      user('oh abc'),
       user('ab'),
     ]);
     expect(typed.trims[0]?.rules).toEqual(['redundant']);

@@ -32,8 +32,9 @@ export interface IndexEntry {
  * 2. tool results: the same tool name and the same call (name and arguments, key order aside);
  *    tool-call messages: the same calls;
  * 3. a similarity of at least `threshold` (exact Jaccard of word 3-shingles, or cosine);
- * 4. the same values (the value guard: numbers, dates, names, quotes, negations): a near twin that
- *    changes a value is an update, and both stay.
+ * 4. the same values (the value guard: numbers, dates, names, quotes, negations, and the content
+ *    words in order, every word but a few stop words): a near twin that changes a value is an
+ *    update, and both stay.
  *
  * @internal
  */
