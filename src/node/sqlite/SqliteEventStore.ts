@@ -43,6 +43,7 @@ import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnap
 import { EVENT_PAGE, type EventStatements, prepareEventStatements } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
 import { loadBetterSqlite3 } from './loadBetterSqlite3';
+import { gapBetween, gapFromOf } from './streamGap';
 import { checkPage, shapeError, streamShapeOf } from './streamShape';
 
 export type { SqliteEventStoreOptions } from './eventStoreOptions';
@@ -51,11 +52,15 @@ const API = 'SqliteEventStore';
 /** SQLite's own (blocking) wait before the non-blocking retries take over. */
 const BUSY_TIMEOUT_MS = 20;
 
-/** A stream's head, checked: its id, its config (unchecked) and its version. */
+/**
+ * A stream's head, checked: its id, its config (unchecked), its version, and where a gap may be
+ * (`undefined`: no action was ever removed from it, so it has none).
+ */
 interface Head {
   readonly id: number;
   readonly config: unknown;
   readonly version: number;
+  readonly gapFrom: number | undefined;
 }
 
 /** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
@@ -83,8 +88,12 @@ interface LoadStart {
  * or is bound to another stream or version, is passed over (the actions are the truth); an action
  * or config that does not decode rejects with `EventCorruptError`, and so does a stream whose
  * actions do not run from 1 to its version without a gap (see `streamShapeOf`): `append`, `read`
- * and `load` reject, writing nothing, and `streams()` leaves it out. A gap is noticed by the reads
- * that page over it: `load` reads only the actions after the snapshot it starts from.
+ * and `load` reject, writing nothing, and `streams()` leaves out a stream whose head shows it. A
+ * gap between the first and the last action is recorded by the schema's triggers when a row is
+ * deleted or moved (by any program: see `eventSchema`), so `append` and `load` see it without
+ * reading the actions, even below the snapshot a load starts from; only a stream with a recorded
+ * removal is searched for its gap. `read` finds it when it pages over it, and a `load` of a
+ * version below the gap still succeeds.
  *
  * @example
  * ```ts
@@ -171,7 +180,24 @@ export class SqliteEventStore implements EventStore {
     if (row === undefined) return undefined;
     const shape = streamShapeOf(row);
     if ('problem' in shape) throw shapeError(shape, this.#at(api, key, 0));
-    return { id: row.id, config: row.config, version: shape.version };
+    return {
+      id: row.id,
+      config: row.config,
+      version: shape.version,
+      gapFrom: gapFromOf(row.gap_from),
+    };
+  }
+
+  /**
+   * Rejects when the stream has a gap at or below `to` (inside a transaction). Only a stream whose
+   * head records a removed action is looked at (see `gapBetween`); any other is whole.
+   *
+   * @throws EventCorruptError at the first missing version
+   */
+  #checkWhole(api: string, key: string, head: Head, to: number): void {
+    if (head.gapFrom === undefined || head.gapFrom > to) return;
+    const gap = gapBetween(this.#sql, this.#place(api, key, head.id), head.gapFrom, to);
+    if (gap !== undefined) throw gap;
   }
 
   async append(
@@ -188,8 +214,9 @@ export class SqliteEventStore implements EventStore {
         const { key, expectedVersion } = checked;
         const sql = this.#sql;
         const write = this.#db.transaction((): number => {
-          // A damaged stream is reported, never appended to.
+          // A damaged stream is reported, never appended to: a gap anywhere, even below a snapshot.
           const head = this.#head(api, key);
+          if (head !== undefined) this.#checkWhole(api, key, head, head.version);
           const actual = head?.version ?? 0;
           if (actual !== expectedVersion) {
             throw new EventConflictError(api, key, expectedVersion, actual);
@@ -311,6 +338,8 @@ export class SqliteEventStore implements EventStore {
           if (head === undefined) return null;
           const target = atVersion ?? head.version;
           checkAtVersion(key, target, head.version, api);
+          // The snapshot it starts from may be above a gap: the actions below it are checked too.
+          this.#checkWhole(api, key, head, target);
           const config = readConfigJson(head.config, this.#at(api, key, 0));
           const snapshot = snapshotAtOrBelow(
             this.#sql,
@@ -378,9 +407,10 @@ export class SqliteEventStore implements EventStore {
         const remove = this.#db.transaction((): boolean => {
           const row = sql.selectHead.get(key);
           if (row === undefined) return false;
+          // The stream's row first: its actions' removal then records no gap (see eventSchema).
+          sql.deleteStream.run(row.id);
           sql.deleteActions.run(row.id);
           sql.deleteSnapshots.run(row.id);
-          sql.deleteStream.run(row.id);
           return true;
         });
         return retryWhileBusy(
