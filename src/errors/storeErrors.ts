@@ -10,7 +10,14 @@ const storeOf = (api: string): string | undefined => {
 /**
  * A store's backend could not serve the call: the server is unreachable, did not answer in time,
  * closed the connection, or refused for a while (a Redis Cluster failing over: `CLUSTERDOWN`,
- * `TRYAGAIN`, a replica that is not yet a master). `cause` holds the driver's own error.
+ * `TRYAGAIN`, a replica that is not yet a master); or its place cannot be used at all (a folder
+ * path that names a file, a folder that does not exist, no permission, a file that is not a
+ * SQLite database or is another program's database). `cause` holds the driver's own error.
+ *
+ * `transient` says whether waiting can help. `true`: the failure may pass by itself (a server
+ * down or failing over, a full disk), and the message ends in "try again later". `false`: it lasts
+ * until someone changes the environment, and the message says what is wrong and what to do
+ * (`pass a folder path`, `create the folder`, `give this process write access`) instead.
  *
  * `mayHaveWritten` says what the caller must do next. `false`: nothing was written (the request
  * never left, or the server refused it), so retrying is safe. `true`: a write was sent and its
@@ -21,15 +28,16 @@ const storeOf = (api: string): string | undefined => {
  * Every store reports an environment failure this way, never with a bare driver error: a JSON
  * file store whose folder cannot be created, read or written (`EACCES`, `ENOTDIR`, `EROFS`,
  * `ENOSPC`, …), a SQLite file that cannot be opened or written (`SQLITE_CANTOPEN`,
- * `SQLITE_READONLY`, `SQLITE_IOERR`, `SQLITE_FULL`), Redis down or failing over. `store` names
- * the store, `id` the session or stream, `cause` the driver's error.
+ * `SQLITE_READONLY`, `SQLITE_IOERR`, `SQLITE_FULL`, `SQLITE_NOTADB`), Redis down or failing
+ * over. `store` names the store, `id` the session or stream, `cause` the driver's error.
  *
  * @example
  * ```ts
  * try {
  *   await store.append('s1', [action], { expectedVersion: 3 });
  * } catch (e) {
- *   if (e instanceof StoreUnavailableError && !e.mayHaveWritten) retryLater();
+ *   if (e instanceof StoreUnavailableError && e.transient && !e.mayHaveWritten) retryLater();
+ *   else throw e; // e.message says what is wrong and what to do
  * }
  * ```
  */
@@ -39,6 +47,11 @@ export class StoreUnavailableError extends Error {
   declare readonly detail: string;
   /** `true` when the call may have changed the store before it failed (see the class). */
   readonly mayHaveWritten: boolean;
+  /**
+   * `true` when the failure may pass by itself, so that trying again later can work; `false` when
+   * it lasts until the environment is changed (the message says how). See the class.
+   */
+  readonly transient: boolean;
   /** The store's class (`JsonFileSessionStore`), or `undefined` when the thrower did not say. */
   readonly store: string | undefined;
   /**
@@ -50,26 +63,31 @@ export class StoreUnavailableError extends Error {
    * @param what - what failed (`Redis did not answer within 300 ms`)
    * @param mayHaveWritten - whether a write may have been applied
    * @param options - `cause`: the driver's error, echoed (escaped) in the message; `store`: the
-   *   store's class (default: `api` up to its first `.`); `id`: the session or stream
+   *   store's class (default: `api` up to its first `.`); `id`: the session or stream;
+   *   `remedy`: for a failure that lasts, what to do about it (`create the folder, or pass …`),
+   *   said instead of "try again later" (and `transient` is then `false`)
    */
   constructor(
     api: string,
     what: string,
     mayHaveWritten: boolean,
-    options?: { cause?: unknown; store?: string; id?: string },
+    options?: { cause?: unknown; store?: string; id?: string; remedy?: string },
   ) {
     const cause = options?.cause === undefined ? '' : ` (${errorText(options.cause)})`;
+    const remedy = options?.remedy;
     const detail =
       `${what}${cause}; ` +
       (mayHaveWritten
-        ? 'the change may or may not have been applied: read it back before deciding again'
-        : 'nothing was written: try again later');
+        ? 'the change may or may not have been applied: read it back before deciding again' +
+          (remedy === undefined ? '' : `; ${remedy}`)
+        : `nothing was written: ${remedy ?? 'try again later'}`);
     super(
       formatMessage(api, detail),
       options?.cause === undefined ? undefined : { cause: options.cause },
     );
     brandError(this, 'CM_STORE_UNAVAILABLE', 'StoreUnavailableError', detail);
     this.mayHaveWritten = mayHaveWritten;
+    this.transient = remedy === undefined;
     this.store = options?.store ?? storeOf(api);
     this.id = options?.id;
   }

@@ -115,6 +115,11 @@ describe('SqliteEventStore: damaged streams', () => {
               // Found while paging: what came before the gap was read; the head is sound.
               expect(seen).toEqual(Array.from({ length: expected.at - 1 }, (_, i) => i + 1));
               expect(listed?.version).toBe(n);
+              // No append builds on it.
+              expect(
+                await rejection(store.append(key, [added('more')], { expectedVersion: n })),
+              ).toMatchObject(corrupt);
+              expect(versionsOf(file, key)).toEqual(rows);
             } else {
               // Found at the head: nothing is read, nothing listed, nothing appended.
               expect(seen).toEqual([]);
@@ -180,7 +185,7 @@ describe('SqliteEventStore: damaged streams', () => {
       4,
       ['stream: at version 5 but its last action is at version 3 (actions 4 to 5 are missing)'],
     ]);
-    // A load that stops before the gap reads only sound actions.
+    // A load that stops before the gap reads only sound actions (and may append nothing).
     expect(await store.load('gap', { atVersion: 2 })).toEqual({
       state: seek(logOf(five), 2),
       version: 2,
@@ -188,29 +193,137 @@ describe('SqliteEventStore: damaged streams', () => {
     await store.close();
   });
 
-  it('an append never writes a snapshot over a gap (its state would hide the gap from load)', async () => {
+  it('a gap anywhere, even below the snapshot a load starts from: append and load reject at it, writing nothing; a load below it still works', async () => {
     const file = freshPath();
     const store = new SqliteEventStore({ path: file, snapshotEvery: 4 });
-    const actions = [1, 2, 3, 4, 5].map((i) => added(`m${i}`));
-    await store.append('s1', actions.slice(0, 3), { expectedVersion: 0, config: CONFIG });
-    withDatabaseFile(file, (db) =>
-      db
-        .prepare('DELETE FROM event_actions WHERE stream = ? AND version = 2')
-        .run(STREAM_ID(db, 's1')),
-    );
-    // The head is sound (1 to 3): the append goes on, but the snapshot at 4 cannot be built.
-    expect(await store.append('s1', actions.slice(3), { expectedVersion: 3 })).toEqual({
+    const actions = Array.from({ length: 10 }, (_, i) => added(`m${i}`));
+    await store.append('s1', actions, { expectedVersion: 0, config: CONFIG });
+    const before = withDatabaseFile(file, (db) => ({
+      snapshots: db.prepare('SELECT count(*) FROM event_snapshots').pluck().get(),
+      version: db.prepare("SELECT version FROM event_streams WHERE stream = 's1'").pluck().get(),
+    }));
+    expect(before).toEqual({ snapshots: 2, version: 10 });
+    // A row deleted (by another program) below the snapshot at 8, and one moved away.
+    withDatabaseFile(file, (db) => {
+      const id = STREAM_ID(db, 's1');
+      db.prepare('DELETE FROM event_actions WHERE stream = ? AND version = 6').run(id);
+      db.prepare('UPDATE event_actions SET version = 100 WHERE stream = ? AND version = 2').run(id);
+      db.prepare('UPDATE event_actions SET version = 2 WHERE stream = ? AND version = 100').run(id);
+    });
+    // The move was undone: the first gap is at 6.
+    const atGap = { code: 'CM_EVENT_CORRUPT', streamId: 's1', version: 6 };
+    for (const atVersion of [undefined, 10, 8, 6]) {
+      const error = (await rejection(store.load('s1', { atVersion }))) as EventCorruptError;
+      expect(error).toMatchObject(atGap);
+      expect(error.problems).toEqual([
+        atVersion === 6
+          ? "stream: no action at version 6, below the stream's version"
+          : 'stream: the action after version 5 is stored at version 7, not 6',
+      ]);
+    }
+    for (const expectedVersion of [10, 4]) {
+      expect(
+        await rejection(store.append('s1', [added('x'), added('y')], { expectedVersion })),
+      ).toMatchObject(atGap);
+    }
+    expect(await rejection(collect(store.read('s1')))).toMatchObject(atGap);
+    // Nothing was written: no action, no snapshot, the same version.
+    expect(versionsOf(file, 's1')).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10]);
+    expect(
+      withDatabaseFile(file, (db) => ({
+        snapshots: db.prepare('SELECT count(*) FROM event_snapshots').pluck().get(),
+        version: db.prepare("SELECT version FROM event_streams WHERE stream = 's1'").pluck().get(),
+      })),
+    ).toEqual(before);
+    // Below the gap, the stream is whole.
+    expect(await store.load('s1', { atVersion: 5 })).toEqual({
+      state: seek(logOf(actions), 5),
       version: 5,
     });
+    // The row put back: the stream is whole again, loads, and takes appends.
+    withDatabaseFile(file, (db) =>
+      db
+        .prepare('INSERT INTO event_actions (stream, version, action) VALUES (?, 6, ?)')
+        .run(STREAM_ID(db, 's1'), JSON.stringify(actions[5])),
+    );
+    expect(await store.load('s1')).toEqual({ state: replay(logOf(actions)), version: 10 });
+    expect(await store.append('s1', [added('x')], { expectedVersion: 10 })).toEqual({
+      version: 11,
+    });
+    await store.close();
+  });
+
+  it('the store records where a gap may be when an action is removed; an append that finds the stream whole clears it; a stream deleted by the store and created again is whole', async () => {
+    const file = freshPath();
+    const store = new SqliteEventStore({ path: file, snapshotEvery: 4 });
+    const actions = Array.from({ length: 6 }, (_, i) => added(`m${i}`));
+    const gapFrom = (key: string): unknown =>
+      withDatabaseFile(file, (db) =>
+        db.prepare('SELECT gap_from FROM event_streams WHERE stream = ?').pluck().get(key),
+      );
+    await store.append('s1', actions, { expectedVersion: 0, config: CONFIG });
+    expect(gapFrom('s1')).toBeNull();
+    withDatabaseFile(file, (db) => {
+      const id = STREAM_ID(db, 's1');
+      const row = db
+        .prepare<[number], { action: string }>(
+          'SELECT action FROM event_actions WHERE stream = ? AND version = 3',
+        )
+        .get(id);
+      db.prepare('DELETE FROM event_actions WHERE stream = ? AND version IN (3, 5)').run(id);
+      db.prepare('INSERT INTO event_actions VALUES (?, 3, ?)').run(id, row?.action);
+    });
+    expect(gapFrom('s1')).toBe(3);
+    expect(await rejection(store.load('s1'))).toMatchObject({ version: 5 });
+    withDatabaseFile(file, (db) =>
+      db
+        .prepare('INSERT INTO event_actions VALUES (?, 5, ?)')
+        .run(STREAM_ID(db, 's1'), JSON.stringify(actions[4])),
+    );
+    expect(await store.append('s1', [], { expectedVersion: 6 })).toEqual({ version: 6 });
+    expect(gapFrom('s1')).toBeNull();
+    // The store's own delete: the stream is gone, and created again it is whole.
+    expect(await store.delete('s1')).toBe(true);
+    expect(await store.load('s1')).toBeNull();
+    await store.append('s1', actions, { expectedVersion: 0, config: CONFIG });
+    expect(gapFrom('s1')).toBeNull();
+    expect(await store.load('s1')).toEqual({ state: replay(logOf(actions)), version: 6 });
+    await store.close();
+  });
+
+  it('a file whose actions had a gap before the store recorded gaps: opening it records the gap, so load and append see it', async () => {
+    const file = freshPath();
+    const first = new SqliteEventStore({ path: file, snapshotEvery: 4 });
+    const actions = Array.from({ length: 10 }, (_, i) => added(`m${i}`));
+    await first.append('gap', actions, { expectedVersion: 0, config: CONFIG });
+    await first.append('whole', actions, { expectedVersion: 0, config: CONFIG });
+    await first.close();
+    // The file as an earlier version left it: no triggers, no gap_from; then a row deleted.
+    withDatabaseFile(file, (db) => {
+      db.exec('DROP TRIGGER event_actions_deleted');
+      db.exec('DROP TRIGGER event_actions_moved');
+      db.exec('ALTER TABLE event_streams DROP COLUMN gap_from');
+      db.prepare('DELETE FROM event_actions WHERE stream = ? AND version = 3').run(
+        STREAM_ID(db, 'gap'),
+      );
+    });
+    const store = new SqliteEventStore({ path: file, snapshotEvery: 4 });
+    expect(await rejection(store.load('gap'))).toMatchObject({
+      code: 'CM_EVENT_CORRUPT',
+      version: 3,
+    });
+    expect(
+      await rejection(store.append('gap', [added('x')], { expectedVersion: 10 })),
+    ).toMatchObject({ code: 'CM_EVENT_CORRUPT', version: 3 });
+    expect(await store.load('whole')).toEqual({ state: replay(logOf(actions)), version: 10 });
     expect(
       withDatabaseFile(file, (db) =>
-        db.prepare('SELECT count(*) FROM event_snapshots').pluck().get(),
+        db.prepare('SELECT stream, gap_from FROM event_streams ORDER BY stream').all(),
       ),
-    ).toBe(0);
-    expect(await rejection(store.load('s1'))).toMatchObject({
-      code: 'CM_EVENT_CORRUPT',
-      version: 2,
-    });
+    ).toEqual([
+      { stream: 'gap', gap_from: 1 },
+      { stream: 'whole', gap_from: null },
+    ]);
     await store.close();
   });
 

@@ -15,6 +15,7 @@ import {
   SessionConflictError,
   SessionCorruptError,
   type SessionStore,
+  StoreUnavailableError,
   toDict,
 } from 'conversation-memory';
 import { SqliteSessionStore } from 'conversation-memory/node';
@@ -657,7 +658,9 @@ describe('SqliteSessionStore: lifecycle and options', () => {
       notDb,
       'this is not a database, just some text that is long enough'.repeat(20),
     );
-    expect(() => new SqliteSessionStore({ path: notDb })).toThrow(MemoryArgumentError);
+    // Not the caller's mistake in the arguments but a file to change: see storeLastingFailures.
+    expect(() => new SqliteSessionStore({ path: notDb })).toThrow(StoreUnavailableError);
+    expect(() => new SqliteSessionStore({ path: notDb })).toThrow('it is not a SQLite database');
   });
 
   it('uses WAL mode, and deletes expired rows (with their index) when it meets them', async () => {

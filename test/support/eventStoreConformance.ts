@@ -495,6 +495,41 @@ export const eventStoreConformance = (name: string, hooks: EventStoreHooks): voi
         }
         expect((await store.streams()).map((info) => info.streamId)).not.toContain('s2');
       });
+
+      it('a gap below the latest snapshot: load (which starts from the snapshot) and append reject with EventCorruptError, as read does; nothing is written', async () => {
+        const store = await make({ snapshotEvery: 4 });
+        const actions = Array.from({ length: 10 }, (_, i) => added(`m${i}`));
+        await store.append('s1', actions, { expectedVersion: 0, config: CONFIG });
+        await store.append('fine', actions, { expectedVersion: 0, config: CONFIG });
+        // Below the snapshots at 4 and 8: a load of the latest version replays only 9 and 10.
+        await deleteAction(store, 's1', 3);
+        const corrupt = { code: 'CM_EVENT_CORRUPT', streamId: 's1' };
+        expect(await rejection(collect(store.read('s1')))).toMatchObject(corrupt);
+        for (const options of [undefined, { atVersion: 10 }, { atVersion: 9 }, { atVersion: 8 }]) {
+          const error = await rejection(store.load('s1', options));
+          expect(error).toBeInstanceOf(EventCorruptError);
+          expect(error).toMatchObject(corrupt);
+          expect((error as EventCorruptError).problems[0]).toMatch(/^stream: /);
+        }
+        for (const expectedVersion of [10, 9]) {
+          for (const batch of [[added('x')], []]) {
+            const error = await rejection(store.append('s1', batch, { expectedVersion }));
+            expect(error).toBeInstanceOf(EventCorruptError);
+            expect(error).toMatchObject(corrupt);
+          }
+        }
+        // Nothing was written: what can still be read above the gap ends at version 10.
+        const seen: number[] = [];
+        await (async () => {
+          for await (const entry of store.read('s1', { fromVersion: 4 })) seen.push(entry.version);
+        })().catch((error: unknown) => expect(error).toMatchObject(corrupt));
+        expect(seen.at(-1) ?? 10).toBe(10);
+        // The other stream is untouched.
+        expect(await store.load('fine')).toEqual({ state: replay(logOf(actions)), version: 10 });
+        expect(await store.append('fine', [added('x')], { expectedVersion: 10 })).toEqual({
+          version: 11,
+        });
+      });
     }
 
     if (hooks.insertAction !== undefined) {

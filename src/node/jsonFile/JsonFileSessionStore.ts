@@ -1,4 +1,4 @@
-import { asUnavailable, unavailableOnFailure } from '../environmentFailure';
+import { asUnavailable, type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { readdir, rename, unlink } from 'node:fs/promises';
@@ -66,7 +66,10 @@ import { errorCode } from './errorCode';
  * ```
  */
 export interface JsonFileSessionStoreOptions extends SessionStoreOptions {
-  /** The directory of session files; created (with its parents) when missing. */
+  /**
+   * The directory of session files; created (with its parents) when missing as the store is made.
+   * One removed later is not made again: calls then reject with `StoreUnavailableError` saying so.
+   */
   readonly directory: string;
   /** How long a save (or delete) waits for another process's lock, in ms (default 10,000). */
   readonly lockWaitMs?: number | undefined;
@@ -189,8 +192,24 @@ export class JsonFileSessionStore implements SessionStore {
     try {
       mkdirSync(this.directory, { recursive: true });
     } catch (error) {
-      throw asUnavailable(error, { api: `new ${API}`, store: API, writes: false });
+      throw asUnavailable(error, {
+        api: `new ${API}`,
+        store: API,
+        writes: false,
+        folder: { path: this.directory, made: false },
+      });
     }
+  }
+
+  /** Where a call's environment failure happened (see `asUnavailable`): this store's folder. */
+  #failurePlace(method: string, id: string | undefined, writes: boolean): FailurePlace {
+    return {
+      api: `${API}.${method}`,
+      store: API,
+      id,
+      writes,
+      folder: { path: this.directory, made: true },
+    };
   }
 
   #open(api: string): void {
@@ -367,13 +386,10 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    return unavailableOnFailure(
-      { api: `${API}.save`, store: API, id: sessionId, writes: true },
-      async () => {
-        checkSessionOptions(options, 'save', `${API}.save`);
-        return this.#save('save', sessionId, state, options);
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('save', sessionId, true), async () => {
+      checkSessionOptions(options, 'save', `${API}.save`);
+      return this.#save('save', sessionId, state, options);
+    });
   }
 
   async #save(
@@ -481,14 +497,11 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    return unavailableOnFailure(
-      { api: `${API}.load`, store: API, id: sessionId, writes: false },
-      async () => {
-        this.#open('load');
-        checkSessionOptions(options, 'load', `${API}.load`);
-        return this.#load(`${API}.load`, sessionKeyOf(sessionId, options, `${API}.load`));
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('load', sessionId, false), async () => {
+      this.#open('load');
+      checkSessionOptions(options, 'load', `${API}.load`);
+      return this.#load(`${API}.load`, sessionKeyOf(sessionId, options, `${API}.load`));
+    });
   }
 
   async #load(api: string, where: SessionKey): Promise<LoadedSession | null> {
@@ -511,71 +524,62 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    return unavailableOnFailure(
-      { api: `${API}.exists`, store: API, id: sessionId, writes: false },
-      async () => {
-        this.#open('exists');
-        checkSessionOptions(options, 'exists', `${API}.exists`);
-        const where = sessionKeyOf(sessionId, options, `${API}.exists`);
-        const found = await this.#find(where, sessionFileName(where.key));
-        if (found.kind === 'absent') return false;
-        return found.kind === 'corrupt' || !this.#expired(found.record);
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('exists', sessionId, false), async () => {
+      this.#open('exists');
+      checkSessionOptions(options, 'exists', `${API}.exists`);
+      const where = sessionKeyOf(sessionId, options, `${API}.exists`);
+      const found = await this.#find(where, sessionFileName(where.key));
+      if (found.kind === 'absent') return false;
+      return found.kind === 'corrupt' || !this.#expired(found.record);
+    });
   }
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    return unavailableOnFailure(
-      { api: `${API}.delete`, store: API, id: sessionId, writes: true },
-      async () => {
-        this.#open('delete');
-        checkSessionOptions(options, 'delete', `${API}.delete`);
-        const api = `${API}.delete`;
-        const where = sessionKeyOf(sessionId, options, api);
-        const name = sessionFileName(where.key);
-        return this.#serial(name, async () => {
-          const lock = await this.#lock(name, Date.now() + this.#lockWaitMs);
-          if (lock === undefined) {
-            const actual = await this.#revisionNow(where, name);
-            throw new SessionConflictError(
-              api,
-              where.key,
-              actual,
-              actual,
-              `another writer held the session's lock for more than ${this.#lockWaitMs} ms`,
-            );
-          }
-          try {
-            const found = await this.#find(where, name);
-            if (found.kind === 'absent') return false;
-            await this.#discard(api, found);
-            await this.#dropReferenceCopy(api, where);
-            await syncDirectory(this.directory);
-            return found.kind === 'corrupt' || !this.#expired(found.record);
-          } finally {
-            await lock.release();
-          }
-        });
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('delete', sessionId, true), async () => {
+      this.#open('delete');
+      checkSessionOptions(options, 'delete', `${API}.delete`);
+      const api = `${API}.delete`;
+      const where = sessionKeyOf(sessionId, options, api);
+      const name = sessionFileName(where.key);
+      return this.#serial(name, async () => {
+        const lock = await this.#lock(name, Date.now() + this.#lockWaitMs);
+        if (lock === undefined) {
+          const actual = await this.#revisionNow(where, name);
+          throw new SessionConflictError(
+            api,
+            where.key,
+            actual,
+            actual,
+            `another writer held the session's lock for more than ${this.#lockWaitMs} ms`,
+          );
+        }
+        try {
+          const found = await this.#find(where, name);
+          if (found.kind === 'absent') return false;
+          await this.#discard(api, found);
+          await this.#dropReferenceCopy(api, where);
+          await syncDirectory(this.directory);
+          return found.kind === 'corrupt' || !this.#expired(found.record);
+        } finally {
+          await lock.release();
+        }
+      });
+    });
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    return unavailableOnFailure(
-      { api: `${API}.branch`, store: API, id: newId, writes: true },
-      async () => {
-        this.#open('branch');
-        checkSessionOptions(options, 'branch', `${API}.branch`);
-        const api = `${API}.branch`;
-        const source = sessionKeyOf(sourceId, options, api);
-        sessionKeyOf(newId, options, api);
-        const loaded = await this.#load(api, source);
-        if (loaded === null) {
-          throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
-        }
-        return this.#save('branch', newId, loaded.state, options);
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('branch', newId, true), async () => {
+      this.#open('branch');
+      checkSessionOptions(options, 'branch', `${API}.branch`);
+      const api = `${API}.branch`;
+      const source = sessionKeyOf(sourceId, options, api);
+      sessionKeyOf(newId, options, api);
+      const loaded = await this.#load(api, source);
+      if (loaded === null) {
+        throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
+      }
+      return this.#save('branch', newId, loaded.state, options);
+    });
   }
 
   /**
@@ -613,7 +617,7 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    return unavailableOnFailure({ api: `${API}.list`, store: API, writes: false }, async () => {
+    return unavailableOnFailure(this.#failurePlace('list', undefined, false), async () => {
       this.#open('list');
       const out: SessionMetadata[] = [];
       for await (const { record, state } of this.#scan(`${API}.list`)) {
@@ -632,7 +636,7 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    return unavailableOnFailure({ api: `${API}.search`, store: API, writes: false }, async () => {
+    return unavailableOnFailure(this.#failurePlace('search', undefined, false), async () => {
       this.#open('search');
       checkSessionOptions(options, 'search', `${API}.search`);
       const api = `${API}.search`;

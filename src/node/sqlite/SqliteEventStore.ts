@@ -5,6 +5,7 @@ import {
   type AppendResult,
   createMemory,
   EventConflictError,
+  EventCorruptError,
   type EventStore,
   type LoadedStream,
   type LoadOptions,
@@ -16,7 +17,6 @@ import {
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
-  StoreUnavailableError,
 } from 'conversation-memory';
 import {
   applyStoredAction,
@@ -36,13 +36,19 @@ import {
   sessionKeyOf,
   checkEventOptions,
 } from 'conversation-memory/store-kit';
-import { asUnavailable, isEnvironmentFailure, unavailableOnFailure } from '../environmentFailure';
+import {
+  asUnavailable,
+  type FailurePlace,
+  storageKeyOf,
+  unavailableOnFailure,
+} from '../environmentFailure';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
 import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
 import { EVENT_PAGE, type EventStatements, prepareEventStatements } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
-import { loadBetterSqlite3 } from './loadBetterSqlite3';
+import { openDatabase } from './openDatabase';
+import { gapBetween, gapFromOf } from './streamGap';
 import { checkPage, shapeError, streamShapeOf } from './streamShape';
 
 export type { SqliteEventStoreOptions } from './eventStoreOptions';
@@ -51,11 +57,15 @@ const API = 'SqliteEventStore';
 /** SQLite's own (blocking) wait before the non-blocking retries take over. */
 const BUSY_TIMEOUT_MS = 20;
 
-/** A stream's head, checked: its id, its config (unchecked) and its version. */
+/**
+ * A stream's head, checked: its id, its config (unchecked), its version, and where a gap may be
+ * (`undefined`: no action was ever removed from it, so it has none).
+ */
 interface Head {
   readonly id: number;
   readonly config: unknown;
   readonly version: number;
+  readonly gapFrom: number | undefined;
 }
 
 /** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
@@ -83,8 +93,12 @@ interface LoadStart {
  * or is bound to another stream or version, is passed over (the actions are the truth); an action
  * or config that does not decode rejects with `EventCorruptError`, and so does a stream whose
  * actions do not run from 1 to its version without a gap (see `streamShapeOf`): `append`, `read`
- * and `load` reject, writing nothing, and `streams()` leaves it out. A gap is noticed by the reads
- * that page over it: `load` reads only the actions after the snapshot it starts from.
+ * and `load` reject, writing nothing, and `streams()` leaves out a stream whose head shows it. A
+ * gap between the first and the last action is recorded by the schema's triggers when a row is
+ * deleted or moved (by any program: see `eventSchema`), so `append` and `load` see it without
+ * reading the actions, even below the snapshot a load starts from; only a stream with a recorded
+ * removal is searched for its gap. `read` finds it when it pages over it, and a `load` of a
+ * version below the gap still succeeds.
  *
  * @example
  * ```ts
@@ -101,6 +115,7 @@ interface LoadStart {
 export class SqliteEventStore implements EventStore {
   readonly #db: BetterSqlite3.Database;
   readonly #sql: EventStatements;
+  readonly #path: string;
   readonly #location: string;
   readonly #snapshotEvery: number;
   readonly #lockTimeoutMs: number;
@@ -108,35 +123,55 @@ export class SqliteEventStore implements EventStore {
 
   constructor(options: SqliteEventStoreOptions) {
     const settings = readEventStoreOptions(options, API);
+    this.#path = settings.path;
     this.#location = `sqlite:${settings.path}`;
     this.#snapshotEvery = settings.snapshotEvery;
     this.#lockTimeoutMs = settings.lockTimeoutMs;
-    const Database = loadBetterSqlite3(API);
-    let db: BetterSqlite3.Database | undefined;
-    try {
-      db = new Database(settings.path, { timeout: settings.lockTimeoutMs });
-      prepareEventSchema(db);
-      this.#sql = prepareEventStatements(db);
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      this.#db = db;
-    } catch (error) {
-      db?.close();
-      // A file that cannot be opened or written is the environment's failure, not the caller's.
-      if (db === undefined || isEnvironmentFailure(error)) {
-        throw new StoreUnavailableError(
-          API,
-          `could not open the event database ${JSON.stringify(settings.path)}`,
-          false,
-          { cause: error, store: API },
-        );
-      }
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new MemoryArgumentError(
-        API,
-        `could not open the event database ${JSON.stringify(settings.path)}: ${reason}`,
-        { cause: error },
-      );
-    }
+    const { db, prepared } = openDatabase(
+      settings.path,
+      settings.lockTimeoutMs,
+      { api: API, store: API, label: 'event database' },
+      (db) => {
+        prepareEventSchema(db);
+        const statements = prepareEventStatements(db);
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        return statements;
+      },
+    );
+    this.#db = db;
+    this.#sql = prepared;
+  }
+
+  /**
+   * Where a call's environment failure happened (see `asUnavailable`): this database file, and
+   * for a call about one stream, its `EventCorruptError` when the file is damaged.
+   */
+  #failurePlace(
+    method: string,
+    id: string | undefined,
+    writes: boolean,
+    options?: StreamOptions,
+  ): FailurePlace {
+    const api = `${API}.${method}`;
+    return {
+      api,
+      store: API,
+      id,
+      writes,
+      database: { path: this.#path, label: 'event database' },
+      corrupt:
+        id === undefined
+          ? undefined
+          : (problem, cause) =>
+              new EventCorruptError(
+                api,
+                storageKeyOf(id, options, api),
+                0,
+                this.#location,
+                [problem],
+                { cause },
+              ),
+    };
   }
 
   #stillOpen(api: string): () => void {
@@ -171,7 +206,24 @@ export class SqliteEventStore implements EventStore {
     if (row === undefined) return undefined;
     const shape = streamShapeOf(row);
     if ('problem' in shape) throw shapeError(shape, this.#at(api, key, 0));
-    return { id: row.id, config: row.config, version: shape.version };
+    return {
+      id: row.id,
+      config: row.config,
+      version: shape.version,
+      gapFrom: gapFromOf(row.gap_from),
+    };
+  }
+
+  /**
+   * Rejects when the stream has a gap at or below `to` (inside a transaction). Only a stream whose
+   * head records a removed action is looked at (see `gapBetween`); any other is whole.
+   *
+   * @throws EventCorruptError at the first missing version
+   */
+  #checkWhole(api: string, key: string, head: Head, to: number): void {
+    if (head.gapFrom === undefined || head.gapFrom > to) return;
+    const gap = gapBetween(this.#sql, this.#place(api, key, head.id), head.gapFrom, to);
+    if (gap !== undefined) throw gap;
   }
 
   async append(
@@ -179,71 +231,68 @@ export class SqliteEventStore implements EventStore {
     actions: readonly MemoryAction[],
     options: AppendOptions,
   ): Promise<AppendResult> {
-    return unavailableOnFailure(
-      { api: `${API}.append`, store: API, id: streamId, writes: true },
-      async () => {
-        const stillOpen = this.#stillOpen('append');
-        const api = `${API}.append`;
-        const checked = checkAppend(streamId, actions, options, api);
-        const { key, expectedVersion } = checked;
-        const sql = this.#sql;
-        const write = this.#db.transaction((): number => {
-          // A damaged stream is reported, never appended to.
-          const head = this.#head(api, key);
-          const actual = head?.version ?? 0;
-          if (actual !== expectedVersion) {
-            throw new EventConflictError(api, key, expectedVersion, actual);
+    return unavailableOnFailure(this.#failurePlace('append', streamId, true, options), async () => {
+      const stillOpen = this.#stillOpen('append');
+      const api = `${API}.append`;
+      const checked = checkAppend(streamId, actions, options, api);
+      const { key, expectedVersion } = checked;
+      const sql = this.#sql;
+      const write = this.#db.transaction((): number => {
+        // A damaged stream is reported, never appended to: a gap anywhere, even below a snapshot.
+        const head = this.#head(api, key);
+        if (head !== undefined) this.#checkWhole(api, key, head, head.version);
+        const actual = head?.version ?? 0;
+        if (actual !== expectedVersion) {
+          throw new EventConflictError(api, key, expectedVersion, actual);
+        }
+        let config = checked.config;
+        let id: number;
+        if (head === undefined) {
+          config ??= createMemory().config;
+          id = Number(
+            sql.insertStream.run(key, encodeConfigJson(config), Date.now() / 1000).lastInsertRowid,
+          );
+        } else {
+          id = head.id;
+          if (config !== undefined) {
+            checkSameConfig(key, readConfigJson(head.config, this.#at(api, key, 0)), config, api);
           }
-          let config = checked.config;
-          let id: number;
-          if (head === undefined) {
-            config ??= createMemory().config;
-            id = Number(
-              sql.insertStream.run(key, encodeConfigJson(config), Date.now() / 1000)
-                .lastInsertRowid,
-            );
-          } else {
-            id = head.id;
-            if (config !== undefined) {
-              checkSameConfig(key, readConfigJson(head.config, this.#at(api, key, 0)), config, api);
-            }
-          }
-          checked.actions.forEach((action, i) => {
-            sql.insertAction.run(id, actual + i + 1, encodeActionJson(action));
-          });
-          const version = actual + checked.actions.length;
-          sql.setVersion.run(version, id);
-          // Snapshots are an optimisation: a config that does not decode means none this time.
-          const snapshotConfig = (): MemoryConfig =>
-            config ??
-            (head === undefined
-              ? createMemory().config
-              : readConfigJson(head.config, this.#at(api, key, 0)));
-          writeSnapshots(this.#sql, this.#place(api, key, id), snapshotConfig, {
-            before: actual,
-            actions: checked.actions,
-            every: this.#snapshotEvery,
-          });
-          return version;
+        }
+        checked.actions.forEach((action, i) => {
+          sql.insertAction.run(id, actual + i + 1, encodeActionJson(action));
         });
-        const version = await retryWhileBusy(
-          () => write.immediate(),
-          this.#lockTimeoutMs,
-          (busy) => {
-            throw new EventConflictError(
-              api,
-              key,
-              expectedVersion,
-              expectedVersion,
-              `another writer kept the database locked for longer than lockTimeoutMs (${this.#lockTimeoutMs} ms)`,
-              { cause: busy },
-            );
-          },
-          stillOpen,
-        );
-        return { version };
-      },
-    );
+        const version = actual + checked.actions.length;
+        sql.setVersion.run(version, id);
+        // Snapshots are an optimisation: a config that does not decode means none this time.
+        const snapshotConfig = (): MemoryConfig =>
+          config ??
+          (head === undefined
+            ? createMemory().config
+            : readConfigJson(head.config, this.#at(api, key, 0)));
+        writeSnapshots(this.#sql, this.#place(api, key, id), snapshotConfig, {
+          before: actual,
+          actions: checked.actions,
+          every: this.#snapshotEvery,
+        });
+        return version;
+      });
+      const version = await retryWhileBusy(
+        () => write.immediate(),
+        this.#lockTimeoutMs,
+        (busy) => {
+          throw new EventConflictError(
+            api,
+            key,
+            expectedVersion,
+            expectedVersion,
+            `another writer kept the database locked for longer than lockTimeoutMs (${this.#lockTimeoutMs} ms)`,
+            { cause: busy },
+          );
+        },
+        stillOpen,
+      );
+      return { version };
+    });
   }
 
   /**
@@ -293,51 +342,50 @@ export class SqliteEventStore implements EventStore {
       if (head === undefined) return;
       yield* this.#pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
     } catch (error) {
-      throw asUnavailable(error, { api, store: API, id: streamId, writes: false });
+      throw asUnavailable(error, this.#failurePlace('read', streamId, false, options));
     }
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
-    return unavailableOnFailure(
-      { api: `${API}.load`, store: API, id: streamId, writes: false },
-      async () => {
-        const stillOpen = this.#stillOpen('load');
-        checkEventOptions(options, 'load', `${API}.load`);
-        const api = `${API}.load`;
-        const { key } = sessionKeyOf(streamId, options, api);
-        const atVersion = atVersionOf(options, api);
-        const start = await this.#read((): LoadStart | null => {
-          const head = this.#head(api, key);
-          if (head === undefined) return null;
-          const target = atVersion ?? head.version;
-          checkAtVersion(key, target, head.version, api);
-          const config = readConfigJson(head.config, this.#at(api, key, 0));
-          const snapshot = snapshotAtOrBelow(
-            this.#sql,
-            this.#place(api, key, head.id),
-            config,
-            target,
-          );
-          return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
-        }, stillOpen);
-        if (start === null) return null;
-        let { state } = start;
-        const pages = this.#pages(api, key, start.id, start.from + 1, start.target, stillOpen);
-        for (;;) {
-          const next = await pages.next();
-          if (next.done === true) {
-            // The stream was deleted while it was being read: it is absent now.
-            return next.value ? { state, version: start.target } : null;
-          }
-          const { version, action } = next.value;
-          state = applyStoredAction(state, action, this.#at(api, key, version));
+    return unavailableOnFailure(this.#failurePlace('load', streamId, false, options), async () => {
+      const stillOpen = this.#stillOpen('load');
+      checkEventOptions(options, 'load', `${API}.load`);
+      const api = `${API}.load`;
+      const { key } = sessionKeyOf(streamId, options, api);
+      const atVersion = atVersionOf(options, api);
+      const start = await this.#read((): LoadStart | null => {
+        const head = this.#head(api, key);
+        if (head === undefined) return null;
+        const target = atVersion ?? head.version;
+        checkAtVersion(key, target, head.version, api);
+        // The snapshot it starts from may be above a gap: the actions below it are checked too.
+        this.#checkWhole(api, key, head, target);
+        const config = readConfigJson(head.config, this.#at(api, key, 0));
+        const snapshot = snapshotAtOrBelow(
+          this.#sql,
+          this.#place(api, key, head.id),
+          config,
+          target,
+        );
+        return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
+      }, stillOpen);
+      if (start === null) return null;
+      let { state } = start;
+      const pages = this.#pages(api, key, start.id, start.from + 1, start.target, stillOpen);
+      for (;;) {
+        const next = await pages.next();
+        if (next.done === true) {
+          // The stream was deleted while it was being read: it is absent now.
+          return next.value ? { state, version: start.target } : null;
         }
-      },
-    );
+        const { version, action } = next.value;
+        state = applyStoredAction(state, action, this.#at(api, key, version));
+      }
+    });
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
-    return unavailableOnFailure({ api: `${API}.streams`, store: API, writes: false }, async () => {
+    return unavailableOnFailure(this.#failurePlace('streams', undefined, false), async () => {
       const stillOpen = this.#stillOpen('streams');
       checkEventOptions(options, 'streams', `${API}.streams`);
       const namespace = namespaceOf(
@@ -367,30 +415,23 @@ export class SqliteEventStore implements EventStore {
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
-    return unavailableOnFailure(
-      { api: `${API}.delete`, store: API, id: streamId, writes: true },
-      async () => {
-        const stillOpen = this.#stillOpen('delete');
-        checkEventOptions(options, 'delete', `${API}.delete`);
-        const api = `${API}.delete`;
-        const { key } = sessionKeyOf(streamId, options, api);
-        const sql = this.#sql;
-        const remove = this.#db.transaction((): boolean => {
-          const row = sql.selectHead.get(key);
-          if (row === undefined) return false;
-          sql.deleteActions.run(row.id);
-          sql.deleteSnapshots.run(row.id);
-          sql.deleteStream.run(row.id);
-          return true;
-        });
-        return retryWhileBusy(
-          () => remove.immediate(),
-          this.#lockTimeoutMs,
-          rethrowBusy,
-          stillOpen,
-        );
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('delete', streamId, true, options), async () => {
+      const stillOpen = this.#stillOpen('delete');
+      checkEventOptions(options, 'delete', `${API}.delete`);
+      const api = `${API}.delete`;
+      const { key } = sessionKeyOf(streamId, options, api);
+      const sql = this.#sql;
+      const remove = this.#db.transaction((): boolean => {
+        const row = sql.selectHead.get(key);
+        if (row === undefined) return false;
+        // The stream's row first: its actions' removal then records no gap (see eventSchema).
+        sql.deleteStream.run(row.id);
+        sql.deleteActions.run(row.id);
+        sql.deleteSnapshots.run(row.id);
+        return true;
+      });
+      return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+    });
   }
 
   async close(): Promise<void> {

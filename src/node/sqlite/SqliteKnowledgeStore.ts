@@ -1,9 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import {
-  MemoryArgumentError,
-  type MemoryDecodeError,
-  StoreUnavailableError,
-} from 'conversation-memory';
+import { MemoryArgumentError, type MemoryDecodeError } from 'conversation-memory';
 import {
   checkKnowledgeOptions,
   checkKnowledgeRevision,
@@ -32,9 +28,9 @@ import {
   unknownOption,
 } from 'conversation-memory/store-kit';
 import type { either as E } from 'fp-ts';
-import { unavailableOnFailure } from '../environmentFailure';
+import { type FailurePlace, storageKeyOf, unavailableOnFailure } from '../environmentFailure';
 import { rethrowBusy, retryWhileBusy } from './busyRetry';
-import { loadBetterSqlite3 } from './loadBetterSqlite3';
+import { openDatabase } from './openDatabase';
 import {
   type KnowledgeRow,
   type KnowledgeStatements,
@@ -128,28 +124,18 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     }
     this.#path = path;
     this.#lockTimeoutMs = lockTimeoutOf(lockTimeoutMs, API);
-    const Database = loadBetterSqlite3(API);
-    const unavailable = (error: unknown): StoreUnavailableError =>
-      new StoreUnavailableError(
-        API,
-        `could not open the knowledge database ${describeValue(path)}`,
-        false,
-        { cause: error, store: API },
-      );
-    let db: BetterSqlite3.Database;
-    try {
-      db = new Database(path, { timeout: this.#lockTimeoutMs });
-    } catch (error) {
-      throw unavailable(error);
-    }
-    try {
-      this.#sql = prepareKnowledgeSchema(db, path === ':memory:');
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    } catch (error) {
-      db.close();
-      throw unavailable(error);
-    }
+    const { db, prepared } = openDatabase(
+      path,
+      this.#lockTimeoutMs,
+      { api: API, store: API, label: 'knowledge database' },
+      (db) => {
+        const statements = prepareKnowledgeSchema(db, path === ':memory:');
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        return statements;
+      },
+    );
     this.#db = db;
+    this.#sql = prepared;
   }
 
   #open(method: string): { api: string; stillOpen: () => void } {
@@ -161,12 +147,39 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     return { api, stillOpen };
   }
 
+  /**
+   * Where a call's environment failure happened (see `asUnavailable`): this database file, and
+   * for a call about one key, its `KnowledgeCorruptError` when the file is damaged.
+   */
+  #failurePlace(
+    method: string,
+    id: string | undefined,
+    writes: boolean,
+    options?: KnowledgeStoreOptions,
+  ): FailurePlace {
+    const api = `${API}.${method}`;
+    return {
+      api,
+      store: API,
+      id,
+      writes,
+      database: { path: this.#path, label: 'knowledge database' },
+      corrupt:
+        id === undefined
+          ? undefined
+          : (problem, cause) => {
+              const key = storageKeyOf(id, options, api);
+              return new KnowledgeCorruptError(api, key, this.#location(key), [problem], { cause });
+            },
+    };
+  }
+
   #location(key: string): string {
     return `sqlite:${this.#path}#${key}`;
   }
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
-    return unavailableOnFailure({ api: `${API}.load`, store: API, id, writes: false }, async () => {
+    return unavailableOnFailure(this.#failurePlace('load', id, false, options), async () => {
       const { api, stillOpen } = this.#open('load');
       checkKnowledgeOptions(options, 'load', api);
       const { key } = sessionKeyOf(id, options, api);
@@ -190,7 +203,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     state: KnowledgeState,
     options?: KnowledgeSaveOptions,
   ): Promise<SavedKnowledge> {
-    return unavailableOnFailure({ api: `${API}.save`, store: API, id, writes: true }, async () => {
+    return unavailableOnFailure(this.#failurePlace('save', id, true, options), async () => {
       const { api, stillOpen } = this.#open('save');
       checkKnowledgeOptions(options, 'save', api);
       const { key } = sessionKeyOf(id, options, api);
@@ -228,34 +241,26 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
-    return unavailableOnFailure(
-      { api: `${API}.delete`, store: API, id, writes: true },
-      async () => {
-        const { api, stillOpen } = this.#open('delete');
-        checkKnowledgeOptions(options, 'delete', api);
-        const { key } = sessionKeyOf(id, options, api);
-        const remove = this.#db.transaction((): boolean => {
-          const row = this.#sql.select.get(key);
-          if (row === undefined) return false;
-          const read = readRow(row);
-          if ('problems' in read) {
-            this.#sql.moveAside.run(Date.now() / 1000, read.problems.join('\n'), key);
-          }
-          this.#sql.remove.run(key);
-          return true;
-        });
-        return retryWhileBusy(
-          () => remove.immediate(),
-          this.#lockTimeoutMs,
-          rethrowBusy,
-          stillOpen,
-        );
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('delete', id, true, options), async () => {
+      const { api, stillOpen } = this.#open('delete');
+      checkKnowledgeOptions(options, 'delete', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const remove = this.#db.transaction((): boolean => {
+        const row = this.#sql.select.get(key);
+        if (row === undefined) return false;
+        const read = readRow(row);
+        if ('problems' in read) {
+          this.#sql.moveAside.run(Date.now() / 1000, read.problems.join('\n'), key);
+        }
+        this.#sql.remove.run(key);
+        return true;
+      });
+      return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+    });
   }
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
-    return unavailableOnFailure({ api: `${API}.list`, store: API, writes: false }, async () => {
+    return unavailableOnFailure(this.#failurePlace('list', undefined, false), async () => {
       const { api, stillOpen } = this.#open('list');
       checkKnowledgeOptions(options, 'list', api);
       const namespace = namespaceOf(listNamespace(options, api), api);
@@ -298,11 +303,14 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
    */
   async readReferenceEntries(): Promise<E.Either<MemoryDecodeError, readonly KnowledgeEntry[]>> {
     const api = `${API}.readReferenceEntries`;
-    return unavailableOnFailure({ api, store: API, writes: false }, async () => {
-      const { stillOpen } = this.#open('readReferenceEntries');
-      const read = this.#db.transaction(() => readSqliteReferenceEntries(this.#db, api));
-      return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
-    });
+    return unavailableOnFailure(
+      this.#failurePlace('readReferenceEntries', undefined, false),
+      async () => {
+        const { stillOpen } = this.#open('readReferenceEntries');
+        const read = this.#db.transaction(() => readSqliteReferenceEntries(this.#db, api));
+        return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+      },
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import { unavailableOnFailure } from '../environmentFailure';
+import { type FailurePlace, storageKeyOf, unavailableOnFailure } from '../environmentFailure';
 import {
   isConversationMemoryError,
   type LoadedSession,
@@ -8,6 +8,7 @@ import {
   type SaveOptions,
   type SearchOptions,
   SessionConflictError,
+  SessionCorruptError,
   type SessionMetadata,
   type SessionOptions,
   type SessionSearchResult,
@@ -109,6 +110,34 @@ export class SqliteSessionStore implements SessionStore {
     };
     check();
     return check;
+  }
+
+  /**
+   * Where a call's environment failure happened (see `asUnavailable`): this database file, and
+   * for a call about one session, its `SessionCorruptError` when the file is damaged.
+   */
+  #failurePlace(
+    method: string,
+    id: string | undefined,
+    writes: boolean,
+    options?: SessionOptions,
+  ): FailurePlace {
+    const api = `${API}.${method}`;
+    return {
+      api,
+      store: API,
+      id,
+      writes,
+      database: { path: this.#path, label: 'session database' },
+      corrupt:
+        id === undefined
+          ? undefined
+          : (problem, cause) => {
+              const key = storageKeyOf(id, options, api);
+              const location = `sqlite:${this.#path}#${key}`;
+              return new SessionCorruptError(api, key, location, [problem], { cause });
+            },
+    };
   }
 
   #expired(updatedAt: unknown, now: number): boolean {
@@ -233,32 +262,26 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    return unavailableOnFailure(
-      { api: `${API}.save`, store: API, id: sessionId, writes: true },
-      async () => {
-        const stillOpen = this.#open('save');
-        checkSessionOptions(options, 'save', `${API}.save`);
-        const where = sessionKeyOf(sessionId, options, `${API}.save`);
-        const expected = expectedRevisionOf(options, `${API}.save`);
-        return this.#save('save', where, this.#encode('save', state), expected, stillOpen);
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('save', sessionId, true, options), async () => {
+      const stillOpen = this.#open('save');
+      checkSessionOptions(options, 'save', `${API}.save`);
+      const where = sessionKeyOf(sessionId, options, `${API}.save`);
+      const expected = expectedRevisionOf(options, `${API}.save`);
+      return this.#save('save', where, this.#encode('save', state), expected, stillOpen);
+    });
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    return unavailableOnFailure(
-      { api: `${API}.load`, store: API, id: sessionId, writes: false },
-      async () => {
-        const stillOpen = this.#open('load');
-        checkSessionOptions(options, 'load', `${API}.load`);
-        const where = sessionKeyOf(sessionId, options, `${API}.load`);
-        return this.#load('load', where, stillOpen);
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('load', sessionId, false, options), async () => {
+      const stillOpen = this.#open('load');
+      checkSessionOptions(options, 'load', `${API}.load`);
+      const where = sessionKeyOf(sessionId, options, `${API}.load`);
+      return this.#load('load', where, stillOpen);
+    });
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    return unavailableOnFailure({ api: `${API}.list`, store: API, writes: false }, async () => {
+    return unavailableOnFailure(this.#failurePlace('list', undefined, false), async () => {
       const stillOpen = this.#open('list');
       const now = this.#now();
       const expired: MetaRow[] = [];
@@ -294,7 +317,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     return unavailableOnFailure(
-      { api: `${API}.delete`, store: API, id: sessionId, writes: true },
+      this.#failurePlace('delete', sessionId, true, options),
       async () => {
         const stillOpen = this.#open('delete');
         checkSessionOptions(options, 'delete', `${API}.delete`);
@@ -322,7 +345,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     return unavailableOnFailure(
-      { api: `${API}.exists`, store: API, id: sessionId, writes: false },
+      this.#failurePlace('exists', sessionId, false, options),
       async () => {
         const stillOpen = this.#open('exists');
         checkSessionOptions(options, 'exists', `${API}.exists`);
@@ -337,29 +360,26 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    return unavailableOnFailure(
-      { api: `${API}.branch`, store: API, id: newId, writes: true },
-      async () => {
-        const stillOpen = this.#open('branch');
-        checkSessionOptions(options, 'branch', `${API}.branch`);
-        const source = sessionKeyOf(sourceId, options, `${API}.branch`);
-        const target = sessionKeyOf(newId, options, `${API}.branch`);
-        const expected = expectedRevisionOf(options, `${API}.branch`);
-        const loaded = await this.#load('branch', source, stillOpen);
-        if (loaded === null) {
-          throw new MemoryArgumentError(
-            `${API}.branch`,
-            `session ${describeValue(source.key)} not found`,
-          );
-        }
-        const encoded = this.#encode('branch', loaded.state);
-        return this.#save('branch', target, encoded, expected, stillOpen);
-      },
-    );
+    return unavailableOnFailure(this.#failurePlace('branch', newId, true, options), async () => {
+      const stillOpen = this.#open('branch');
+      checkSessionOptions(options, 'branch', `${API}.branch`);
+      const source = sessionKeyOf(sourceId, options, `${API}.branch`);
+      const target = sessionKeyOf(newId, options, `${API}.branch`);
+      const expected = expectedRevisionOf(options, `${API}.branch`);
+      const loaded = await this.#load('branch', source, stillOpen);
+      if (loaded === null) {
+        throw new MemoryArgumentError(
+          `${API}.branch`,
+          `session ${describeValue(source.key)} not found`,
+        );
+      }
+      const encoded = this.#encode('branch', loaded.state);
+      return this.#save('branch', target, encoded, expected, stillOpen);
+    });
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    return unavailableOnFailure({ api: `${API}.search`, store: API, writes: false }, async () => {
+    return unavailableOnFailure(this.#failurePlace('search', undefined, false), async () => {
       const stillOpen = this.#open('search');
       checkSessionOptions(options, 'search', `${API}.search`);
       const terms = searchTerms(query);

@@ -14,6 +14,8 @@ export interface HeadRow {
   readonly min: unknown;
   /** The highest version of its actions (`NULL` when it has none). */
   readonly max: unknown;
+  /** The lowest version of an action removed from it, so where a gap may be (`NULL`: none). */
+  readonly gap_from: unknown;
 }
 
 /** Actions read per query: `read` and `load` never hold more of a stream than this at once. */
@@ -23,6 +25,11 @@ export const EVENT_PAGE = 512;
 export interface VersionRow {
   readonly version: unknown;
   readonly payload: unknown;
+}
+
+/** A row of `event_actions`, its version only (the search for a gap reads no payload). */
+export interface VersionOnly {
+  readonly version: unknown;
 }
 
 /** A row of the streams listing: a head, with the stream's key. */
@@ -46,6 +53,7 @@ export interface EventStatements {
   readonly setVersion: BetterSqlite3.Statement<[number, number]>;
   readonly insertAction: BetterSqlite3.Statement<[number, number, string]>;
   readonly page: BetterSqlite3.Statement<[number, number, number, number], VersionRow>;
+  readonly versions: BetterSqlite3.Statement<[number, number, number, number], VersionOnly>;
   readonly snapshotAtOrBelow: BetterSqlite3.Statement<[number, number], VersionRow>;
   readonly insertSnapshot: BetterSqlite3.Statement<[number, number, string]>;
   readonly list: BetterSqlite3.Statement<[], ListRow>;
@@ -56,6 +64,7 @@ export interface EventStatements {
 
 /** The head columns of `event_streams s` (min and max use the primary key: no scan). */
 const HEAD = `s.id AS id, s.config AS config, s.created_at AS created_at, s.version AS recorded,
+  s.gap_from AS gap_from,
   (SELECT min(a.version) FROM event_actions a WHERE a.stream = s.id) AS min,
   (SELECT max(a.version) FROM event_actions a WHERE a.stream = s.id) AS max`;
 
@@ -73,10 +82,14 @@ export const prepareEventStatements = (db: BetterSqlite3.Database): EventStateme
   insertStream: db.prepare(
     'INSERT INTO event_streams (stream, config, created_at, version) VALUES (?, ?, ?, 0)',
   ),
-  setVersion: db.prepare('UPDATE event_streams SET version = ? WHERE id = ?'),
+  // An append has checked the whole stream: any gap recorded before was filled since.
+  setVersion: db.prepare('UPDATE event_streams SET version = ?, gap_from = NULL WHERE id = ?'),
   insertAction: db.prepare('INSERT INTO event_actions (stream, version, action) VALUES (?, ?, ?)'),
   page: db.prepare(
     'SELECT version, action AS payload FROM event_actions WHERE stream = ? AND version >= ? AND version <= ? ORDER BY version LIMIT ?',
+  ),
+  versions: db.prepare(
+    'SELECT version FROM event_actions WHERE stream = ? AND version >= ? AND version <= ? ORDER BY version LIMIT ?',
   ),
   snapshotAtOrBelow: db.prepare(
     'SELECT version, state AS payload FROM event_snapshots WHERE stream = ? AND version <= ? ORDER BY version DESC LIMIT 1',

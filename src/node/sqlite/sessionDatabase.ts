@@ -1,9 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { MemoryArgumentError, StoreUnavailableError } from 'conversation-memory';
-import { isEnvironmentFailure } from '../environmentFailure';
 import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
 import { unindexSession } from './ftsIndex';
-import { loadBetterSqlite3 } from './loadBetterSqlite3';
+import { openDatabase } from './openDatabase';
 import { prepareSchema } from './schema';
 import { readMemoryJson, readRowMeta } from './sessionRow';
 import { type MetaRow, prepareStatements, type Statements } from './statements';
@@ -55,49 +53,26 @@ export class SessionDatabase {
    * Opens (or creates) the database and prepares its schema and statements. Opening waits for a
    * lock up to the whole timeout, blocking (a constructor cannot wait asynchronously).
    *
-   * @throws StoreUnavailableError naming the file when it cannot be opened or written (the
-   *   environment); MemoryArgumentError when it is not a session database
+   * @throws StoreUnavailableError naming the file when it cannot be opened, written or used (see
+   *   `openDatabase`)
    */
   static open(
     path: string,
     options: { readonly fts: boolean; readonly lockTimeoutMs: number },
     api: string,
   ): SessionDatabase {
-    const Database = loadBetterSqlite3(api);
-    let db: BetterSqlite3.Database | undefined;
-    try {
-      db = new Database(path, { timeout: options.lockTimeoutMs });
-    } catch (error) {
-      // The file cannot be opened (a missing folder, no permission, a path under a file).
-      throw new StoreUnavailableError(
-        api,
-        `could not open the session database ${JSON.stringify(path)}`,
-        false,
-        { cause: error, store: 'SqliteSessionStore' },
-      );
-    }
-    try {
-      const { fts } = prepareSchema(db, options.fts);
-      const sql = prepareStatements(db, fts);
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      return new SessionDatabase(db, sql, options.lockTimeoutMs);
-    } catch (error) {
-      db.close();
-      if (isEnvironmentFailure(error)) {
-        throw new StoreUnavailableError(
-          api,
-          `could not open the session database ${JSON.stringify(path)}`,
-          false,
-          { cause: error, store: 'SqliteSessionStore' },
-        );
-      }
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new MemoryArgumentError(
-        api,
-        `could not open the session database ${JSON.stringify(path)}: ${reason}`,
-        { cause: error },
-      );
-    }
+    const { db, prepared: sql } = openDatabase(
+      path,
+      options.lockTimeoutMs,
+      { api, store: 'SqliteSessionStore', label: 'session database' },
+      (db) => {
+        const { fts } = prepareSchema(db, options.fts);
+        const statements = prepareStatements(db, fts);
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        return statements;
+      },
+    );
+    return new SessionDatabase(db, sql, options.lockTimeoutMs);
   }
 
   /** Runs `step` in one read snapshot, retrying while busy; after the timeout, the busy error. */

@@ -122,12 +122,12 @@ export const shapeError = (
  * if (gap !== undefined) throw gap;
  * ```
  */
-export const checkPage = (
-  rows: readonly VersionRow[],
+export const checkPage = <Row extends Pick<VersionRow, 'version'>>(
+  rows: readonly Row[],
   from: number,
   want: number,
   place: RecordPlace,
-): { readonly sound: readonly VersionRow[]; readonly gap?: EventCorruptError } => {
+): { readonly sound: readonly Row[]; readonly gap?: EventCorruptError } => {
   const missing = (version: number, problem: string): EventCorruptError =>
     new EventCorruptError(place.api, place.key, version, place.location, [problem]);
   const bad = rows.findIndex((row, i) => row.version !== from + i);
@@ -137,7 +137,7 @@ export const checkPage = (
       sound: rows.slice(0, bad),
       gap: missing(
         expected,
-        `stream: the action after version ${expected - 1} is stored at version ${describeColumn((rows[bad] as VersionRow).version)}, not ${expected}`,
+        `stream: the action after version ${expected - 1} is stored at version ${describeColumn((rows[bad] as Row).version)}, not ${expected}`,
       ),
     };
   }
