@@ -107,6 +107,7 @@ export {
 
 export type {
   SessionStore,
+  StoreUnavailableOptions,
   SessionOptions,
   SaveOptions,
   SavedSession,

@@ -129,6 +129,7 @@ export { AgentConfigError, ProviderResponseError } from './errors/agentErrors';
 export { isConversationMemoryError } from './errors/errorBrand';
 export { SessionConflictError, SessionCorruptError, SessionIdError } from './errors/sessionErrors';
 export { StoreUnavailableError } from './errors/storeErrors';
+export type { StoreUnavailableOptions } from './errors/storeErrors';
 export { ServerSentEventsError } from './errors/serverSentEventsErrors';
 export { EmbeddingNotPreparedError, EmbeddingRequestError } from './errors/embeddingErrors';
 

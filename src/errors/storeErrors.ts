@@ -1,4 +1,5 @@
 import { errorText } from '../util/errorText';
+import { quoteText } from '../util/escapeText';
 import { brandError, formatMessage } from './errorBrand';
 
 /** The class in an api such as `RedisSessionStore.save` (`undefined` when there is none). */
@@ -59,11 +60,18 @@ export class StoreUnavailableError extends Error {
    * (`list`, `streams`, a constructor) or when the thrower did not say.
    */
   readonly id: string | undefined;
+  /** What the constructor was given, for {@link StoreUnavailableError.forId}. */
+  readonly #given: {
+    readonly api: string;
+    readonly what: string;
+    readonly options: StoreUnavailableOptions | undefined;
+  };
   /**
    * @param what - what failed (`Redis did not answer within 300 ms`)
    * @param mayHaveWritten - whether a write may have been applied
    * @param options - `cause`: the driver's error, echoed (escaped) in the message; `store`: the
-   *   store's class (default: `api` up to its first `.`); `id`: the session or stream;
+   *   store's class (default: `api` up to its first `.`); `id`: the session or stream, named
+   *   (quoted, escaped) in the message after `what`;
    *   `remedy`: for a failure that lasts, what to do about it (`create the folder, or pass …`),
    *   said instead of "try again later" (and `transient` is then `false`)
    */
@@ -71,12 +79,13 @@ export class StoreUnavailableError extends Error {
     api: string,
     what: string,
     mayHaveWritten: boolean,
-    options?: { cause?: unknown; store?: string; id?: string; remedy?: string },
+    options?: StoreUnavailableOptions,
   ) {
     const cause = options?.cause === undefined ? '' : ` (${errorText(options.cause)})`;
+    const about = options?.id === undefined ? '' : `, id ${quoteText(options.id)}`;
     const remedy = options?.remedy;
     const detail =
-      `${what}${cause}; ` +
+      `${what}${about}${cause}; ` +
       (mayHaveWritten
         ? 'the change may or may not have been applied: read it back before deciding again' +
           (remedy === undefined ? '' : `; ${remedy}`)
@@ -90,5 +99,46 @@ export class StoreUnavailableError extends Error {
     this.transient = remedy === undefined;
     this.store = options?.store ?? storeOf(api);
     this.id = options?.id;
+    this.#given = { api, what, options };
   }
+
+  /**
+   * The same failure, about the session or stream `id`: a new error whose `id` is `id` and whose
+   * message names it. For a store whose connection reports failures without knowing which call
+   * they were for (the Redis stores do this); an error that names an id already is returned as
+   * it is.
+   *
+   * @param id - the session or stream the failed call was about
+   * @returns an error naming `id`
+   * @example
+   * ```ts
+   * const failure = new StoreUnavailableError('MyStore.load', 'the server is unreachable', false);
+   * failure.forId('s1').message;
+   * // '[conversation-memory] MyStore.load: the server is unreachable, id "s1"; nothing was written: try again later'
+   * ```
+   */
+  forId(id: string): StoreUnavailableError {
+    if (this.id !== undefined) return this;
+    const { api, what, options } = this.#given;
+    return new StoreUnavailableError(api, what, this.mayHaveWritten, { ...options, id });
+  }
+}
+
+/**
+ * The options of {@link StoreUnavailableError}'s constructor.
+ *
+ * @example
+ * ```ts
+ * const options: StoreUnavailableOptions = { store: 'MyStore', id: 's1', cause: new Error('ECONNRESET') };
+ * ```
+ */
+export interface StoreUnavailableOptions {
+  /** The driver's error, echoed (escaped) in the message. */
+  readonly cause?: unknown;
+  /** The store's class (default: the api up to its first `.`). */
+  readonly store?: string;
+  /** The session or stream, named (quoted, escaped) in the message after `what`. */
+  readonly id?: string;
+  /** For a failure that lasts, what to do about it, said instead of "try again later". */
+  readonly remedy?: string;
 }

@@ -179,9 +179,10 @@ export const naming = async <T>(id: string, task: () => Promise<T>): Promise<T> 
 };
 
 /**
- * `error`, given the session or stream `id` when it is a `StoreUnavailableError` without one
+ * `error`, about the session or stream `id` when it is a `StoreUnavailableError` that names none
  * (our own error, made during a call about `id`: the Redis connection reports failures without
- * knowing which call they were for); any other error as it is.
+ * knowing which call they were for): the same failure, with `id` in its field and its message
+ * (`forId`); any other error as it is.
  *
  * @example
  * ```ts
@@ -189,13 +190,7 @@ export const naming = async <T>(id: string, task: () => Promise<T>): Promise<T> 
  * ```
  * @internal
  */
-export const withId = (error: unknown, id: string): unknown => {
-  if (
-    isConversationMemoryError(error) &&
-    error.code === 'CM_STORE_UNAVAILABLE' &&
-    (error as StoreUnavailableError).id === undefined
-  ) {
-    Object.defineProperty(error, 'id', { value: id, enumerable: true });
-  }
-  return error;
-};
+export const withId = (error: unknown, id: string): unknown =>
+  isConversationMemoryError(error) && error.code === 'CM_STORE_UNAVAILABLE'
+    ? (error as StoreUnavailableError).forId(id)
+    : error;

@@ -2,7 +2,7 @@
  * Every failure of `RedisEventStore` to reach Redis names the stream it was about (issue #27
  * §12): `read` (an async generator, which `naming` did not wrap) and the errors `subscribe`
  * reports to `onError` carry `id` as `append`, `load` and `delete` do, for any stream id, with or
- * without a namespace. Real Redis: a loopback port nothing listens on, and a real server whose
+ * without a namespace, in the field and in the message. Real Redis: a loopback port nothing listens on, and a real server whose
  * subscription connection is killed.
  */
 import fc from 'fast-check';
@@ -15,6 +15,7 @@ import {
   userMessage,
 } from 'conversation-memory';
 import { RedisEventStore } from 'conversation-memory/node';
+import { quoteText } from '../../src/util/escapeText';
 import { freePort, startRedisServer, type RedisTestServer } from '../support/redisServer';
 
 /** A stream id of any kind the store accepts: words, spaces, separators, any Unicode. */
@@ -63,6 +64,8 @@ const expectNamed = (error: unknown, id: string, api: string): void => {
   expect(isConversationMemoryError(error) && error.code).toBe('CM_STORE_UNAVAILABLE');
   expect((error as StoreUnavailableError).id).toBe(id);
   expect((error as Error).message).toContain(`[conversation-memory] ${api}: `);
+  // The message names the stream too (quoted and escaped, as ids are in every error).
+  expect((error as Error).message).toContain(`, id ${quoteText(id)}`);
 };
 
 describe('RedisEventStore: Redis unreachable, every call names the stream', () => {

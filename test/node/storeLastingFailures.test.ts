@@ -553,7 +553,7 @@ describe('Redis stores: credentials refused, a user without permission', () => {
           api: `${store}.${method}`,
           store,
           id: 's1',
-          reason: `${store}.${method}: ${reason} (`,
+          reason: `${store}.${method}: ${reason}, id "s1" (`,
           remedy,
         });
         // No password is echoed.
