@@ -1,3 +1,4 @@
+import { sqliteFailurePlace } from './sqliteFailurePlace';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
@@ -36,12 +37,7 @@ import {
   sessionKeyOf,
   checkEventOptions,
 } from 'conversation-memory/store-kit';
-import {
-  asUnavailable,
-  type FailurePlace,
-  storageKeyOf,
-  unavailableOnFailure,
-} from '../environmentFailure';
+import { asUnavailable, type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
 import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
@@ -142,36 +138,26 @@ export class SqliteEventStore implements EventStore {
     this.#sql = prepared;
   }
 
-  /**
-   * Where a call's environment failure happened (see `asUnavailable`): this database file, and
-   * for a call about one stream, its `EventCorruptError` when the file is damaged.
-   */
+  /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
   #failurePlace(
     method: string,
     id: string | undefined,
     writes: boolean,
-    options?: StreamOptions,
+    options?: unknown,
   ): FailurePlace {
-    const api = `${API}.${method}`;
-    return {
-      api,
-      store: API,
+    return sqliteFailurePlace(
+      {
+        store: API,
+        path: this.#path,
+        label: 'event database',
+        corrupt: (api, key, problem, cause) =>
+          new EventCorruptError(api, key, 0, this.#location, [problem], { cause }),
+      },
+      method,
       id,
       writes,
-      database: { path: this.#path, label: 'event database' },
-      corrupt:
-        id === undefined
-          ? undefined
-          : (problem, cause) =>
-              new EventCorruptError(
-                api,
-                storageKeyOf(id, options, api),
-                0,
-                this.#location,
-                [problem],
-                { cause },
-              ),
-    };
+      options,
+    );
   }
 
   #stillOpen(api: string): () => void {

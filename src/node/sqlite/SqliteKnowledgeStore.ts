@@ -1,3 +1,4 @@
+import { sqliteFailurePlace } from './sqliteFailurePlace';
 import type BetterSqlite3 from 'better-sqlite3';
 import { MemoryArgumentError, type MemoryDecodeError } from 'conversation-memory';
 import {
@@ -28,7 +29,7 @@ import {
   unknownOption,
 } from 'conversation-memory/store-kit';
 import type { either as E } from 'fp-ts';
-import { type FailurePlace, storageKeyOf, unavailableOnFailure } from '../environmentFailure';
+import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import { rethrowBusy, retryWhileBusy } from './busyRetry';
 import { openDatabase } from './openDatabase';
 import {
@@ -147,31 +148,26 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     return { api, stillOpen };
   }
 
-  /**
-   * Where a call's environment failure happened (see `asUnavailable`): this database file, and
-   * for a call about one key, its `KnowledgeCorruptError` when the file is damaged.
-   */
+  /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
   #failurePlace(
     method: string,
     id: string | undefined,
     writes: boolean,
-    options?: KnowledgeStoreOptions,
+    options?: unknown,
   ): FailurePlace {
-    const api = `${API}.${method}`;
-    return {
-      api,
-      store: API,
+    return sqliteFailurePlace(
+      {
+        store: API,
+        path: this.#path,
+        label: 'knowledge database',
+        corrupt: (api, key, problem, cause) =>
+          new KnowledgeCorruptError(api, key, this.#location(key), [problem], { cause }),
+      },
+      method,
       id,
       writes,
-      database: { path: this.#path, label: 'knowledge database' },
-      corrupt:
-        id === undefined
-          ? undefined
-          : (problem, cause) => {
-              const key = storageKeyOf(id, options, api);
-              return new KnowledgeCorruptError(api, key, this.#location(key), [problem], { cause });
-            },
-    };
+      options,
+    );
   }
 
   #location(key: string): string {

@@ -1,4 +1,5 @@
-import { type FailurePlace, storageKeyOf, unavailableOnFailure } from '../environmentFailure';
+import { sqliteFailurePlace } from './sqliteFailurePlace';
+import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import {
   isConversationMemoryError,
   type LoadedSession,
@@ -112,32 +113,26 @@ export class SqliteSessionStore implements SessionStore {
     return check;
   }
 
-  /**
-   * Where a call's environment failure happened (see `asUnavailable`): this database file, and
-   * for a call about one session, its `SessionCorruptError` when the file is damaged.
-   */
+  /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
   #failurePlace(
     method: string,
     id: string | undefined,
     writes: boolean,
-    options?: SessionOptions,
+    options?: unknown,
   ): FailurePlace {
-    const api = `${API}.${method}`;
-    return {
-      api,
-      store: API,
+    return sqliteFailurePlace(
+      {
+        store: API,
+        path: this.#path,
+        label: 'session database',
+        corrupt: (api, key, problem, cause) =>
+          new SessionCorruptError(api, key, `sqlite:${this.#path}#${key}`, [problem], { cause }),
+      },
+      method,
       id,
       writes,
-      database: { path: this.#path, label: 'session database' },
-      corrupt:
-        id === undefined
-          ? undefined
-          : (problem, cause) => {
-              const key = storageKeyOf(id, options, api);
-              const location = `sqlite:${this.#path}#${key}`;
-              return new SessionCorruptError(api, key, location, [problem], { cause });
-            },
-    };
+      options,
+    );
   }
 
   #expired(updatedAt: unknown, now: number): boolean {
