@@ -522,7 +522,9 @@ describe('RedisSessionStore: connections', () => {
     const error = await rejection(made.load('s1'));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(error).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: false });
-    expect(String((error as Error).message)).toMatch(/Redis is unreachable, id "s1" \(.*ECONNREFUSED/);
+    expect(String((error as Error).message)).toMatch(
+      /Redis is unreachable, id "s1" \(.*ECONNREFUSED/,
+    );
     const back = await startRedisServer({ own: true, port });
     try {
       expect(await made.load('s1')).toBeNull();
