@@ -373,6 +373,9 @@ describe.each(sqliteStores)('$store: a database file that cannot be used', (kind
 
 describe('no permission (as another user: nobody when the tests run as root)', () => {
   const asRoot = process.getuid?.() === 0;
+  // Inside the project (the other user must reach better-sqlite3 from it); a fresh clone has no
+  // node_modules/.cache yet.
+  mkdirSync('node_modules/.cache', { recursive: true });
   const workerDir = mkdtempSync(path.join('node_modules/.cache', 'cm-as-user-'));
   const workerFile = path.resolve(workerDir, 'storeAsUserWorker.mjs');
   afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
