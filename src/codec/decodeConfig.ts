@@ -1,6 +1,6 @@
 import { either as E } from 'fp-ts';
-import { MemoryConfigError } from '../errors/memoryErrors';
-import { checkConfig } from '../internal/checkConfig';
+import type { MemoryConfigError } from '../errors/memoryErrors';
+import { checkConfig, configError } from '../internal/checkConfig';
 import type { MemoryConfig } from '../model/config';
 
 /**
@@ -26,5 +26,5 @@ export const decodeConfig = (input: unknown): E.Either<MemoryConfigError, Memory
   const checked = checkConfig(input);
   return checked.ok
     ? E.right(checked.config)
-    : E.left(new MemoryConfigError('decodeConfig', checked.problems));
+    : E.left(configError('decodeConfig', checked));
 };
