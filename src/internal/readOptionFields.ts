@@ -31,12 +31,12 @@ const readField = (
  * included), for a key that is not one of `known` (with a did-you-mean), and for an object that
  * cannot be read (a getter or a Proxy trap that throws, a revoked Proxy): `options could not be
  * read: …` (`options.name could not be read: …` when reading one field threw), with the original
- * error as `cause`, as `fromDict` reports its options. Never the
- * caller's own error, and nothing of the options is read after it returns: a call that reads its
- * options with it first has refused hostile options before it writes anything.
+ * error as `cause`, as `fromDict` reports its options; never the caller's own error. Nothing of
+ * the options is read after it returns, so a call that reads its options with it first refuses
+ * hostile options before it writes anything.
  *
- * For the authors of stores and adapters: the stores at `conversation-memory/node` and the
- * provider adapters read their options with it.
+ * For the authors of custom stores and providers: the stores at `conversation-memory/node` and
+ * the provider adapters read their options with it.
  *
  * @param options - the options as given
  * @param known - the options the call reads

@@ -54,6 +54,7 @@ import {
   checkEventOptions,
   checkSessionOptions,
   expectedRevisionOf,
+  readOptionFields,
   readRangeOf,
   sessionKeyOf,
 } from 'conversation-memory/store-kit';
@@ -1287,6 +1288,17 @@ const otherCalls = (): OptionCall[] => [
         return { key, expectedVersion };
       },
     }),
+  },
+  {
+    call: 'readOptionFields',
+    api: 'MyStore',
+    error: MemoryArgumentError,
+    options: { path: 'my.db', snapshotEvery: 8 },
+    typo: {
+      options: { snapshot_every: 8 },
+      message: 'MyStore: options.snapshot_every is not an option (did you mean snapshotEvery?)',
+    },
+    open: () => ({ run: (o) => readOptionFields(o, ['path', 'snapshotEvery'], 'MyStore') }),
   },
   {
     call: 'sessionKeyOf',

@@ -2,7 +2,9 @@
  * Options objects that throw when read (issue #27 §15), tried on every public call that takes an
  * options object (the inventory of test/support/optionCalls.ts, so a call added there is covered
  * here too): a getter that throws, on each option the call reads; a Proxy whose `get`,
- * `ownKeys`, `getOwnPropertyDescriptor`, `getPrototypeOf` or `has` trap throws; a revoked Proxy.
+ * `ownKeys`, `getOwnPropertyDescriptor`, `getPrototypeOf` or `has` trap throws, or one of the
+ * traps that write (`set`, `defineProperty`, `deleteProperty`, `preventExtensions`,
+ * `isExtensible`, `setPrototypeOf`: a call never writes to the caller's options); a revoked Proxy.
  *
  * The call throws its own error class for options (the class of its other option errors:
  * `MemoryArgumentError` for most, `AgentConfigError` for the provider factories, …), a
@@ -10,19 +12,19 @@
  * caller's error as `cause` (shortened and escaped in the message), never the caller's error or a
  * revoked Proxy's `TypeError`; and nothing is written or changed (the stores' records, the
  * folders, an agent's memory, a body's lock). A getter that throws and a revoked Proxy are always
- * refused; a trap the call does not use (`has` is used by none) leaves the call doing what it does
- * with the plain options.
+ * refused; a trap the call does not use (the writing ones never are) leaves the
+ * call doing what it does with the plain options.
  */
 import { describe, expect, it } from 'vitest';
 import { isConversationMemoryError } from 'conversation-memory';
-import { HostileError, makeHostile, TRAPS, type Hostility } from '../arbitraries/hostile';
+import { ALL_TRAPS, HostileError, makeHostile, type Hostility } from '../arbitraries/hostile';
 import { optionCalls, optionsFor, usePlaces, type OptionCall } from '../support/optionCalls';
 
 const places = usePlaces();
 
 /** Every way an options object can throw, a throwing getter on each option the call reads. */
 const hostilities = (row: OptionCall): Hostility[] => [
-  ...TRAPS.map((trap): Hostility => ({ kind: 'trap', trap })),
+  ...ALL_TRAPS.map((trap): Hostility => ({ kind: 'trap', trap })),
   { kind: 'revoked' },
   ...Object.keys(row.options).map((key): Hostility => ({ kind: 'throwing getter', key })),
 ];
