@@ -24,7 +24,5 @@ import type { MemoryConfig } from '../model/config';
  */
 export const decodeConfig = (input: unknown): E.Either<MemoryConfigError, MemoryConfig> => {
   const checked = checkConfig(input);
-  return checked.ok
-    ? E.right(checked.config)
-    : E.left(configError('decodeConfig', checked));
+  return checked.ok ? E.right(checked.config) : E.left(configError('decodeConfig', checked));
 };

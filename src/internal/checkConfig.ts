@@ -15,9 +15,7 @@ import { PLANNER_MISSING, redundancyPlanner } from './redundancy/slot';
  *
  * @internal
  */
-export type ConfigCheck =
-  | { readonly ok: true; readonly config: MemoryConfig }
-  | ConfigFailure;
+export type ConfigCheck = { readonly ok: true; readonly config: MemoryConfig } | ConfigFailure;
 
 /**
  * Problems found in options: each names the field and the value; `cause` is what reading the
@@ -110,8 +108,7 @@ export const checkConfig = (input: unknown, base: MemoryConfig = DEFAULT_CONFIG)
  * @internal
  */
 export type OptionFieldsCheck =
-  | { readonly ok: true; readonly fields: MemoryOptions }
-  | ConfigFailure;
+  { readonly ok: true; readonly fields: MemoryOptions } | ConfigFailure;
 
 /**
  * Validates the fields an options object gives, with {@link checkConfig}'s rules and messages,

@@ -22,6 +22,9 @@ const KNOWLEDGE_METHOD_OPTIONS = {
 
 const HINTS: Readonly<Record<string, string>> = { ns: 'namespace', revision: 'expectedRevision' };
 
+/** No options: what a method's options that are not an object give (`sessionKeyOf` names them). */
+const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /**
  * Refuses a `KnowledgeStore` method's options that hold a key the method does not read (a
  * misspelled `{ expectedrevision: 3 }` would save without the revision check). Options that are
@@ -50,9 +53,6 @@ export const checkKnowledgeOptions = (
   typeof options !== 'object' || options === null
     ? NONE
     : readOptionFields(options, KNOWLEDGE_METHOD_OPTIONS[method], api, { hints: HINTS });
-
-/** No options. */
-const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * Refuses a conditional save whose expected revision is not the stored one (`0` when nothing, or
