@@ -138,6 +138,7 @@ export { InMemorySessionStore } from './sessions/InMemorySessionStore';
 // Building blocks every store uses (and a custom store should): validation, revisions, TTL, search.
 export { describeValue } from './util/describeValue';
 export { unknownOption } from './util/unknownOption';
+export { readOptionFields } from './internal/readOptionFields';
 export {
   MAX_SESSION_ID_LENGTH,
   sessionKeyOf,

@@ -1,5 +1,4 @@
-import { MemoryConfigError } from '../errors/memoryErrors';
-import { checkOptionFields } from '../internal/checkConfig';
+import { checkOptionFields, configError } from '../internal/checkConfig';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
 import { summaryText, summaryTextOrNull, summaryThrough } from '../internal/summaryArguments';
@@ -62,7 +61,7 @@ const messagesOf = (messages: readonly MessageInput[], api: string) => {
 /** The fields of a `reconfigured` action: checked as `createMemory` checks them, copied, frozen. */
 const configFieldsOf = (config: MemoryOptions): MemoryOptions => {
   const checked = checkOptionFields(config);
-  if (!checked.ok) throw new MemoryConfigError('memoryActions.reconfigured', checked.problems);
+  if (!checked.ok) throw configError('memoryActions.reconfigured', checked);
   return checked.fields;
 };
 

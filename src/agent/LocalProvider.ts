@@ -1,8 +1,7 @@
-import { unknownOption } from '../util/unknownOption';
+import { readOptionFields } from '../internal/readOptionFields';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
-import { unreadable } from '../internal/unreadable';
 import type { Message, ToolCall } from '../model/message';
 import { decide, LOCAL_DEFAULT_MAX_TOKENS, type Decision } from './local/decide';
 import type { PlannedCall } from './local/directives';
@@ -39,13 +38,7 @@ export interface LocalProviderOptions {
   readonly defaultModel?: string;
 }
 
-const readOption = (options: object, key: string, fallback: string): string => {
-  let value: unknown;
-  try {
-    value = (options as Record<string, unknown>)[key];
-  } catch (error) {
-    throw unreadable(error, MemoryArgumentError, 'new LocalProvider', `options.${key}`);
-  }
+const textOption = (value: unknown, key: string, fallback: string): string => {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || value === '') {
     throw new MemoryArgumentError(
@@ -140,10 +133,14 @@ export class LocalProvider implements Provider {
         `options must be an object, received ${describeValue(options)}`,
       );
     }
-    const unknown = unknownOption(options, ['name', 'defaultModel'], 'options');
-    if (unknown !== undefined) throw new MemoryArgumentError('new LocalProvider', unknown);
-    this.name = readOption(options, 'name', 'local');
-    this.defaultModel = readOption(options, 'defaultModel', 'local-1');
+    // Read once: an unknown key, or options that cannot be read (with the cause), are refused.
+    const { name, defaultModel } = readOptionFields(
+      options,
+      ['name', 'defaultModel'],
+      'new LocalProvider',
+    );
+    this.name = textOption(name, 'name', 'local');
+    this.defaultModel = textOption(defaultModel, 'defaultModel', 'local-1');
   }
 
   /**

@@ -2,7 +2,7 @@ import { InvalidMessageError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
-import { unknownOption } from '../util/unknownOption';
+import { readOptionFields } from '../internal/readOptionFields';
 import { userMessage } from '../messages/constructors';
 import type { MemoryEffect } from '../model/effects';
 import type { Message } from '../model/message';
@@ -54,20 +54,25 @@ const readInput = (input: AgentInput): Message[] => {
   return messages;
 };
 
+/**
+ * A run's options, read once (`runId`, `signal`; `resume` adds `rerun`): options that are not an
+ * object, an unknown key, or options that cannot be read (a getter or a Proxy trap that throws,
+ * with the caller's error as `cause`) are an `InvalidMessageError` naming the call.
+ */
+const readOptions = (options: unknown, api: string, known: readonly string[], example: string) =>
+  readOptionFields(options, known, api, { example, error: InvalidMessageError });
+
 const readRunOptions = (
-  options: RunOptions | undefined,
+  options: unknown,
+  api: string,
+): { runId: string; signal: AbortSignal | undefined } =>
+  checkRunOptions(readOptions(options, api, RUN_OPTIONS, '{ runId, signal }'), api);
+
+/** Checks the fields of a run's options (read by {@link readOptions}). */
+const checkRunOptions = (
+  { runId, signal }: { runId?: unknown; signal?: unknown },
   api: string,
 ): { runId: string; signal: AbortSignal | undefined } => {
-  if (options === undefined) return { runId: newRunId(), signal: undefined };
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidMessageError(
-      api,
-      `options must be an object such as { runId, signal }, received ${describeValue(options)}`,
-    );
-  }
-  const unknown = unknownOption(options, RUN_OPTIONS, 'options');
-  if (unknown !== undefined) throw new InvalidMessageError(api, unknown);
-  const { runId, signal } = options;
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
     throw new InvalidMessageError(
       api,
@@ -80,7 +85,7 @@ const readRunOptions = (
       `options.signal must be an AbortSignal, received ${describeValue(signal)}`,
     );
   }
-  return { runId: runId ?? newRunId(), signal };
+  return { runId: (runId as string | undefined) ?? newRunId(), signal };
 };
 
 /** The options of `run` and `stream`. */
@@ -89,24 +94,21 @@ const RUN_OPTIONS = ['runId', 'signal'];
 /** `resume`'s options: `rerun` (default `false`) and a run's `runId` and `signal`. */
 const readResumeOptions = (
   options: ResumeOptions | undefined,
-): ResumeOptions & { rerun: boolean } => {
-  if (options === undefined) return { rerun: false };
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidMessageError(
-      'agent.resume',
-      `options must be an object such as { rerun: true }, received ${describeValue(options)}`,
-    );
-  }
-  const unknown = unknownOption(options, ['rerun', ...RUN_OPTIONS], 'options');
-  if (unknown !== undefined) throw new InvalidMessageError('agent.resume', unknown);
-  const { rerun = false } = options;
+): { runId: string; signal: AbortSignal | undefined; rerun: boolean } => {
+  const api = 'agent.resume';
+  const { rerun = false, ...run } = readOptions(
+    options,
+    api,
+    ['rerun', ...RUN_OPTIONS],
+    '{ rerun: true }',
+  );
   if (typeof rerun !== 'boolean') {
     throw new InvalidMessageError(
-      'agent.resume',
+      api,
       `options.rerun must be true or false, received ${describeValue(rerun)}`,
     );
   }
-  return { ...options, rerun };
+  return { ...checkRunOptions(run, api), rerun };
 };
 
 /**
@@ -250,8 +252,8 @@ export const createAgent = (options: AgentOptions): Agent => {
     run: async (input: AgentInput, runOptions?: RunOptions) =>
       start(readInput(input), readRunOptions(runOptions, API), undefined),
     resume: async (resumeOptions?: ResumeOptions) => {
-      const { rerun, ...rest } = readResumeOptions(resumeOptions);
-      return start([], readRunOptions(rest, 'agent.resume'), { rerun });
+      const { rerun, ...run } = readResumeOptions(resumeOptions);
+      return start([], run, { rerun });
     },
     stream: (input: AgentInput, runOptions?: RunOptions) => {
       const messages = readInput(input);

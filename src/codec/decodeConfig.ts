@@ -1,6 +1,6 @@
 import { either as E } from 'fp-ts';
-import { MemoryConfigError } from '../errors/memoryErrors';
-import { checkConfig } from '../internal/checkConfig';
+import type { MemoryConfigError } from '../errors/memoryErrors';
+import { checkConfig, configError } from '../internal/checkConfig';
 import type { MemoryConfig } from '../model/config';
 
 /**
@@ -24,7 +24,5 @@ import type { MemoryConfig } from '../model/config';
  */
 export const decodeConfig = (input: unknown): E.Either<MemoryConfigError, MemoryConfig> => {
   const checked = checkConfig(input);
-  return checked.ok
-    ? E.right(checked.config)
-    : E.left(new MemoryConfigError('decodeConfig', checked.problems));
+  return checked.ok ? E.right(checked.config) : E.left(configError('decodeConfig', checked));
 };

@@ -1,5 +1,4 @@
-import { MemoryConfigError } from '../errors/memoryErrors';
-import { checkConfig } from '../internal/checkConfig';
+import { checkConfig, configError } from '../internal/checkConfig';
 import { EMPTY, makeState } from '../internal/window';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryState } from '../model/state';
@@ -29,7 +28,7 @@ export const createMemory = (options?: MemoryOptions): MemoryState =>
  */
 export const createMemoryFor = (api: string, options: MemoryOptions | undefined): MemoryState => {
   const checked = checkConfig(options);
-  if (!checked.ok) throw new MemoryConfigError(api, checked.problems);
+  if (!checked.ok) throw configError(api, checked);
   return makeState({
     config: checked.config,
     messages: EMPTY,

@@ -1,5 +1,4 @@
-import { MemoryConfigError } from '../errors/memoryErrors';
-import { checkConfig } from '../internal/checkConfig';
+import { checkConfig, configError } from '../internal/checkConfig';
 import { readState } from '../internal/readState';
 import { sameConfig } from '../internal/sameConfig';
 import { addToTotal } from '../internal/tokenTotal';
@@ -72,7 +71,7 @@ export const reconfigureWith = (
     config === undefined
       ? { ok: false as const, problems: ['options must be an object, received undefined'] }
       : checkConfig(config, state.config);
-  if (!checked.ok) throw new MemoryConfigError(api, checked.problems);
+  if (!checked.ok) throw configError(api, checked);
   const from = state.config;
   const to = checked.config;
   if (sameConfig(from, to)) return { state, effects: NO_EFFECTS };

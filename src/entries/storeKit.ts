@@ -2,8 +2,8 @@
  * `conversation-memory/store-kit`: the building blocks every store uses, for authors of custom
  * session and event stores (the Node stores at `conversation-memory/node` are built on them):
  * session keys and namespaces, revisions, expiry, search scoring, the checks of event-store
- * arguments, the JSON records of actions, configs and snapshots, the bounds of decoded state, and
- * the checker that refuses misspelled options.
+ * arguments, the JSON records of actions, configs and snapshots, the bounds of decoded state, the
+ * checker that refuses misspelled options, and the reader that reads an options object once.
  *
  * @example
  * ```ts
@@ -17,6 +17,7 @@ export {
   // Arguments and messages
   describeValue,
   unknownOption,
+  readOptionFields,
   // Session keys, revisions, expiry
   MAX_SESSION_ID_LENGTH,
   sessionKeyOf,

@@ -16,7 +16,9 @@ const leftOut = (listed: number, total: number, complete: boolean): string[] => 
 
 /**
  * Thrown by `createMemory` and the `ConversationMemory` constructor for invalid options; returned
- * (never thrown) by `decodeConfig`. A `RangeError`, like the reference's `ValueError`.
+ * (never thrown) by `decodeConfig`. A `RangeError`, like the reference's `ValueError`. For options
+ * that could not be read (a getter or a Proxy trap that throws, a revoked Proxy), the problem is
+ * `options could not be read: …` and `cause` is what was thrown.
  *
  * @example
  * ```ts
@@ -31,10 +33,15 @@ export class MemoryConfigError extends RangeError {
   readonly problems: readonly string[];
   /** How many problems were found in all; more than `problems.length` when some are not listed. */
   readonly problemCount: number;
-  constructor(api: string, problems: readonly string[], problemCount = problems.length) {
+  constructor(
+    api: string,
+    problems: readonly string[],
+    problemCount = problems.length,
+    options?: { cause?: unknown },
+  ) {
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
     const detail = [...listed, ...leftOut(listed.length, problemCount, true)].join('; ');
-    super(formatMessage(api, detail));
+    super(formatMessage(api, detail), options);
     this.problems = listed;
     this.problemCount = Math.max(problemCount, listed.length);
     brandError(this, 'CM_CONFIG', 'MemoryConfigError', detail);

@@ -1,5 +1,4 @@
 import { checkEventOptions } from '../sessions/methodOptions';
-import { readOption } from '../internal/readOption';
 import { readOptionFields } from '../internal/readOptionFields';
 import { createMemory } from '../core/createMemory';
 import { memoryReducer } from '../core/memoryTransition';
@@ -75,12 +74,9 @@ export class InMemoryEventStore implements EventStore {
   #closed = false;
 
   constructor(options: EventStoreOptions = {}) {
-    const { snapshotEvery } = readOptionFields(
-      options,
-      ['snapshotEvery'],
-      API,
-      '{ snapshotEvery: 64 }',
-    );
+    const { snapshotEvery } = readOptionFields(options, ['snapshotEvery'], API, {
+      example: '{ snapshotEvery: 64 }',
+    });
     this.#snapshotEvery = snapshotEveryOf(snapshotEvery, API);
   }
 
@@ -170,9 +166,8 @@ export class InMemoryEventStore implements EventStore {
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     this.#open('streams');
-    checkEventOptions(options, 'streams', `${API}.streams`);
     const api = `${API}.streams`;
-    const namespace = namespaceOf(readOption(options, 'namespace', api), api);
+    const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
     const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const found: StreamInfo[] = [];
     for (const [key, stream] of this.#streams) {

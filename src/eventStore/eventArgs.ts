@@ -1,7 +1,7 @@
 import { either as E } from 'fp-ts';
 import { decodeAction } from '../codec/decodeAction';
-import { MemoryArgumentError, MemoryConfigError, MemoryDecodeError } from '../errors/memoryErrors';
-import { checkConfig } from '../internal/checkConfig';
+import { MemoryArgumentError, MemoryDecodeError } from '../errors/memoryErrors';
+import { checkConfig, configError } from '../internal/checkConfig';
 import { readOption } from '../internal/readOption';
 import { describeValue } from '../util/describeValue';
 import { DEFAULT_SNAPSHOT_EVERY } from '../log/eventLog';
@@ -58,10 +58,10 @@ export const checkAppend = (
       `options must be an object with expectedVersion (0 creates the stream), received ${describeValue(options)}`,
     );
   }
-  checkEventOptions(options, 'append', api);
-  const { key } = sessionKeyOf(streamId, options, api);
-  const expectedVersion = readOption(options, 'expectedVersion', api);
-  const config = readOption(options, 'config', api);
+  // Read once: the checks below see the copy.
+  const given = checkEventOptions(options, 'append', api);
+  const { key } = sessionKeyOf(streamId, given, api);
+  const { expectedVersion, config } = given;
   if (!isVersion(expectedVersion)) {
     throw new MemoryArgumentError(
       api,
@@ -78,7 +78,7 @@ export const checkAppend = (
           ? `options.config${problem.slice('options'.length)}`
           : `options.config.${problem}`,
       );
-      throw new MemoryConfigError(api, problems);
+      throw configError(api, checked, problems);
     }
     checkedConfig = checked.config;
   }

@@ -93,12 +93,9 @@ export const exportEventLog = async (
 ): Promise<EventLog | null> => {
   const api = 'exportEventLog';
   const { load, read } = storeMethods(store, ['load', 'read'], api);
-  const given = readOptionFields(
-    options,
-    ['namespace', 'snapshotEvery', 'toVersion'],
-    api,
-    "{ namespace: 'user-42' }",
-  );
+  const given = readOptionFields(options, ['namespace', 'snapshotEvery', 'toVersion'], api, {
+    example: "{ namespace: 'user-42' }",
+  });
   const { namespace, toVersion } = given as ExportEventLogOptions;
   const snapshotEvery = logSnapshotEveryOf(given.snapshotEvery, api);
   // The state at version 0 is the stream's initial state: createMemory(its config).
@@ -144,12 +141,9 @@ export const importEventLog = async (
   const api = 'importEventLog';
   const { append } = storeMethods(store, ['append'], api);
   const checked = readLog(log, api);
-  const given = readOptionFields(
-    options,
-    ['namespace', 'batchSize'],
-    api,
-    "{ namespace: 'user-42', batchSize: 500 }",
-  );
+  const given = readOptionFields(options, ['namespace', 'batchSize'], api, {
+    example: "{ namespace: 'user-42', batchSize: 500 }",
+  });
   const { namespace } = given as ImportEventLogOptions;
   const batchSize = (given.batchSize ?? DEFAULT_BATCH) as number;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) {

@@ -19,7 +19,11 @@ const API = 'validateTranscript';
  * that passes from any memory, answering calls that have no result.
  *
  * Pure and total: it never throws for an array of valid messages, and returns `[]` when the
- * provider would accept the transcript (an empty one included). Violations are ordered by index.
+ * provider would accept the transcript. A transcript with no user or assistant message (empty,
+ * or system messages only) is not a request yet and gets `[]` too, although a provider refuses a
+ * request with no message: Anthropic once system messages are lifted out ("messages: at least one
+ * message is required"), OpenAI when there is no system prompt either. Violations are ordered by
+ * index.
  *
  * @param messages - the transcript, oldest first, in our `Message` shape
  * @param provider - `'openai'` (Chat Completions), `'anthropic'` (Messages), or `'none'`: only

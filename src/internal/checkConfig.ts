@@ -1,3 +1,4 @@
+import { MemoryConfigError } from '../errors/memoryErrors';
 import { DEFAULT_CONFIG, type MemoryConfig, type MemoryOptions } from '../model/config';
 import { describeValue } from '../util/describeValue';
 import { errorText } from '../util/errorText';
@@ -14,9 +15,44 @@ import { PLANNER_MISSING, redundancyPlanner } from './redundancy/slot';
  *
  * @internal
  */
-export type ConfigCheck =
-  | { readonly ok: true; readonly config: MemoryConfig }
-  | { readonly ok: false; readonly problems: readonly string[] };
+export type ConfigCheck = { readonly ok: true; readonly config: MemoryConfig } | ConfigFailure;
+
+/**
+ * Problems found in options: each names the field and the value; `cause` is what reading the
+ * options threw, when they could not be read.
+ *
+ * @internal
+ */
+export interface ConfigFailure {
+  readonly ok: false;
+  readonly problems: readonly string[];
+  readonly cause?: unknown;
+}
+
+/**
+ * The `MemoryConfigError` of a failed check, for the public call `api`: its problems (as given,
+ * or as `problems` renamed them), and what reading the options threw as `cause`.
+ *
+ * @internal
+ */
+export const configError = (
+  api: string,
+  failure: ConfigFailure,
+  problems: readonly string[] = failure.problems,
+): MemoryConfigError =>
+  new MemoryConfigError(
+    api,
+    problems,
+    problems.length,
+    'cause' in failure ? { cause: failure.cause } : undefined,
+  );
+
+/** The failure of options that threw while they were read. */
+const unreadableOptions = (error: unknown): ConfigFailure => ({
+  ok: false,
+  problems: [`options could not be read: ${errorText(error)}`],
+  cause: error,
+});
 
 const OPTION_LIST =
   'maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder';
@@ -61,7 +97,7 @@ export const checkConfig = (input: unknown, base: MemoryConfig = DEFAULT_CONFIG)
       ? { ok: false, problems }
       : { ok: true, config: Object.freeze(config) };
   } catch (error) {
-    return { ok: false, problems: [`options could not be read: ${errorText(error)}`] };
+    return unreadableOptions(error);
   }
 };
 
@@ -72,8 +108,7 @@ export const checkConfig = (input: unknown, base: MemoryConfig = DEFAULT_CONFIG)
  * @internal
  */
 export type OptionFieldsCheck =
-  | { readonly ok: true; readonly fields: MemoryOptions }
-  | { readonly ok: false; readonly problems: readonly string[] };
+  { readonly ok: true; readonly fields: MemoryOptions } | ConfigFailure;
 
 /**
  * Validates the fields an options object gives, with {@link checkConfig}'s rules and messages,
@@ -92,7 +127,7 @@ export const checkOptionFields = (input: unknown): OptionFieldsCheck => {
     for (const key of FIELDS) if (read.given[key] !== undefined) fields[key] = read.given[key];
     return { ok: true, fields: Object.freeze(fields) as MemoryOptions };
   } catch (error) {
-    return { ok: false, problems: [`options could not be read: ${errorText(error)}`] };
+    return unreadableOptions(error);
   }
 };
 

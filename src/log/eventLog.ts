@@ -48,12 +48,9 @@ export const DEFAULT_SNAPSHOT_EVERY = 256;
  * ```
  */
 export const createEventLog = (config?: MemoryOptions, options?: EventLogOptions): EventLog => {
-  const { snapshotEvery } = readOptionFields(
-    options,
-    ['snapshotEvery'],
-    'createEventLog',
-    '{ snapshotEvery: 64 }',
-  );
+  const { snapshotEvery } = readOptionFields(options, ['snapshotEvery'], 'createEventLog', {
+    example: '{ snapshotEvery: 64 }',
+  });
   return fromState(
     createMemoryFor('createEventLog', config),
     logSnapshotEveryOf(snapshotEvery, 'createEventLog'),

@@ -1,5 +1,5 @@
-import { MemoryArgumentError, MemoryConfigError } from '../errors/memoryErrors';
-import { checkOptionFields } from '../internal/checkConfig';
+import { MemoryArgumentError } from '../errors/memoryErrors';
+import { checkOptionFields, configError } from '../internal/checkConfig';
 import { describeValue } from '../util/describeValue';
 import { quoteText } from '../util/escapeText';
 import { normalizeMessage } from '../internal/normalizeMessage';
@@ -130,7 +130,7 @@ const copyOf = (action: object, type: MemoryAction['type'], api: string): Memory
     }
     case 'memory/reconfigured': {
       const checked = checkOptionFields(field(action, 'payload', 'action', api));
-      if (!checked.ok) throw new MemoryConfigError(api, checked.problems);
+      if (!checked.ok) throw configError(api, checked);
       return { type, payload: checked.fields };
     }
     case 'knowledge/cleared':

@@ -14,7 +14,7 @@ import type {
   SavedKnowledge,
 } from '../knowledge/store/types';
 import type { KnowledgeState } from '../model/knowledge';
-import { unknownOption } from '../util/unknownOption';
+import { readOptionFields } from '../internal/readOptionFields';
 import { expectedRevisionOf } from './revision';
 import { compareCodePoints } from './search';
 import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from './sessionKey';
@@ -44,8 +44,8 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
     if (typeof options !== 'object' || options === null) {
       throw new MemoryArgumentError(API, 'options must be an object (it has no options yet)');
     }
-    const unknown = unknownOption(options, [], 'options');
-    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
+    // Read once: a key is refused, and so are options that cannot be read (with the cause).
+    readOptionFields(options, [], API);
   }
 
   #open(method: string): string {

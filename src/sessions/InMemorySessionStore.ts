@@ -1,7 +1,6 @@
 import { checkSessionOptions } from './methodOptions';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { readOption } from '../internal/readOption';
 import { readOptionFields } from '../internal/readOptionFields';
 import { readState } from '../internal/readState';
 import type { MemoryState } from '../model/state';
@@ -57,13 +56,10 @@ export class InMemorySessionStore implements SessionStore {
 
   constructor(options: SessionStoreOptions = {}) {
     // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
-    const { defaultTtl, now } = readOptionFields(
-      options,
-      ['defaultTtl', 'now'],
-      API,
-      '{ defaultTtl: 3600 }',
-      { ttl: 'defaultTtl', default_ttl: 'defaultTtl' },
-    );
+    const { defaultTtl, now } = readOptionFields(options, ['defaultTtl', 'now'], API, {
+      example: '{ defaultTtl: 3600 }',
+      hints: { ttl: 'defaultTtl', default_ttl: 'defaultTtl' },
+    });
     this.#ttl = sessionTtlOf(defaultTtl, API);
     this.#now = sessionClockOf(now, API);
   }
@@ -169,13 +165,10 @@ export class InMemorySessionStore implements SessionStore {
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     this.#open('search');
-    checkSessionOptions(options, 'search', `${API}.search`);
+    const given = checkSessionOptions(options, 'search', `${API}.search`);
     const terms = searchTerms(query);
-    const limit = searchLimitOf(readOption(options, 'limit', `${API}.search`));
-    const namespace = namespaceOf(
-      readOption(options, 'namespace', `${API}.search`),
-      `${API}.search`,
-    );
+    const limit = searchLimitOf(given.limit);
+    const namespace = namespaceOf(given.namespace, `${API}.search`);
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const results: SessionSearchResult[] = [];
     for (const key of [...this.#entries.keys()]) {

@@ -1,6 +1,4 @@
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import { unreadable } from '../internal/unreadable';
-import { unknownOption } from '../util/unknownOption';
+import { readOptionFields } from '../internal/readOptionFields';
 
 /**
  * The session-store methods whose options {@link checkSessionOptions} knows.
@@ -52,57 +50,71 @@ const HINTS: Readonly<Record<string, string>> = {
   at: 'atVersion',
 };
 
-const refuseUnknown = (options: unknown, known: readonly string[], api: string): void => {
-  if (typeof options !== 'object' || options === null) return;
-  let problem: string | undefined;
-  try {
-    problem = unknownOption(options, known, 'options', HINTS);
-  } catch (error) {
-    // A revoked Proxy, an `ownKeys` trap that throws: ours, with the caller's error as `cause`.
-    throw unreadable(error, MemoryArgumentError, api, 'options');
-  }
-  if (problem !== undefined) throw new MemoryArgumentError(api, problem);
-};
+/** No options: what a method's options that are not an object give (the other checks name them). */
+const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
+
+const readKnown = (
+  options: unknown,
+  known: readonly string[],
+  api: string,
+): Readonly<Record<string, unknown>> =>
+  typeof options !== 'object' || options === null
+    ? NONE
+    : readOptionFields(options, known, api, { hints: HINTS });
 
 /**
  * Refuses a `SessionStore` method's options that hold a key the method does not read: a
  * misspelled `{ expectedrevision: 3 }` would save without the revision check, `{ namespce }` into
  * the wrong namespace. Options that are not an object are left to the other checks
  * (`sessionKeyOf` names them). Every store calls it first in each method; a custom store should
- * too.
+ * too. It returns the options the method reads, each read once: a method that reads its options
+ * from the copy (`search`'s `namespace` and `limit`) never meets a getter or Proxy trap again.
  *
  * @param options - the options as given
  * @param method - the method called
  * @param api - the calling method, for the error
- * @throws MemoryArgumentError naming the key, with a did-you-mean, or for options whose keys
- *   cannot be listed (a revoked Proxy), with the error as `cause`
+ * @returns the known options given, in a new plain object (`{}` when `options` is not an object)
+ * @throws MemoryArgumentError naming the key, with a did-you-mean; for an array; or for options
+ *   that cannot be read (a getter or a Proxy trap that throws, a revoked Proxy), with the error as
+ *   `cause`
  * @example
  * ```ts
  * checkSessionOptions({ namespace: 'u1', expectedRevision: 2 }, 'save', 'MyStore.save'); // ok
  * checkSessionOptions({ expectedrevision: 2 }, 'save', 'MyStore.save');
  * // MemoryArgumentError: MyStore.save: options.expectedrevision is not an option (did you mean expectedRevision?); …
+ * const { namespace, limit } = checkSessionOptions({ limit: 5 }, 'search', 'MyStore.search');
  * ```
  */
-export const checkSessionOptions = (options: unknown, method: SessionMethod, api: string): void =>
-  refuseUnknown(options, SESSION_METHOD_OPTIONS[method], api);
+export const checkSessionOptions = (
+  options: unknown,
+  method: SessionMethod,
+  api: string,
+): Readonly<Record<string, unknown>> => readKnown(options, SESSION_METHOD_OPTIONS[method], api);
 
 /**
  * Refuses an `EventStore` method's options that hold a key the method does not read (a
  * misspelled `{ atversion: 3 }` would load the head instead of version 3). Options that are not
  * an object are left to the other checks. Every store calls it first in each method (`append`
- * through `checkAppend`); a custom store should too.
+ * through `checkAppend`); a custom store should too. It returns the options the method reads,
+ * each read once (`streams` reads its `namespace` from the copy).
  *
  * @param options - the options as given
  * @param method - the method called
  * @param api - the calling method, for the error
- * @throws MemoryArgumentError naming the key, with a did-you-mean, or for options whose keys
- *   cannot be listed (a revoked Proxy), with the error as `cause`
+ * @returns the known options given, in a new plain object (`{}` when `options` is not an object)
+ * @throws MemoryArgumentError naming the key, with a did-you-mean; for an array; or for options
+ *   that cannot be read (a getter or a Proxy trap that throws, a revoked Proxy), with the error as
+ *   `cause`
  * @example
  * ```ts
  * checkEventOptions({ atVersion: 3 }, 'load', 'MyStore.load'); // ok
  * checkEventOptions({ atversion: 3 }, 'load', 'MyStore.load');
  * // MemoryArgumentError: MyStore.load: options.atversion is not an option (did you mean atVersion?); …
+ * const { namespace } = checkEventOptions({ namespace: 'u1' }, 'streams', 'MyStore.streams');
  * ```
  */
-export const checkEventOptions = (options: unknown, method: EventMethod, api: string): void =>
-  refuseUnknown(options, EVENT_METHOD_OPTIONS[method], api);
+export const checkEventOptions = (
+  options: unknown,
+  method: EventMethod,
+  api: string,
+): Readonly<Record<string, unknown>> => readKnown(options, EVENT_METHOD_OPTIONS[method], api);

@@ -1,6 +1,6 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { unknownOption } from '../util/unknownOption';
+import { readOptionFields } from '../internal/readOptionFields';
 import { unreadable } from '../internal/unreadable';
 import { readMaskOption } from './readMaskOption';
 import type { MaskToolResults, ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes';
@@ -80,15 +80,13 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       mask: undefined,
     };
   }
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    return fail(
-      `options must be an object such as { target: 'openai' }, received ${describeValue(options)}`,
-    );
-  }
   try {
-    const unknown = unknownOption(options, OPTION_NAMES, 'options', OPTION_HINTS);
-    if (unknown !== undefined) fail(unknown);
-    const { target = 'none', budget, transcript, knowledge, maskToolResults } = options;
+    // Read once, first: a getter or Proxy trap that throws is ours, with the caller's as `cause`.
+    const given = readOptionFields(options, OPTION_NAMES, API, {
+      example: "{ target: 'openai' }",
+      hints: OPTION_HINTS,
+    }) as ModelViewOptions;
+    const { target = 'none', budget, transcript, knowledge, maskToolResults } = given;
     if (knowledge !== undefined && typeof knowledge !== 'string') {
       fail(
         `options.knowledge must be a string (the knowledge blocks), received ${describeValue(knowledge)}`,

@@ -53,7 +53,21 @@ export const TRAPS = [
   'getPrototypeOf',
   'has',
 ] as const;
-export type Trap = (typeof TRAPS)[number];
+
+/**
+ * Every trap a Proxy of a plain object can have: the reading ones above, and those that write or
+ * freeze (a call must never write to a caller's object, so these change nothing).
+ */
+export const ALL_TRAPS = [
+  ...TRAPS,
+  'set',
+  'defineProperty',
+  'deleteProperty',
+  'preventExtensions',
+  'isExtensible',
+  'setPrototypeOf',
+] as const;
+export type Trap = (typeof ALL_TRAPS)[number];
 
 /** What a hostile node does. */
 export type Hostility =

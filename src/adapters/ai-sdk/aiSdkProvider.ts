@@ -1,6 +1,6 @@
 import { generateText, type LanguageModel } from 'ai';
 import { MemoryArgumentError } from 'conversation-memory';
-import { unknownOption } from 'conversation-memory/store-kit';
+import { readOptionFields } from 'conversation-memory/store-kit';
 // Not yet exported from 'conversation-memory' (the lead will export the agent's types).
 import type {
   CompletionRequest,
@@ -34,20 +34,17 @@ export interface AiSdkProviderOptions {
   readonly maxRetries?: number;
 }
 
-const checkOptions = (options: AiSdkProviderOptions): void => {
+/** The options, read once and checked: the copy the provider uses. */
+const checkOptions = (options: AiSdkProviderOptions): AiSdkProviderOptions => {
   if (typeof options !== 'object' || options === null) {
     throw new MemoryArgumentError(
       API,
       `options must be an object such as { model }, received ${String(options)}`,
     );
   }
-  const unknown = unknownOption(
-    options,
-    ['model', 'defaultModelName', 'name', 'maxRetries'],
-    'options',
-  );
-  if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
-  const { model, defaultModelName, name, maxRetries } = options;
+  // Read once: an unknown key, or options that cannot be read (with the cause), are refused.
+  const given = readOptionFields(options, ['model', 'defaultModelName', 'name', 'maxRetries'], API);
+  const { model, defaultModelName, name, maxRetries } = given as Partial<AiSdkProviderOptions>;
   if (
     model === undefined ||
     model === null ||
@@ -75,6 +72,7 @@ const checkOptions = (options: AiSdkProviderOptions): void => {
       `options.maxRetries must be a whole number ≥ 0, received ${String(maxRetries)}`,
     );
   }
+  return given as AiSdkProviderOptions;
 };
 
 /**
@@ -118,9 +116,9 @@ const checkOptions = (options: AiSdkProviderOptions): void => {
  * ```
  */
 export const aiSdkProvider = (options: AiSdkProviderOptions): Provider => {
-  checkOptions(options);
-  const { model, maxRetries } = options;
-  const modelName = options.defaultModelName ?? (typeof model === 'string' ? model : model.modelId);
+  const checked = checkOptions(options);
+  const { model, maxRetries } = checked;
+  const modelName = checked.defaultModelName ?? (typeof model === 'string' ? model : model.modelId);
   const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
     const tools = toToolSet(request.tools);
     const result = await generateText({
@@ -140,5 +138,5 @@ export const aiSdkProvider = (options: AiSdkProviderOptions): Provider => {
   const target = /^anthropic\b/i.test(providerId) ? ('anthropic' as const) : ('openai' as const);
   const stream = (request: CompletionRequest): AsyncIterable<CompletionStreamPart> =>
     streamTextParts(model, maxRetries, request);
-  return { name: options.name ?? 'ai-sdk', target, defaultModel: modelName, complete, stream };
+  return { name: checked.name ?? 'ai-sdk', target, defaultModel: modelName, complete, stream };
 };

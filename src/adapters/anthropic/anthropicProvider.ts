@@ -6,7 +6,7 @@ import {
   type CompletionStreamPart,
   type Provider,
 } from 'conversation-memory';
-import { describeValue, unknownOption } from 'conversation-memory/store-kit';
+import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
 import { messagesParams, readReply } from './messagesParams';
 import { streamMessages } from './streamMessages';
 
@@ -43,21 +43,30 @@ export interface AnthropicProviderOptions {
   readonly name?: string;
 }
 
-const checkOptions = (options: AnthropicProviderOptions): void => {
+/** The options, read once and checked: the copy the provider uses. */
+const checkOptions = (options: AnthropicProviderOptions): AnthropicProviderOptions => {
   const fail = (what: string): never => {
     throw new AgentConfigError(API, what);
   };
   if (typeof options !== 'object' || options === null) {
     fail(`options must be an object such as { client }, received ${describeValue(options)}`);
   }
-  const unknown = unknownOption(
+  // Read once: an unknown key, or options that cannot be read (with the cause), are refused.
+  const given = readOptionFields(
     options,
     ['client', 'defaultModel', 'defaultMaxTokens', 'name'],
-    'options',
-    { model: 'defaultModel', maxTokens: 'defaultMaxTokens', max_tokens: 'defaultMaxTokens' },
+    API,
+    {
+      hints: {
+        model: 'defaultModel',
+        maxTokens: 'defaultMaxTokens',
+        max_tokens: 'defaultMaxTokens',
+      },
+      error: AgentConfigError,
+    },
   );
-  if (unknown !== undefined) fail(unknown);
-  const { client, defaultModel, defaultMaxTokens, name } = options;
+  const { client, defaultModel, defaultMaxTokens, name } =
+    given as Partial<AnthropicProviderOptions>;
   const messages = (client as { messages?: { create?: unknown } } | undefined)?.messages;
   if (typeof messages?.create !== 'function') {
     fail(
@@ -80,6 +89,7 @@ const checkOptions = (options: AnthropicProviderOptions): void => {
   if (name !== undefined && typeof name !== 'string') {
     fail(`options.name must be a string, received ${describeValue(name)}`);
   }
+  return given as AnthropicProviderOptions;
 };
 
 /**
@@ -122,9 +132,9 @@ const checkOptions = (options: AnthropicProviderOptions): void => {
  * ```
  */
 export const anthropicProvider = (options: AnthropicProviderOptions): Provider => {
-  checkOptions(options);
-  const { client, defaultModel, defaultMaxTokens = ANTHROPIC_DEFAULT_MAX_TOKENS } = options;
-  const name = options.name ?? 'anthropic';
+  const checked = checkOptions(options);
+  const { client, defaultModel, defaultMaxTokens = ANTHROPIC_DEFAULT_MAX_TOKENS } = checked;
+  const name = checked.name ?? 'anthropic';
 
   const settings = { client, name, defaultModel, defaultMaxTokens };
   const complete = async (request: CompletionRequest): Promise<CompletionResult> => {

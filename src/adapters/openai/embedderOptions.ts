@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { MemoryArgumentError } from 'conversation-memory';
-import { describeValue, unknownOption } from 'conversation-memory/store-kit';
+import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
 
 /**
  * Options of {@link createOpenAIEmbedder}.
@@ -69,18 +69,21 @@ const refuse = (what: string): never => {
  * @internal
  */
 export const readEmbedderOptions = (options: OpenAIEmbedderOptions): EmbedderSettings => {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (options === undefined) {
     refuse(`options must be an object such as { client }, received ${describeValue(options)}`);
   }
-  const unknown = unknownOption(options, KNOWN, 'options', { batch_size: 'batchSize' });
-  if (unknown !== undefined) refuse(unknown);
+  // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
+  const given = readOptionFields(options, KNOWN, API, {
+    example: '{ client }',
+    hints: { batch_size: 'batchSize' },
+  }) as Partial<OpenAIEmbedderOptions>;
   const {
     client,
     model = DEFAULT_EMBEDDING_MODEL,
     dimensions,
     batchSize = MAX_EMBEDDING_INPUTS,
     maxBatchBytes = DEFAULT_MAX_BATCH_BYTES,
-  } = options;
+  } = given;
   const create: unknown = (client as Partial<OpenAI> | undefined)?.embeddings?.create;
   if (typeof create !== 'function') {
     refuse(
@@ -103,5 +106,5 @@ export const readEmbedderOptions = (options: OpenAIEmbedderOptions): EmbedderSet
       `options.maxBatchBytes must be a whole number ≥ 1, received ${describeValue(maxBatchBytes)}`,
     );
   }
-  return { client, model, dimensions, batchSize, maxBatchBytes };
+  return { client: client as OpenAI, model, dimensions, batchSize, maxBatchBytes };
 };

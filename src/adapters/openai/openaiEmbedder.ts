@@ -4,7 +4,7 @@ import {
   type MemoryDecodeError,
   ProviderResponseError,
 } from 'conversation-memory';
-import { describeValue, unknownOption } from 'conversation-memory/store-kit';
+import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
 import { EmbeddingNotPreparedError, EmbeddingRequestError } from '../../library';
 import { embeddingBatches } from './embeddingBatches';
 import {
@@ -88,16 +88,8 @@ const readPrepareArguments = (texts: unknown, options: unknown): AbortSignal | u
       );
     }
   }
-  if (options === undefined) return undefined;
-  if (typeof options !== 'object' || options === null) {
-    throw new MemoryArgumentError(
-      api,
-      `options must be an object such as { signal }, received ${describeValue(options)}`,
-    );
-  }
-  const unknown = unknownOption(options, ['signal'], 'options');
-  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
-  const signal: unknown = (options as { signal?: unknown }).signal;
+  // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
+  const { signal } = readOptionFields(options, ['signal'], api, { example: '{ signal }' });
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new MemoryArgumentError(
       api,

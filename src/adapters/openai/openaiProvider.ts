@@ -6,7 +6,7 @@ import {
   type CompletionStreamPart,
   type Provider,
 } from 'conversation-memory';
-import { unknownOption } from 'conversation-memory/store-kit';
+import { readOptionFields } from 'conversation-memory/store-kit';
 import { chatParams } from './chatParams';
 import { callError, readCompletion } from './readCompletion';
 import { streamChat } from './streamChat';
@@ -51,11 +51,12 @@ const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
       `options must be an object such as { client }, received ${kindOf(options)}`,
     );
   }
-  const unknown = unknownOption(options, ['client', 'defaultModel', 'name'], 'options', {
-    model: 'defaultModel',
+  // Read once: an unknown key, or options that cannot be read (with the cause), are refused.
+  const given = readOptionFields(options, ['client', 'defaultModel', 'name'], API, {
+    hints: { model: 'defaultModel' },
+    error: AgentConfigError,
   });
-  if (unknown !== undefined) throw new AgentConfigError(API, unknown);
-  const { client, defaultModel, name = 'openai' } = options;
+  const { client, defaultModel, name = 'openai' } = given as Partial<OpenAIProviderOptions>;
   const create: unknown = (client as Partial<OpenAI> | undefined)?.chat?.completions?.create;
   if (typeof create !== 'function') {
     throw new AgentConfigError(
@@ -75,7 +76,10 @@ const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
       `options.name must be a non-empty string, received ${kindOf(name)}`,
     );
   }
-  return defaultModel === undefined ? { client, name } : { client, name, defaultModel };
+  const checked = client as OpenAI;
+  return defaultModel === undefined
+    ? { client: checked, name }
+    : { client: checked, name, defaultModel };
 };
 
 /**

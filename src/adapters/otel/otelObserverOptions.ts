@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import { AgentConfigError } from 'conversation-memory';
-import { describeValue, unknownOption } from 'conversation-memory/store-kit';
+import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
 
 /**
  * Options of {@link otelObserver}.
@@ -49,16 +49,12 @@ const API = 'otelObserver';
  * ```
  */
 export const readOtelOptions = (options: OtelObserverOptions | undefined): ReadOtelOptions => {
-  if (options === undefined) return { tracer: undefined, recordContent: false };
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new AgentConfigError(
-      API,
-      `options must be an object such as { recordContent: true }, received ${describeValue(options)}`,
-    );
-  }
-  const unknown = unknownOption(options, ['tracer', 'recordContent'], 'options');
-  if (unknown !== undefined) throw new AgentConfigError(API, unknown);
-  const { tracer, recordContent = false } = options;
+  // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
+  const given = readOptionFields(options, ['tracer', 'recordContent'], API, {
+    example: '{ recordContent: true }',
+    error: AgentConfigError,
+  }) as OtelObserverOptions;
+  const { tracer, recordContent = false } = given;
   if (tracer !== undefined && typeof (tracer as Partial<Tracer> | null)?.startSpan !== 'function') {
     throw new AgentConfigError(
       API,

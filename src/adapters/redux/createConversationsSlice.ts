@@ -1,6 +1,6 @@
 import { createSlice, type Slice } from '@reduxjs/toolkit';
 import { MemoryArgumentError } from 'conversation-memory';
-import { describeValue, unknownOption } from 'conversation-memory/store-kit';
+import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
 import { createMemoryAs } from '../shared/createMemoryAs';
 import { conversationReducers, type ConversationsCaseReducers } from './conversationReducers';
 import { conversationSelectors, type ConversationsSelectors } from './conversationSelectors';
@@ -75,23 +75,18 @@ const INITIAL_STATE: ConversationsState = /* @__PURE__ */ Object.freeze({
 export function createConversationsSlice<Name extends string = 'conversations'>(
   options: ConversationsSliceOptions<Name> = {},
 ): ConversationsSlice<Name> {
-  if (typeof options !== 'object' || options === null) {
-    throw new MemoryArgumentError(
-      API,
-      `options must be an object such as { defaultConfig }, received ${describeValue(options)}`,
-    );
-  }
-  // A misspelled `defaultconfig` would give every conversation the default config.
-  const unknown = unknownOption(options, ['name', 'defaultConfig'], 'options');
-  if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
-  const name = options.name ?? ('conversations' as Name);
+  // Read once; a misspelled `defaultconfig` would give every conversation the default config.
+  const given = readOptionFields(options, ['name', 'defaultConfig'], API, {
+    example: '{ defaultConfig }',
+  }) as ConversationsSliceOptions<Name>;
+  const name = given.name ?? ('conversations' as Name);
   if (typeof name !== 'string' || name === '') {
     throw new MemoryArgumentError(
       API,
       `name must be a non-empty string, received ${describeValue(name)}`,
     );
   }
-  const defaults = createMemoryAs(API, options.defaultConfig, 'options.defaultConfig').config;
+  const defaults = createMemoryAs(API, given.defaultConfig, 'options.defaultConfig').config;
   return createSlice({
     name,
     initialState: INITIAL_STATE,

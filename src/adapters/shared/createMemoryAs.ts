@@ -15,8 +15,8 @@ const underField = (problem: string, where: string): string => {
 /**
  * `createMemory(options)` for an adapter's public call: a bad config's `MemoryConfigError` names
  * that call (`createConversationsSlice`, `createMemoryStore`), not `createMemory`, and, with
- * `where`, the field that held the options (`options.defaultConfig.maxMessages must be …`).
- * Any other error is rethrown as it is.
+ * `where`, the field that held the options (`options.defaultConfig.maxMessages must be …`);
+ * options that could not be read keep their `cause`. Any other error is rethrown as it is.
  *
  * @param api - the public call, for the error's prefix
  * @param options - the memory's options as given
@@ -41,6 +41,12 @@ export const createMemoryAs = (
     if (!isConversationMemoryError(error) || error.code !== 'CM_CONFIG') throw error;
     const { problems, problemCount } = error as MemoryConfigError;
     const named = where === undefined ? problems : problems.map((p) => underField(p, where));
-    throw new MemoryConfigError(api, named, problemCount);
+    // Options that could not be read keep what reading them threw.
+    throw new MemoryConfigError(
+      api,
+      named,
+      problemCount,
+      'cause' in error ? { cause: error.cause } : undefined,
+    );
   }
 };

@@ -1,7 +1,8 @@
 import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { readOptionFields } from '../../internal/readOptionFields';
+import { unreadable } from '../../internal/unreadable';
 import { describeValue } from '../../util/describeValue';
 import { isPlainObject } from '../../util/isPlainObject';
-import { unknownOption } from '../../util/unknownOption';
 import type { KnowledgeStore } from '../../knowledge/store/types';
 
 /** The methods a knowledge store has. */
@@ -21,7 +22,49 @@ export const SNAKE_HINTS: Readonly<Record<string, string>> = {
 };
 
 /**
- * A reader of one factory's options: each read names `api` and the option in its error.
+ * A plain object's known fields, read once (see `readOptionFields`): `where` is refused when it is
+ * not a plain object, and an object that cannot be read is a `MemoryArgumentError` with the
+ * caller's error as `cause`.
+ */
+const plainFields = (
+  api: string,
+  value: unknown,
+  known: readonly string[],
+  where: string,
+  such: string,
+  hints?: Readonly<Record<string, string>>,
+): Record<string, unknown> => {
+  let plain: boolean;
+  try {
+    plain = isPlainObject(value);
+  } catch (error) {
+    throw unreadable(error, MemoryArgumentError, api, where);
+  }
+  if (!plain) {
+    throw new MemoryArgumentError(
+      api,
+      `${where} must be an object${such}, received ${describeValue(value)}`,
+    );
+  }
+  return readOptionFields(value, known, api, { where, ...(hints === undefined ? {} : { hints }) });
+};
+
+/** Whether `store` has every method of a knowledge store (one that cannot be read is refused). */
+const isKnowledgeStore = (api: string, store: unknown): boolean => {
+  if (typeof store !== 'object' || store === null) return false;
+  try {
+    return STORE_METHODS.every(
+      (method) => typeof (store as Record<string, unknown>)[method] === 'function',
+    );
+  } catch (error) {
+    throw unreadable(error, MemoryArgumentError, api, 'options.store');
+  }
+};
+
+/**
+ * A reader of one factory's options: each read names `api` and the option in its error. The
+ * options are read once, first (a getter or Proxy trap that throws is a `MemoryArgumentError` with
+ * the caller's error as `cause`); the checks work on that copy.
  *
  * @internal
  */
@@ -29,12 +72,8 @@ export const optionReader = (api: string, options: unknown, known: readonly stri
   const fail = (what: string): never => {
     throw new MemoryArgumentError(api, what);
   };
-  if (options !== undefined && !isPlainObject(options)) {
-    fail(`options must be an object, received ${describeValue(options)}`);
-  }
-  const record = (options ?? {}) as Record<string, unknown>;
-  const unknown = unknownOption(record, known, 'options', SNAKE_HINTS);
-  if (unknown !== undefined) fail(unknown);
+  const record =
+    options === undefined ? {} : plainFields(api, options, known, 'options', '', SNAKE_HINTS);
   return {
     record,
     positive(key: string, fallback: number): number {
@@ -77,14 +116,13 @@ export const optionReader = (api: string, options: unknown, known: readonly stri
     prompt(system: string, user: (conversation: string) => string) {
       const value = record.prompt;
       if (value === undefined) return Object.freeze({ system, user });
-      if (!isPlainObject(value)) {
-        return fail(
-          `options.prompt must be an object such as { system, user }, received ${describeValue(value)}`,
-        );
-      }
-      const prompt = value as Record<string, unknown>;
-      const unknownKey = unknownOption(prompt, ['system', 'user'], 'options.prompt');
-      if (unknownKey !== undefined) fail(unknownKey);
+      const prompt = plainFields(
+        api,
+        value,
+        ['system', 'user'],
+        'options.prompt',
+        ' such as { system, user }',
+      );
       if (prompt.system !== undefined && typeof prompt.system !== 'string') {
         fail(`options.prompt.system must be a string, received ${describeValue(prompt.system)}`);
       }
@@ -108,14 +146,7 @@ export const optionReader = (api: string, options: unknown, known: readonly stri
       namespace: string | undefined;
     } {
       const store = record.store;
-      if (
-        store !== undefined &&
-        (typeof store !== 'object' ||
-          store === null ||
-          STORE_METHODS.some(
-            (method) => typeof (store as Record<string, unknown>)[method] !== 'function',
-          ))
-      ) {
+      if (store !== undefined && !isKnowledgeStore(api, store)) {
         fail(
           `options.store must be a knowledge store (with ${STORE_METHODS.join(', ')}), received ${describeValue(store)}`,
         );

@@ -1,4 +1,4 @@
-import { unknownOption } from '../../util/unknownOption';
+import { readOptionFields } from '../../internal/readOptionFields';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../util/describeValue';
 import type { AgentStreamEvent } from '../streamEvents';
@@ -31,8 +31,7 @@ export interface ReadServerSentEventsOptions {
   readonly maxEventLength?: number;
 }
 
-const readMaxLength = (options: ReadServerSentEventsOptions): number => {
-  const value: unknown = options.maxEventLength;
+const readMaxLength = ({ maxEventLength: value }: { maxEventLength?: unknown }): number => {
   if (value === undefined) return SSE_MAX_EVENT_LENGTH;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
     throw new MemoryArgumentError(
@@ -157,8 +156,7 @@ export const readServerSentEvents = (
       'body is locked: another reader is reading it (a body can be read once; read the events from a fresh response)',
     );
   }
-  const unknown = unknownOption(options, ['maxEventLength'], 'options');
-  if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
-  const maxLength = readMaxLength(options);
+  // Read once, before the body is touched: options that cannot be read leave it unlocked.
+  const maxLength = readMaxLength(readOptionFields(options, ['maxEventLength'], API));
   return eventsOf(body.getReader(), maxLength);
 };

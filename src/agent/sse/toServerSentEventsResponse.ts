@@ -4,7 +4,7 @@ import { readExposeErrors, type ToServerSentEventsOptions } from './toServerSent
 
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../util/describeValue';
-import { unknownOption } from '../../util/unknownOption';
+import { readOptionFields } from '../../internal/readOptionFields';
 
 const API = 'toServerSentEventsResponse';
 
@@ -42,14 +42,15 @@ export const toServerSentEventsResponse = (
       `init must be an object such as { status: 200 }, received ${describeValue(init)}`,
     );
   }
-  // A misspelled `header` would send the response without the caller's headers.
-  const unknown = unknownOption(init, ['status', 'statusText', 'headers'], 'init');
-  if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
+  // Read once; a misspelled `header` would send the response without the caller's headers.
+  const given = readOptionFields(init, ['status', 'statusText', 'headers'], API, {
+    where: 'init',
+  }) as ResponseInit;
   // Read once, here, so that a wrong option is named with this call.
   const exposeErrors = readExposeErrors(options, API);
   const body = toServerSentEvents(events, { exposeErrors });
-  const headers = new Headers(init.headers);
+  const headers = new Headers(given.headers);
   headers.set('content-type', 'text/event-stream');
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-cache');
-  return new Response(body, { ...init, headers });
+  return new Response(body, { ...given, headers });
 };

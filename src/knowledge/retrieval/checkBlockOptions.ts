@@ -1,7 +1,8 @@
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue, received } from '../../util/describeValue';
 import { limitProblem } from '../../util/limitProblem';
-import { unknownOption } from '../../util/unknownOption';
+import { readOptionFields } from '../../internal/readOptionFields';
+import type { KnowledgeBlocksOptions } from './types';
 import { TRUNCATED_SUFFIX } from './headers';
 
 const API = 'knowledgeBlocks';
@@ -35,42 +36,48 @@ const checkBudget = (name: string, value: unknown): void => {
     fail(`${name} must be an integer ≥ 0 (tokens), ${received(value)}`);
 };
 
-const checkModule = (name: string, value: unknown): void => {
-  if (value === undefined) return;
-  if (!isObject(value)) fail(`options.${name} must be an object, ${received(value)}`);
-  const options = value as Record<string, unknown>;
-  const unknown = unknownOption(options, MODULE_KEYS[name] as readonly string[], `options.${name}`);
-  if (unknown !== undefined) fail(unknown);
+/** A module's options (`options.graph`, …), read once and checked; `undefined` when absent. */
+const checkModule = (name: string, value: unknown): Record<string, unknown> | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) {
+    fail(`options.${name} must be an object, ${received(value)}`);
+  }
+  const options = readOptionFields(value, MODULE_KEYS[name] as readonly string[], API, {
+    where: `options.${name}`,
+  });
   checkBudget(`options.${name}.budget`, options['budget']);
   const triples = options['maxContextTriples'];
   const triplesProblem = triples === undefined ? undefined : limitProblem(triples);
   if (triplesProblem !== undefined) fail(`options.${name}.maxContextTriples ${triplesProblem}`);
   const chars = options['maxContextChars'];
-  if (chars === undefined) return;
+  if (chars === undefined) return options;
   const charsProblem = limitProblem(chars);
   if (charsProblem !== undefined) fail(`options.${name}.maxContextChars ${charsProblem}`);
   if ((chars as number) < MIN_CONTEXT_CHARS)
     fail(
       `options.${name}.maxContextChars must be at least ${MIN_CONTEXT_CHARS} (the length of the truncation suffix), received ${describeValue(chars)}`,
     );
+  return options;
 };
 
 /**
  * Checks the state and options of `knowledgeBlocks`, throwing a `MemoryArgumentError` that names
- * the first bad field and the value received.
+ * the first bad field and the value received. The options are read once (the modules' too), and
+ * the checked copy is returned: options that cannot be read (a getter or a Proxy trap that
+ * throws) are a `MemoryArgumentError` with the caller's error as `cause`.
  *
  * @internal
  */
-export const checkBlockOptions = (state: unknown, options: unknown): void => {
+export const checkBlockOptions = (state: unknown, options: unknown): KnowledgeBlocksOptions => {
   if (!isObject(state)) fail(`state must be a KnowledgeState, ${received(state)}`);
   for (const key of ['entities', 'relations', 'entries']) {
     const list = (state as Record<string, unknown>)[key];
     if (!Array.isArray(list)) fail(`state.${key} must be an array, ${received(list)}`);
   }
-  if (!isObject(options)) fail(`options must be an object, ${received(options)}`);
-  const o = options as Record<string, unknown>;
-  const unknown = unknownOption(o, KNOWN, 'options');
-  if (unknown !== undefined) fail(unknown);
+  if (typeof options !== 'object' || options === null) {
+    fail(`options must be an object, ${received(options)}`);
+  }
+  const o: Record<string, unknown> = readOptionFields(options, KNOWN, API);
   if (typeof o['now'] !== 'number' || !Number.isFinite(o['now']))
     fail(
       `options.now must be a finite number (milliseconds since the epoch), ${received(o['now'])}`,
@@ -83,7 +90,11 @@ export const checkBlockOptions = (state: unknown, options: unknown): void => {
   }
   if (o['sanitize'] !== undefined && typeof o['sanitize'] !== 'boolean')
     fail(`options.sanitize must be a boolean, ${received(o['sanitize'])}`);
-  for (const name of Object.keys(MODULE_KEYS)) checkModule(name, o[name]);
+  for (const name of Object.keys(MODULE_KEYS)) {
+    const module = checkModule(name, o[name]);
+    if (module !== undefined) o[name] = module;
+  }
+  return o as unknown as KnowledgeBlocksOptions;
 };
 
 /**

@@ -96,7 +96,8 @@ export const knowledgeBlocks = (
   state: KnowledgeState,
   options: KnowledgeBlocksOptions,
 ): KnowledgeBlocksResult => {
-  checkBlockOptions(state, options);
+  // Read once: the work below sees the checked copy.
+  options = checkBlockOptions(state, options);
   const count = checkedCounter(options.countTokens ?? quarterCodePoints);
   const context: UnitContext = {
     api: API,

@@ -1,5 +1,6 @@
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../util/describeValue';
+import { readOptionFields } from '../../internal/readOptionFields';
 import { bm25Scores } from './bm25';
 import { allWords, nameOccursIn } from './searchWords';
 
@@ -112,7 +113,9 @@ export const scoreFactsFor = (
  * @param documents - the facts' texts and the names they mention
  * @param options - `score` to replace BM25
  * @returns one score per document, in order
- * @throws MemoryArgumentError when `options.score` returns anything but one finite number per text
+ * @throws MemoryArgumentError when `options.score` returns anything but one finite number per text,
+ *   is not a function, or the options hold an unknown key or cannot be read (with the error as
+ *   `cause`)
  * @example
  * ```ts
  * scoreFacts('where does alice work', [
@@ -125,4 +128,13 @@ export const scoreFacts = (
   query: string,
   documents: readonly FactDocument[],
   options: ScoreFactsOptions = {},
-): number[] => scoreFactsFor('scoreFacts', query, documents, options.score);
+): number[] => {
+  const { score } = readOptionFields(options, ['score'], 'scoreFacts', { example: '{ score }' });
+  if (score !== undefined && typeof score !== 'function') {
+    throw new MemoryArgumentError(
+      'scoreFacts',
+      `options.score must be a function (query, texts) => scores, received ${describeValue(score)}`,
+    );
+  }
+  return scoreFactsFor('scoreFacts', query, documents, score as FactScorer | undefined);
+};

@@ -38,7 +38,7 @@ import {
   sessionClockOf,
   sessionTtlOf,
   searchTerms,
-  unknownOption,
+  readOptionFields,
   checkSessionOptions,
 } from 'conversation-memory/store-kit';
 import { syncDirectory, writeFileAtomic } from './atomicWrite';
@@ -170,25 +170,33 @@ export class JsonFileSessionStore implements SessionStore {
       );
     }
     // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
-    const unknown = unknownOption(
+    // Read once, before the folder is made: options that cannot be read create nothing.
+    const given = readOptionFields(
       options,
       ['directory', 'defaultTtl', 'now', 'lockWaitMs', 'staleLockMs', 'maxFileBytes'],
-      'options',
-      { ttl: 'defaultTtl', default_ttl: 'defaultTtl', dir: 'directory', path: 'directory' },
+      API,
+      {
+        hints: {
+          ttl: 'defaultTtl',
+          default_ttl: 'defaultTtl',
+          dir: 'directory',
+          path: 'directory',
+        },
+      },
     );
-    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
-    if (typeof options.directory !== 'string' || options.directory === '') {
+    const { directory } = given;
+    if (typeof directory !== 'string' || directory === '') {
       throw new MemoryArgumentError(
         API,
-        `options.directory must be a non-empty path, received ${describeValue(options.directory)}`,
+        `options.directory must be a non-empty path, received ${describeValue(directory)}`,
       );
     }
-    this.#ttl = sessionTtlOf(options.defaultTtl, API);
-    this.#now = sessionClockOf(options.now, API);
-    this.#lockWaitMs = positiveMs(options.lockWaitMs, 'lockWaitMs', 10_000);
-    this.#staleLockMs = positiveMs(options.staleLockMs, 'staleLockMs', 30_000);
-    this.#maxFileBytes = fileBytes(options.maxFileBytes);
-    this.directory = resolve(options.directory);
+    this.#ttl = sessionTtlOf(given.defaultTtl, API);
+    this.#now = sessionClockOf(given.now, API);
+    this.#lockWaitMs = positiveMs(given.lockWaitMs, 'lockWaitMs', 10_000);
+    this.#staleLockMs = positiveMs(given.staleLockMs, 'staleLockMs', 30_000);
+    this.#maxFileBytes = fileBytes(given.maxFileBytes);
+    this.directory = resolve(directory);
     try {
       mkdirSync(this.directory, { recursive: true });
     } catch (error) {
@@ -638,11 +646,12 @@ export class JsonFileSessionStore implements SessionStore {
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     return unavailableOnFailure(this.#failurePlace('search', undefined, false), async () => {
       this.#open('search');
-      checkSessionOptions(options, 'search', `${API}.search`);
       const api = `${API}.search`;
+      // Read once: the search sees the copy.
+      const given = checkSessionOptions(options, 'search', api);
       const terms = searchTerms(query);
-      const limit = searchLimitOf(options?.limit);
-      const namespace = namespaceOf(options?.namespace, api);
+      const limit = searchLimitOf(given.limit);
+      const namespace = namespaceOf(given.namespace, api);
       if (terms.length === 0 || limit <= 0) return Object.freeze([]);
       const results: SessionSearchResult[] = [];
       for await (const { record, state } of this.#scan(api)) {

@@ -414,9 +414,9 @@ export class RedisEventStore implements EventStore {
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     const api = this.#open('streams');
-    checkEventOptions(options, 'streams', `${API}.streams`);
+    // Read once: the listing sees the copy.
     const namespace = namespaceOf(
-      typeof options === 'object' && options !== null ? options.namespace : undefined,
+      checkEventOptions(options, 'streams', `${API}.streams`).namespace,
       api,
     );
     const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
@@ -495,7 +495,8 @@ export class RedisEventStore implements EventStore {
     options?: SubscribeOptions,
   ): Unsubscribe {
     const api = this.#open('subscribe');
-    checkEventOptions(options, 'subscribe', api);
+    // Read once: the subscription sees the copy.
+    const given = checkEventOptions(options, 'subscribe', api);
     const { key } = sessionKeyOf(streamId, options, api);
     if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
       throw new MemoryArgumentError(
@@ -509,13 +510,16 @@ export class RedisEventStore implements EventStore {
         `listener must be a function, received ${typeof listener}`,
       );
     }
-    const given = options?.onError;
-    if (given !== undefined && typeof given !== 'function') {
+    const report = given.onError;
+    if (report !== undefined && typeof report !== 'function') {
       throw new MemoryArgumentError(api, 'options.onError must be a function');
     }
     // A lost connection, reported while following, names the stream as the other methods do.
     const onError: SubscribeOptions['onError'] =
-      given === undefined ? undefined : (error, entry) => given(withId(error, streamId), entry);
+      report === undefined
+        ? undefined
+        : (error, entry) =>
+            (report as NonNullable<SubscribeOptions['onError']>)(withId(error, streamId), entry);
     const stop = followRedisStream(
       {
         connection: this.#connection.dedicated(api),

@@ -23,7 +23,7 @@ import {
   namespaceOf,
   sessionAddressOf,
   sessionKeyOf,
-  unknownOption,
+  readOptionFields,
 } from 'conversation-memory/store-kit';
 import { naming } from '../environmentFailure';
 import { RedisConnection } from './redisConnection';
@@ -135,9 +135,9 @@ export class RedisKnowledgeStore implements KnowledgeStore {
         "options must be an object such as { url: 'redis://localhost:6379' }",
       );
     }
-    const unknown = unknownOption(options, REDIS_CONNECTION_OPTIONS, 'options');
-    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
-    const settings = readRedisConnectionOptions(options, DEFAULT_REDIS_KNOWLEDGE_PREFIX, API);
+    // Read once: the checks below see the copy.
+    const given = readOptionFields(options, REDIS_CONNECTION_OPTIONS, API);
+    const settings = readRedisConnectionOptions(given, DEFAULT_REDIS_KNOWLEDGE_PREFIX, API);
     this.prefix = settings.prefix;
     this.#connection = new RedisConnection(settings.source, settings.connection);
   }

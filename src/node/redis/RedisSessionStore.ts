@@ -253,10 +253,11 @@ export class RedisSessionStore implements SessionStore {
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     const api = this.#open('search');
-    checkSessionOptions(options, 'search', `${API}.search`);
+    // Read once: the search sees the copy.
+    const given = checkSessionOptions(options, 'search', `${API}.search`);
     const terms = searchTerms(query);
-    const limit = searchLimitOf(options?.limit);
-    const namespace = namespaceOf(options?.namespace, api);
+    const limit = searchLimitOf(given.limit);
+    const namespace = namespaceOf(given.namespace, api);
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const results: SessionSearchResult[] = [];
     for await (const found of this.#scan(

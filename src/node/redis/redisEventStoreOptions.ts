@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from 'conversation-memory';
-import { snapshotEveryOf, unknownOption } from 'conversation-memory/store-kit';
+import { snapshotEveryOf, readOptionFields } from 'conversation-memory/store-kit';
 import type { RedisClusterClient, RedisSessionClient } from './redisClients';
 import {
   type RedisConnectionOptions,
@@ -69,11 +69,11 @@ export const readRedisEventStoreOptions = (
       `options must be an object such as { url: 'redis://localhost:6379' }, received ${options === null ? 'null' : typeof options}`,
     );
   }
-  const unknown = unknownOption(options, [...REDIS_CONNECTION_OPTIONS, 'snapshotEvery'], 'options');
-  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
-  const { snapshotEvery } = options as RedisEventStoreOptions;
+  // Read once: the checks below see the copy.
+  const given = readOptionFields(options, [...REDIS_CONNECTION_OPTIONS, 'snapshotEvery'], api);
+  const { snapshotEvery } = given;
   return {
-    ...readRedisConnectionOptions(options, DEFAULT_REDIS_EVENT_PREFIX, api),
+    ...readRedisConnectionOptions(given, DEFAULT_REDIS_EVENT_PREFIX, api),
     snapshotEvery: snapshotEveryOf(snapshotEvery, api),
   };
 };

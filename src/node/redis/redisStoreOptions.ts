@@ -1,5 +1,5 @@
 import { MemoryArgumentError, type SessionStoreOptions } from 'conversation-memory';
-import { sessionClockOf, sessionTtlOf, unknownOption } from 'conversation-memory/store-kit';
+import { sessionClockOf, sessionTtlOf, readOptionFields } from 'conversation-memory/store-kit';
 import {
   type RedisConnectionOptions,
   type RedisConnectionRead,
@@ -65,16 +65,13 @@ export const readRedisStoreOptions = (options: unknown, api: string): RedisStore
     );
   }
   // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
-  const unknown = unknownOption(
-    options,
-    [...REDIS_CONNECTION_OPTIONS, 'defaultTtl', 'now'],
-    'options',
-    { ttl: 'defaultTtl', default_ttl: 'defaultTtl' },
-  );
-  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
-  const { defaultTtl, now } = options as RedisSessionStoreOptions;
+  // Read once: the checks below see the copy.
+  const given = readOptionFields(options, [...REDIS_CONNECTION_OPTIONS, 'defaultTtl', 'now'], api, {
+    hints: { ttl: 'defaultTtl', default_ttl: 'defaultTtl' },
+  });
+  const { defaultTtl, now } = given;
   return {
-    ...readRedisConnectionOptions(options, DEFAULT_REDIS_SESSION_PREFIX, api),
+    ...readRedisConnectionOptions(given, DEFAULT_REDIS_SESSION_PREFIX, api),
     ttl: sessionTtlOf(defaultTtl, api),
     now: sessionClockOf(now, api),
   };

@@ -373,9 +373,9 @@ export class SqliteEventStore implements EventStore {
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     return unavailableOnFailure(this.#failurePlace('streams', undefined, false), async () => {
       const stillOpen = this.#stillOpen('streams');
-      checkEventOptions(options, 'streams', `${API}.streams`);
+      // Read once: the listing sees the copy.
       const namespace = namespaceOf(
-        typeof options === 'object' && options !== null ? options.namespace : undefined,
+        checkEventOptions(options, 'streams', `${API}.streams`).namespace,
         `${API}.streams`,
       );
       const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);

@@ -26,7 +26,7 @@ import {
   namespaceOf,
   sessionAddressOf,
   sessionKeyOf,
-  unknownOption,
+  readOptionFields,
 } from 'conversation-memory/store-kit';
 import type { either as E } from 'fp-ts';
 import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
@@ -111,12 +111,10 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         "options must be an object such as { path: 'knowledge.db' }",
       );
     }
-    const unknown = unknownOption(options, ['path', 'lockTimeoutMs'], 'options', {
-      filename: 'path',
-      file: 'path',
+    // Read once, before the file is opened: options that cannot be read create nothing.
+    const { path, lockTimeoutMs } = readOptionFields(options, ['path', 'lockTimeoutMs'], API, {
+      hints: { filename: 'path', file: 'path' },
     });
-    if (unknown !== undefined) throw new MemoryArgumentError(API, unknown);
-    const { path, lockTimeoutMs } = options as { path?: unknown; lockTimeoutMs?: unknown };
     if (typeof path !== 'string' || path === '') {
       throw new MemoryArgumentError(
         API,

@@ -376,10 +376,11 @@ export class SqliteSessionStore implements SessionStore {
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     return unavailableOnFailure(this.#failurePlace('search', undefined, false), async () => {
       const stillOpen = this.#open('search');
-      checkSessionOptions(options, 'search', `${API}.search`);
+      // Read once: the search sees the copy.
+      const given = checkSessionOptions(options, 'search', `${API}.search`);
       const terms = searchTerms(query);
-      const limit = searchLimitOf(options?.limit);
-      const namespace = namespaceOf(options?.namespace, `${API}.search`);
+      const limit = searchLimitOf(given.limit);
+      const namespace = namespaceOf(given.namespace, `${API}.search`);
       if (terms.length === 0 || limit <= 0) return Object.freeze([]);
       const now = this.#now();
       return searchRows(this.#database, {

@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from 'conversation-memory';
-import { snapshotEveryOf, unknownOption } from 'conversation-memory/store-kit';
+import { snapshotEveryOf, readOptionFields } from 'conversation-memory/store-kit';
 import { lockTimeoutOf } from './storeOptions';
 
 /** How long an append waits for another connection's write lock, by default (milliseconds). */
@@ -39,12 +39,13 @@ export const readEventStoreOptions = (
   if (typeof options !== 'object' || options === null) {
     throw new MemoryArgumentError(api, "options must be an object such as { path: 'events.db' }");
   }
-  const unknown = unknownOption(options, ['path', 'snapshotEvery', 'lockTimeoutMs'], 'options', {
-    filename: 'path',
-    file: 'path',
-  });
-  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
-  const { path, snapshotEvery, lockTimeoutMs } = options as Record<string, unknown>;
+  // Read once, before the file is opened: options that cannot be read create nothing.
+  const { path, snapshotEvery, lockTimeoutMs } = readOptionFields(
+    options,
+    ['path', 'snapshotEvery', 'lockTimeoutMs'],
+    api,
+    { hints: { filename: 'path', file: 'path' } },
+  );
   if (typeof path !== 'string' || path === '') {
     throw new MemoryArgumentError(
       api,

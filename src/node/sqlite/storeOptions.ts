@@ -1,5 +1,5 @@
 import { MemoryArgumentError, type SessionStoreOptions } from 'conversation-memory';
-import { sessionClockOf, sessionTtlOf, unknownOption } from 'conversation-memory/store-kit';
+import { sessionClockOf, sessionTtlOf, readOptionFields } from 'conversation-memory/store-kit';
 
 /** How long a call waits for another connection's write lock, by default (milliseconds). */
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
@@ -82,14 +82,13 @@ export const readStoreOptions = (options: unknown, api: string): StoreSettings =
     throw new MemoryArgumentError(api, "options must be an object such as { path: 'sessions.db' }");
   }
   // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
-  const unknown = unknownOption(
+  // Read once, before the file is opened: options that cannot be read create nothing.
+  const { path, fts, lockTimeoutMs, defaultTtl, now } = readOptionFields(
     options,
     ['path', 'fts', 'lockTimeoutMs', 'defaultTtl', 'now'],
-    'options',
-    { ttl: 'defaultTtl', default_ttl: 'defaultTtl', filename: 'path', file: 'path' },
+    api,
+    { hints: { ttl: 'defaultTtl', default_ttl: 'defaultTtl', filename: 'path', file: 'path' } },
   );
-  if (unknown !== undefined) throw new MemoryArgumentError(api, unknown);
-  const { path, fts, lockTimeoutMs, defaultTtl, now } = options as Record<string, unknown>;
   if (typeof path !== 'string' || path === '') {
     throw new MemoryArgumentError(
       api,
