@@ -8,7 +8,8 @@
  *   a process of its own: it mocks a module, registers a tokenizer or an embedder (the registries
  *   are per process), loads the browser build's optional parts, or looks at which modules Node has
  *   loaded. The check in `testPlan.test.ts` finds such files by what they call and fails when one
- *   is missing here.
+ *   is missing here. A file that compares timings runs alone too, so that the garbage of the files
+ *   before it in a shared process does not weigh on one timing and not the other.
  * - The rerun against the built `dist/` (`TEST_DIST=1`, after `npm run build`) runs only the
  *   files that exercise what the build changes: every entry through the package name (surface and
  *   smoke), the bundles' chunks and lazily loaded parts (tokens, the redundancy planner in the
@@ -39,6 +40,8 @@ export const ISOLATED_TEST_FILES: readonly string[] = [
   'test/tokens/tokens.prototypeNames.test.ts',
   'test/tokens/tokens.registry.test.ts',
   'test/tokens/tokens.test.ts',
+  // timing ratios (a growth check): away from the garbage other files leave in a shared process
+  'test/tokens/tokens.growth.test.ts',
 ];
 
 /**
