@@ -15,7 +15,9 @@
 //
 // A folder that is not listed is an error, so a new folder gets a place in the order. Imports by
 // package name (fp-ts, 'conversation-memory/store-kit') and files outside src/ are not checked.
-import { dirname, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
 
 export const LAYERS = [
   'model',
@@ -45,11 +47,32 @@ export const LAYERS = [
 ];
 
 /** The layer of a path inside src/ (`undefined` outside src/). */
-const layerOf = (srcRoot, file) => {
+export const layerOf = (srcRoot, file) => {
   const inside = relative(srcRoot, file);
   if (inside.startsWith('..') || inside === '') return undefined;
   const parts = inside.split(sep);
   return parts.length === 1 ? '(root)' : parts[0];
+};
+
+/** The package's own name, as src/ imports it (`conversation-memory`, `conversation-memory/node`). */
+export const PACKAGE_NAME = 'conversation-memory';
+
+/**
+ * The entry file of each import name of the package (`conversation-memory`,
+ * `conversation-memory/store-kit`, …), absolute, from tsconfig.json's `paths`: the one map that
+ * TypeScript, the tests (vite.config.ts) and this rule resolve the names with.
+ */
+export const packageEntries = (root) => {
+  const file = join(root, 'tsconfig.json');
+  const { config, error } = ts.parseConfigFileTextToJson(file, readFileSync(file, 'utf8'));
+  if (error !== undefined)
+    throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(error.messageText, '\n')}`);
+  const paths = config?.compilerOptions?.paths ?? {};
+  return new Map(
+    Object.entries(paths)
+      .filter(([name]) => name === PACKAGE_NAME || name.startsWith(`${PACKAGE_NAME}/`))
+      .map(([name, [target]]) => [name, resolve(root, target)]),
+  );
 };
 
 /** @type {import('eslint').Rule.RuleModule} */
