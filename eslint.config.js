@@ -36,7 +36,8 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     plugins: { layers },
     rules: {
-      // src/ is in layers (scripts/layerOrder.js): nothing imports upward.
+      // src/ is in layers (docs/design.md, scripts/layerOrder.js): nothing imports upward, by a
+      // relative path or by the package's own name.
       'layers/layer-order': 'error',
       'no-console': 'error',
       'no-restricted-imports': [

@@ -39,7 +39,7 @@ const sharedLibrary = (variant: '' | '.browser'): Plugin => ({
 
 /** The browser-safe entries, each a thin list over the shared library build. */
 const thinEntries = {
-  index: 'src/index.ts',
+  index: 'src/entries/index.ts',
   'store-kit': 'src/entries/storeKit.ts',
   testing: 'src/entries/testing.ts',
   sse: 'src/entries/sse.ts',
@@ -70,18 +70,18 @@ export default defineConfig([
       ...thinEntries,
       // Adapters use only the public API, imported by the package's own name, so the built
       // subpaths share the root entry's code instead of carrying a copy of it.
-      openai: 'src/adapters/openai/index.ts',
-      anthropic: 'src/adapters/anthropic/index.ts',
-      'ai-sdk': 'src/adapters/ai-sdk/index.ts',
-      redux: 'src/adapters/redux/index.ts',
-      zustand: 'src/adapters/zustand/index.ts',
-      otel: 'src/adapters/otel/index.ts',
+      openai: 'src/entries/integrations/openai.ts',
+      anthropic: 'src/entries/integrations/anthropic.ts',
+      'ai-sdk': 'src/entries/integrations/aiSdk.ts',
+      redux: 'src/entries/integrations/redux.ts',
+      zustand: 'src/entries/integrations/zustand.ts',
+      otel: 'src/entries/integrations/otel.ts',
       // Node-only stores (files, SQLite, Redis); the same rule: the public API by name.
-      node: 'src/node/index.ts',
+      node: 'src/entries/integrations/node.ts',
       // The former name of `node`, an alias until 1.0 (re-exports `conversation-memory/node`).
-      'sessions-node': 'src/entries/sessionsNode.ts',
+      'sessions-node': 'src/entries/integrations/sessionsNode.ts',
       // loadTokenizer with the encodings behind it, for the browser builds.
-      encodings: 'src/tokens/encodingsEntry.ts',
+      encodings: 'src/entries/encodings.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

@@ -1,17 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { packageEntries } from './scripts/packageEntries.js';
+import { distAliases } from './test/dist/distAliases.mjs';
 import { DIST_TEST_PATHS, ISOLATED_TEST_FILES, runsAgainstDist } from './test/setup/testPlan';
 
 /**
- * Tests import `conversation-memory` by its package name. By default the name
- * points at `src/`; with `TEST_DIST=1` it points at the built `dist/` entry,
- * so the artifact users install is what the suite exercises.
+ * Tests import `conversation-memory` and its subpaths by the package's name. By default each name
+ * points at its entry file in `src/` (tsconfig.json's `paths`, the map TypeScript uses); with
+ * `TEST_DIST=1` it points at the built `dist/` file package.json's `exports` gives it, so the
+ * artifact users install is what the suite exercises.
  */
 const useDist = process.env['TEST_DIST'] === '1';
-const entry = useDist ? './dist/index.js' : './src/index.ts';
-/** The adapter subpaths, each an optional peer's adapter. */
-const subpath = (name: string): string =>
-  useDist ? `./dist/${name}.js` : `./src/adapters/${name}/index.ts`;
+const root = fileURLToPath(new URL('./', import.meta.url));
+const targets = useDist ? new Map(Object.entries(distAliases(root))) : packageEntries(root);
 
 /** The rerun against `dist/`: folders of the plan as globs, files as they are. */
 const distGlobs = DIST_TEST_PATHS.map((path) =>
@@ -20,35 +21,10 @@ const distGlobs = DIST_TEST_PATHS.map((path) =>
 
 export default defineConfig({
   resolve: {
-    alias: [
-      {
-        find: /^conversation-memory$/,
-        replacement: fileURLToPath(new URL(entry, import.meta.url)),
-      },
-      ...['openai', 'anthropic', 'ai-sdk', 'redux', 'zustand', 'otel'].map((name) => ({
-        find: new RegExp(`^conversation-memory/${name}$`),
-        replacement: fileURLToPath(new URL(subpath(name), import.meta.url)),
-      })),
-      ...(
-        [
-          ['store-kit', 'store-kit', './src/entries/storeKit.ts'],
-          ['testing', 'testing', './src/entries/testing.ts'],
-          ['sse', 'sse', './src/entries/sse.ts'],
-          ['tokens', 'tokens', './src/entries/tokens.ts'],
-          ['constants', 'constants', './src/entries/constants.ts'],
-          ['knowledge', 'knowledge', './src/entries/knowledge.ts'],
-          ['pruning', 'pruning', './src/entries/pruning.ts'],
-          ['encodings', 'encodings', './src/tokens/encodingsEntry.ts'],
-          ['node', 'node', './src/node/index.ts'],
-          ['sessions/node', 'sessions-node', './src/entries/sessionsNode.ts'],
-        ] as const
-      ).map(([name, built, source]) => ({
-        find: new RegExp(`^conversation-memory/${name}$`),
-        replacement: fileURLToPath(
-          new URL(useDist ? `./dist/${built}.js` : source, import.meta.url),
-        ),
-      })),
-    ],
+    alias: [...targets].map(([name, replacement]) => ({
+      find: new RegExp(`^${name}$`),
+      replacement,
+    })),
   },
   test: {
     setupFiles: ['./test/setup/fastCheck.ts'],

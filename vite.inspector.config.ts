@@ -61,7 +61,7 @@ export default defineConfig({
     alias: [
       {
         find: /^conversation-memory$/,
-        replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+        replacement: fileURLToPath(new URL('./src/entries/index.ts', import.meta.url)),
       },
     ],
   },

@@ -68,7 +68,7 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type * as Library from '../src/library';
-import type { MemoryState, Message, TokenizerName } from '../src/index';
+import type { MemoryState, Message, TokenizerName } from '../src/entries/index';
 import { generateConversation } from './fixtures';
 import { ReferenceMemory, countContent, referenceHeuristic } from './referenceMemory';
 

@@ -18,7 +18,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type * as Library from '../src/library';
-import type { EventLog, MemoryAction, Message } from '../src/index';
+import type { EventLog, MemoryAction, Message } from '../src/entries/index';
 import { generateConversation } from './fixtures';
 import { medianOf } from './stats';
 

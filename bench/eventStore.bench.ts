@@ -22,8 +22,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as Library from '../src/library';
-import type * as NodeStores from '../src/node/index';
-import type { EventStore, MemoryAction } from '../src/index';
+import type * as NodeStores from '../src/entries/integrations/node';
+import type { EventStore, MemoryAction } from '../src/entries/index';
 import { startRedisServer } from '../test/support/redisServer';
 import { medianOf } from './stats';
 
@@ -36,7 +36,7 @@ const lib = (
 const stores = (
   useDist
     ? await import(new URL('../dist/node.js', import.meta.url).href)
-    : await import('../src/node/index')
+    : await import('../src/entries/integrations/node')
 ) as typeof NodeStores;
 
 const STREAM_LENGTH = 100_000;

@@ -5,7 +5,7 @@
  * characters of plain words and punctuation (BMP only, so `.length` equals the code-point count
  * the reference's `len()` sees).
  */
-import type { Message, ToolCall } from '../src/index';
+import type { Message, ToolCall } from '../src/entries/index';
 
 /** mulberry32: a tiny, fast, fixed-seed generator; the same seed always gives the same sequence. */
 export const createRandom = (seed: number): (() => number) => {

@@ -25,7 +25,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type * as Library from '../src/library';
-import type { CompletionStreamPart, MemoryState, Provider } from '../src/index';
+import type { CompletionStreamPart, MemoryState, Provider } from '../src/entries/index';
 import { generateConversation } from './fixtures';
 import { medianOf } from './stats';
 

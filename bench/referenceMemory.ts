@@ -16,7 +16,7 @@
  * tokenizer shows what re-counting costs with one; a counter that also counts tool calls (as the
  * library's encodings do) makes the port trim exactly what the library trims.
  */
-import type { Message } from '../src/index';
+import type { Message } from '../src/entries/index';
 
 export class ReferenceMemory {
   messages: Message[] = [];

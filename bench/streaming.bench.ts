@@ -15,7 +15,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type * as Library from '../src/library';
-import type { AgentStreamEvent, CompletionRequest } from '../src/index';
+import type { AgentStreamEvent, CompletionRequest } from '../src/entries/index';
 import { medianOf } from './stats';
 
 const DIST: string = new URL('../dist/library.js', import.meta.url).href;

@@ -8,14 +8,16 @@
  * (`tokens → entries`), however many imports make it.
  *
  * Usage: `node scripts/importGraph.mjs` prints the count of upward arrows and, under each, the
- * imports that make it; it exits with 1 when there is one. test/surface/layers.test.ts holds the
+ * imports that make it; it exits with 1 when there is one, or an import of the package's name that
+ * tsconfig.json's `paths` does not map. test/surface/layers.test.ts holds the
  * count to 0.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { LAYERS, PACKAGE_NAME, layerOf, packageEntries } from './layerOrder.js';
+import { LAYERS, layerOf } from './layerOrder.js';
+import { isPackageName, packageEntries } from './packageEntries.js';
 
 /** Every .ts file under a folder, absolute. */
 const sourceFiles = (folder) =>
@@ -63,24 +65,27 @@ const resolveRelative = (from, name) => {
  * The import graph of `root`'s src/ and its upward arrows.
  *
  * @param {string} root - the project folder (with src/ and tsconfig.json)
- * @returns {{ files: number, imports: number, arrows: string[], upward: { arrow: string, imports: string[] }[] }}
+ * @returns {{ files: number, imports: number, arrows: string[], upward: { arrow: string, imports: string[] }[], unresolved: string[] }}
  */
 export const importGraph = (root) => {
   const srcRoot = join(root, 'src');
   const entries = packageEntries(root);
   const arrows = new Map();
   const files = sourceFiles(srcRoot);
+  const unresolved = [];
   let imports = 0;
   for (const file of files) {
     const fromLayer = layerOf(srcRoot, file);
     for (const name of importedNames(file)) {
-      const isOwnName = name === PACKAGE_NAME || name.startsWith(`${PACKAGE_NAME}/`);
       const target = name.startsWith('.')
         ? resolveRelative(file, name)
-        : isOwnName
+        : isPackageName(name)
           ? entries.get(name)
           : undefined;
-      if (target === undefined) continue;
+      if (target === undefined) {
+        if (isPackageName(name)) unresolved.push(`${relative(root, file)} imports ${name}`);
+        continue;
+      }
       imports += 1;
       const toLayer = layerOf(srcRoot, target);
       if (toLayer === undefined || toLayer === fromLayer) continue;
@@ -96,12 +101,12 @@ export const importGraph = (root) => {
       return to < 0 || to > from;
     })
     .map(([arrow, made]) => ({ arrow, imports: made }));
-  return { files: files.length, imports, arrows: [...arrows.keys()], upward };
+  return { files: files.length, imports, arrows: [...arrows.keys()], upward, unresolved };
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = fileURLToPath(new URL('../', import.meta.url));
-  const { files, imports, arrows, upward } = importGraph(root);
+  const { files, imports, arrows, upward, unresolved } = importGraph(root);
   process.stdout.write(
     `${files} files, ${imports} imports of files in src/, ${arrows.length} arrows between layers, ` +
       `${upward.length} upward\n`,
@@ -109,5 +114,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const { arrow, imports: made } of upward) {
     process.stdout.write(`  ${arrow} (${made.length})\n${made.map((m) => `    ${m}\n`).join('')}`);
   }
-  process.exitCode = upward.length === 0 ? 0 : 1;
+  for (const line of unresolved) {
+    process.stdout.write(`  not in tsconfig.json's paths: ${line}\n`);
+  }
+  process.exitCode = upward.length === 0 && unresolved.length === 0 ? 0 : 1;
 }

@@ -1,23 +1,16 @@
 // An ESLint rule that keeps src/ in layers: a file may import only from its own layer or from a
-// layer below it. The order, from the bottom:
+// layer below it. The order, and what each layer holds, is described in docs/design.md ("Layers
+// and dependencies"); LAYERS below is the same list, from the bottom (test/surface/layers.test.ts
+// checks that the two agree).
 //
-//   model        types, the shapes of messages, states, configs, effects (imports nothing)
-//   util         small leaf utilities (describing values, escaping text; imports nothing else)
-//   errors       our error classes
-//   tokens       tokenizers and counting
-//   internal     the core's shared machinery (windows, trim plans, message normalization)
-//   messages     message constructors
-//   formats      provider formats (OpenAI, Anthropic) and transcript checks
-//   core         the reducers, one a file, and the selectors
-//   serialization, log, codec, actions, view, facade, sessions, eventStore, agent, inspector
-//   (root)       src/library.ts and src/index.ts
-//   entries, adapters, node   the subpath entries (they import the package by name)
-//
-// A folder that is not listed is an error, so a new folder gets a place in the order. Imports by
-// package name (fp-ts, 'conversation-memory/store-kit') and files outside src/ are not checked.
-import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import ts from 'typescript';
+// A layer is a folder of src/ (a file's first folder), or a subfolder listed on its own
+// (`entries/integrations`); the files at the top of src/ are the layer `(root)`. A folder with no
+// place in the order is an error, so a new folder gets one. Relative imports are checked, and so
+// are imports of the package by its own name (`conversation-memory`, `conversation-memory/node`),
+// resolved to their entry files through tsconfig.json's `paths` (packageEntries.js); other
+// packages (fp-ts) and files outside src/ are not.
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isPackageName, packageEntries } from './packageEntries.js';
 
 export const LAYERS = [
   'model',
@@ -44,35 +37,30 @@ export const LAYERS = [
   'entries',
   'adapters',
   'node',
+  'entries/integrations',
 ];
 
-/** The layer of a path inside src/ (`undefined` outside src/). */
+/**
+ * The layer of a path inside src/ (`undefined` outside src/).
+ *
+ * @param {string} srcRoot - the absolute path of src/
+ * @param {string} file - an absolute path
+ * @returns {string | undefined} its layer (which may have no place in LAYERS)
+ */
 export const layerOf = (srcRoot, file) => {
   const inside = relative(srcRoot, file);
-  if (inside.startsWith('..') || inside === '') return undefined;
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return undefined;
   const parts = inside.split(sep);
-  return parts.length === 1 ? '(root)' : parts[0];
+  if (parts.length === 1) return '(root)';
+  const subfolder = parts.length > 2 ? `${parts[0]}/${parts[1]}` : undefined;
+  return subfolder !== undefined && LAYERS.includes(subfolder) ? subfolder : parts[0];
 };
 
-/** The package's own name, as src/ imports it (`conversation-memory`, `conversation-memory/node`). */
-export const PACKAGE_NAME = 'conversation-memory';
-
-/**
- * The entry file of each import name of the package (`conversation-memory`,
- * `conversation-memory/store-kit`, …), absolute, from tsconfig.json's `paths`: the one map that
- * TypeScript, the tests (vite.config.ts) and this rule resolve the names with.
- */
-export const packageEntries = (root) => {
-  const file = join(root, 'tsconfig.json');
-  const { config, error } = ts.parseConfigFileTextToJson(file, readFileSync(file, 'utf8'));
-  if (error !== undefined)
-    throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(error.messageText, '\n')}`);
-  const paths = config?.compilerOptions?.paths ?? {};
-  return new Map(
-    Object.entries(paths)
-      .filter(([name]) => name === PACKAGE_NAME || name.startsWith(`${PACKAGE_NAME}/`))
-      .map(([name, [target]]) => [name, resolve(root, target)]),
-  );
+/** The entry files by import name, read once per project folder. */
+const entriesByRoot = new Map();
+const entriesOf = (root) => {
+  if (!entriesByRoot.has(root)) entriesByRoot.set(root, packageEntries(root));
+  return entriesByRoot.get(root);
 };
 
 /** @type {import('eslint').Rule.RuleModule} */
@@ -86,6 +74,8 @@ const layerOrder = {
         '{{from}} (layer {{fromLayer}}) may not import {{to}} (layer {{toLayer}}): the layer order is {{order}}.',
       unknown:
         '{{file}} is in folder {{layer}}, which has no place in the layer order ({{order}}).',
+      unresolved:
+        "{{name}} has no entry file in tsconfig.json's paths, so its layer is unknown: add it there, or import the file it means.",
     },
   },
   create(context) {
@@ -97,8 +87,20 @@ const layerOrder = {
     const check = (node) => {
       const source = node.source;
       if (source?.type !== 'Literal' || typeof source.value !== 'string') return;
-      if (!source.value.startsWith('.')) return;
-      const target = resolve(dirname(file), source.value);
+      const name = source.value;
+      let target;
+      let shown;
+      if (name.startsWith('.')) {
+        target = resolve(dirname(file), name);
+        shown = relative(context.cwd, target);
+      } else if (isPackageName(name)) {
+        target = entriesOf(context.cwd).get(name);
+        if (target === undefined) {
+          context.report({ node: source, messageId: 'unresolved', data: { name } });
+          return;
+        }
+        shown = `${name} (${relative(context.cwd, target)})`;
+      } else return;
       const toLayer = layerOf(srcRoot, target);
       if (toLayer === undefined || toLayer === fromLayer) return;
       const from = LAYERS.indexOf(fromLayer);
@@ -115,13 +117,7 @@ const layerOrder = {
         context.report({
           node: source,
           messageId: 'upward',
-          data: {
-            from: relative(context.cwd, file),
-            fromLayer,
-            to: relative(context.cwd, target),
-            toLayer,
-            order,
-          },
+          data: { from: relative(context.cwd, file), fromLayer, to: shown, toLayer, order },
         });
       }
     };

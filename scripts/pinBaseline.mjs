@@ -5,11 +5,12 @@
  *
  * Usage: `node scripts/pinBaseline.mjs <commit>` (then delete the previous core-*.js and say why in
  * the CHANGELOG). It checks the commit out in a temporary git worktree (the repository's history
- * must hold it), bundles that commit's `src/index.ts` exports with this project's esbuild (ESM,
- * unminified; gpt-tokenizer, fp-ts and io-ts stay imports), and removes the worktree.
+ * must hold it), bundles the exports of that commit's root entry (`src/entries/index.ts`, or
+ * `src/index.ts` before the entries moved there) with this project's esbuild (ESM, unminified;
+ * gpt-tokenizer, fp-ts and io-ts stay imports), and removes the worktree.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,10 @@ try {
   // The entry sits in the worktree, and paths are relative to it, so the file names in the
   // bundle's comments are the commit's (src/...), the same on every run.
   const entry = join(tree, 'pinned-entry.ts');
-  writeFileSync(entry, `export { addMessage, createMemory } from './src/index';\n`);
+  const rootEntry = existsSync(join(tree, 'src/entries/index.ts'))
+    ? './src/entries/index'
+    : './src/index';
+  writeFileSync(entry, `export { addMessage, createMemory } from '${rootEntry}';\n`);
   const out = join(root, 'bench/baseline', `core-${short}.js`);
   await build({
     absWorkingDir: tree,

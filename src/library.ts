@@ -1,5 +1,5 @@
 /**
- * The implementation behind every browser-safe entry: the root (`src/index.ts`),
+ * The implementation behind every browser-safe entry: the root (`src/entries/index.ts`),
  * `conversation-memory/store-kit`, `/testing`, `/sse`, `/tokens` and `/constants` each re-export
  * their part of this list. The build keeps it one module (`dist/library.js`, not importable by
  * users: the package's `exports` map does not list it), so all entries share one copy of each

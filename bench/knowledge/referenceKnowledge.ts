@@ -15,7 +15,7 @@
  *   matches: no block); without a query, the last 15. Lines are `- s --[r]--> o`, under
  *   `[Known Relationships]`.
  */
-import type { Message } from '../../src/index';
+import type { Message } from '../../src/entries/index';
 import { extractTriplesLocally, renderExtractionConversation } from '../../src/library';
 import type { Triple } from './factTruth';
 

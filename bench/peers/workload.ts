@@ -21,7 +21,7 @@
  *   limit that is never reached.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import type { Message } from '../../src/index';
+import type { Message } from '../../src/entries/index';
 import { generateConversation } from '../fixtures';
 
 /** The system prompt every window must start with. */

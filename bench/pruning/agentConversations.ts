@@ -14,7 +14,7 @@
  * Every message is checked against the fact catalog when it is written: it must state exactly the
  * facts the script put in it, so the benchmark measures the memories, not the scanner.
  */
-import type { Message, ToolCall } from '../../src/index';
+import type { Message, ToolCall } from '../../src/entries/index';
 import { createRandom } from '../fixtures';
 import { type Fact, FactCatalog, factText } from './factCatalog';
 import { DOCUMENT_FACTS, NUMERIC_SETTINGS, TEXT_SETTINGS, USER_SETTINGS } from './factPools';

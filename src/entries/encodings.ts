@@ -14,10 +14,10 @@
  */
 import type { TokenizerName } from 'conversation-memory';
 import { loadTokenizer as loadKnownTokenizer } from 'conversation-memory/tokens';
-import { adoptEncoding } from './adoptEncoding';
-import { importEncoding } from './importEncoding';
-import { loadedCounter } from './loadedEncodings';
-import { isMemoryEncoding } from './memoryEncoding';
+import { adoptEncoding } from '../tokens/adoptEncoding';
+import { importEncoding } from '../tokens/importEncoding';
+import { loadedCounter } from '../tokens/loadedEncodings';
+import { isMemoryEncoding } from '../tokens/memoryEncoding';
 
 /**
  * `conversation-memory/tokens`' {@link loadKnownTokenizer | loadTokenizer}, able to load the encodings in every

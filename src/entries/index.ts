@@ -103,7 +103,7 @@ export {
   RecordedMemory,
   exportEventLog,
   importEventLog,
-} from './library';
+} from '../library';
 
 export type {
   SessionStore,
@@ -236,4 +236,4 @@ export type {
   ImportEventLogOptions,
   AgentEventStore,
   AgentSession,
-} from './library';
+} from '../library';

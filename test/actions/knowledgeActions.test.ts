@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { knowledgeActions } from '../../src/actions/knowledgeActions';
-import { addMessage, createMemory, memoryTransition, userMessage } from '../../src/index';
+import { addMessage, createMemory, memoryTransition, userMessage } from '../../src/entries/index';
 
 describe('knowledgeActions', () => {
   it('builds each action, with type and match', () => {

@@ -10,7 +10,7 @@ import {
   type CompletionResult,
   type ModelCallInfo,
   type Provider,
-} from '../../src/index';
+} from '../../src/entries/index';
 import { LocalProvider } from '../../src/entries/testing';
 import {
   createEntityMemory,

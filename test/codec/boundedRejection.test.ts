@@ -117,7 +117,7 @@ describe('rejection stops at the cap', () => {
   it('rejecting 10 MB of JSON (5e6 bad tool calls) fits in a 160 MB heap', () => {
     const entry = fileURLToPath(
       new URL(
-        process.env['TEST_DIST'] === '1' ? '../../dist/index.js' : '../../src/index.ts',
+        process.env['TEST_DIST'] === '1' ? '../../dist/index.js' : '../../src/entries/index.ts',
         import.meta.url,
       ),
     );

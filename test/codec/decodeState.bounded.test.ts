@@ -111,7 +111,7 @@ describe('decodeState stops after 1,000 problems', () => {
   it('rejecting 2,000,000 bad messages fits in a 256 MB heap (it aborted the process before)', () => {
     const entry = fileURLToPath(
       new URL(
-        process.env['TEST_DIST'] === '1' ? '../../dist/index.js' : '../../src/index.ts',
+        process.env['TEST_DIST'] === '1' ? '../../dist/index.js' : '../../src/entries/index.ts',
         import.meta.url,
       ),
     );

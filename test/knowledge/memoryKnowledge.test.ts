@@ -14,7 +14,7 @@ import {
   replay,
   seek,
   userMessage,
-} from '../../src/index';
+} from '../../src/entries/index';
 import type { MemoryAction } from '../../src/model/actions';
 
 const extracted: MemoryAction = {

@@ -8,7 +8,7 @@ vi.mock('../../src/internal/redundancy/plannerLoader', async () => ({
 
 // The sources, not the package name: under TEST_DIST the name is the built Node library, which
 // carries the planner (the browser build is checked by test/dist/bundleSize.mjs).
-const { addMessage, createMemory, fromDict, userMessage } = await import('../../src/index');
+const { addMessage, createMemory, fromDict, userMessage } = await import('../../src/entries/index');
 const { enableRedundantPruning } = await import('../../src/entries/pruning');
 
 describe('the browser build without the redundancy planner', () => {

@@ -23,9 +23,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The package's names, resolved to the source as the built entries are to dist/. */
 const alias = {
-  'conversation-memory': join(root, 'src/index.ts'),
+  'conversation-memory': join(root, 'src/entries/index.ts'),
   'conversation-memory/tokens': join(root, 'src/entries/tokens.ts'),
-  'conversation-memory/encodings': join(root, 'src/tokens/encodingsEntry.ts'),
+  'conversation-memory/encodings': join(root, 'src/entries/encodings.ts'),
 };
 
 /**

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type * as Library from '../../../src/index';
-import type { MemoryOptions, MemoryState, Message } from '../../../src/index';
+import type * as Library from '../../../src/entries/index';
+import type { MemoryOptions, MemoryState, Message } from '../../../src/entries/index';
 import type { Instance, System } from '../system';
 import { SYSTEM_PROMPT, type View } from '../workload';
 

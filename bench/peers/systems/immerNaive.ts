@@ -15,7 +15,7 @@
  * same state, in a fraction of the time.
  */
 import { produce, type Draft } from 'immer';
-import type { Message } from '../../../src/index';
+import type { Message } from '../../../src/entries/index';
 import type { Instance, System } from '../system';
 import { SYSTEM_PROMPT, SYSTEM_TOKENS, countMessage } from '../workload';
 import { viewMessages } from './conversationMemory';

@@ -12,7 +12,7 @@
  */
 import type * as LangChainMessages from '@langchain/core/messages';
 import type { BaseMessage, TrimMessagesFields } from '@langchain/core/messages';
-import type { Message } from '../../../src/index';
+import type { Message } from '../../../src/entries/index';
 import { Skipped, reasonOf, type Instance, type System } from '../system';
 import { SYSTEM_PROMPT, countMessage, countParts, type CountedCall, type View } from '../workload';
 

@@ -18,7 +18,7 @@
  * If the package does not install or load, its rows are skipped with the reason.
  */
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
-import type { Message } from '../../../src/index';
+import type { Message } from '../../../src/entries/index';
 import { Skipped, reasonOf, type Instance, type System } from '../system';
 import { SYSTEM_PROMPT, SYSTEM_TOKENS, type CountedCall, type View } from '../workload';
 

@@ -6,10 +6,10 @@
  * @packageDocumentation
  * @module conversation-memory/ai-sdk
  */
-export { toModelMessages } from './toModelMessages';
-export { fromModelMessages } from './fromModelMessages';
-export { aiSdkProvider } from './aiSdkProvider';
-export { toToolSet } from './toToolSet';
-export { toCompletionResult } from './toCompletionResult';
-export type { AiSdkProviderOptions } from './aiSdkProvider';
-export type { GenerateTextOutcome } from './toCompletionResult';
+export { toModelMessages } from '../../adapters/ai-sdk/toModelMessages';
+export { fromModelMessages } from '../../adapters/ai-sdk/fromModelMessages';
+export { aiSdkProvider } from '../../adapters/ai-sdk/aiSdkProvider';
+export { toToolSet } from '../../adapters/ai-sdk/toToolSet';
+export { toCompletionResult } from '../../adapters/ai-sdk/toCompletionResult';
+export type { AiSdkProviderOptions } from '../../adapters/ai-sdk/aiSdkProvider';
+export type { GenerateTextOutcome } from '../../adapters/ai-sdk/toCompletionResult';

@@ -9,4 +9,4 @@ export {
   anthropicProvider,
   ANTHROPIC_DEFAULT_MAX_TOKENS,
   type AnthropicProviderOptions,
-} from './anthropicProvider';
+} from '../../adapters/anthropic/anthropicProvider';

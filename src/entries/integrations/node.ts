@@ -11,16 +11,19 @@
 export {
   JsonFileSessionStore,
   type JsonFileSessionStoreOptions,
-} from './jsonFile/JsonFileSessionStore';
+} from '../../node/jsonFile/JsonFileSessionStore';
 export {
   RedisSessionStore,
   type RedisClusterClient,
   type RedisClusterOptions,
   type RedisSessionClient,
   type RedisSessionStoreOptions,
-} from './redis/RedisSessionStore';
-export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite/SqliteSessionStore';
-export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/SqliteEventStore';
+} from '../../node/redis/RedisSessionStore';
+export {
+  SqliteSessionStore,
+  type SqliteSessionStoreOptions,
+} from '../../node/sqlite/SqliteSessionStore';
+export { SqliteEventStore, type SqliteEventStoreOptions } from '../../node/sqlite/SqliteEventStore';
 export {
   RedisEventStore,
   type RedisEventClient,
@@ -28,13 +31,13 @@ export {
   type StreamListener,
   type SubscribeOptions,
   type Unsubscribe,
-} from './redis/RedisEventStore';
+} from '../../node/redis/RedisEventStore';
 export {
   SqliteKnowledgeStore,
   type SqliteKnowledgeStoreOptions,
-} from './sqlite/SqliteKnowledgeStore';
+} from '../../node/sqlite/SqliteKnowledgeStore';
 export {
   RedisKnowledgeStore,
   DEFAULT_REDIS_KNOWLEDGE_PREFIX,
   type RedisKnowledgeStoreOptions,
-} from './redis/RedisKnowledgeStore';
+} from '../../node/redis/RedisKnowledgeStore';

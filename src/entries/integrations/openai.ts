@@ -6,11 +6,14 @@
  * @packageDocumentation
  * @module conversation-memory/openai
  */
-export { openaiProvider } from './openaiProvider';
-export type { OpenAIProviderOptions } from './openaiProvider';
-export { createOpenAIEmbedder } from './openaiEmbedder';
-export type { OpenAIEmbedder, PrepareEmbeddingsOptions } from './openaiEmbedder';
-export type { OpenAIEmbedderOptions } from './embedderOptions';
-export { EMBEDDING_CACHE_FORMAT } from './embeddingCache';
-export type { EmbeddingCacheDict, EmbeddingCacheEntry } from './embeddingCache';
+export { openaiProvider } from '../../adapters/openai/openaiProvider';
+export type { OpenAIProviderOptions } from '../../adapters/openai/openaiProvider';
+export { createOpenAIEmbedder } from '../../adapters/openai/openaiEmbedder';
+export type {
+  OpenAIEmbedder,
+  PrepareEmbeddingsOptions,
+} from '../../adapters/openai/openaiEmbedder';
+export type { OpenAIEmbedderOptions } from '../../adapters/openai/embedderOptions';
+export { EMBEDDING_CACHE_FORMAT } from '../../adapters/openai/embeddingCache';
+export type { EmbeddingCacheDict, EmbeddingCacheEntry } from '../../adapters/openai/embeddingCache';
 export { EmbeddingNotPreparedError, EmbeddingRequestError } from '../../library';

@@ -6,5 +6,5 @@
  * @packageDocumentation
  * @module conversation-memory/otel
  */
-export { otelObserver, OTEL_TRACER_NAME } from './otelObserver';
-export type { OtelObserverOptions } from './otelObserverOptions';
+export { otelObserver, OTEL_TRACER_NAME } from '../../adapters/otel/otelObserver';
+export type { OtelObserverOptions } from '../../adapters/otel/otelObserverOptions';

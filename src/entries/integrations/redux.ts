@@ -6,11 +6,11 @@
  * @packageDocumentation
  * @module conversation-memory/redux
  */
-export { createConversationsSlice } from './createConversationsSlice';
-export { startMemoryEffectsListening } from './startMemoryEffectsListening';
-export type { ConversationsSlice } from './createConversationsSlice';
-export type { ConversationsCaseReducers } from './conversationReducers';
-export type { ConversationsSelectors } from './conversationSelectors';
+export { createConversationsSlice } from '../../adapters/redux/createConversationsSlice';
+export { startMemoryEffectsListening } from '../../adapters/redux/startMemoryEffectsListening';
+export type { ConversationsSlice } from '../../adapters/redux/createConversationsSlice';
+export type { ConversationsCaseReducers } from '../../adapters/redux/conversationReducers';
+export type { ConversationsSelectors } from '../../adapters/redux/conversationSelectors';
 export type {
   ConversationsState,
   ConversationsSliceOptions,
@@ -25,4 +25,4 @@ export type {
   ConversationsAction,
   MemoryEffectContext,
   MemoryEffectHandler,
-} from './types';
+} from '../../adapters/redux/types';

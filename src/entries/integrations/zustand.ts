@@ -7,7 +7,7 @@
  * @packageDocumentation
  * @module conversation-memory/zustand
  */
-export { createMemoryStore } from './createMemoryStore';
-export { memoryStateCreator } from './memoryStateCreator';
-export { memoryPersistStorage } from './memoryPersistStorage';
-export type { MemoryStore, MemoryStoreState, PersistedMemory } from './types';
+export { createMemoryStore } from '../../adapters/zustand/createMemoryStore';
+export { memoryStateCreator } from '../../adapters/zustand/memoryStateCreator';
+export { memoryPersistStorage } from '../../adapters/zustand/memoryPersistStorage';
+export type { MemoryStore, MemoryStoreState, PersistedMemory } from '../../adapters/zustand/types';
