@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { packageEntries } from '../../scripts/packageEntries.js';
 import { rootDir } from '../support/markdown';
 
 /**
@@ -42,5 +43,14 @@ describe('API reference', () => {
       const name = `conversation-memory${subpath.slice(1)}`;
       expect(read(source), source).toContain(` * @module ${name}\n`);
     }
+    // tsconfig.json's `paths` (what TypeScript, the tests and the layer rule resolve the names
+    // with) maps each name to the file tsup builds it from, and every entry file is in src/entries/.
+    const paths = packageEntries(rootDir);
+    expect([...paths].map(([name, file]) => [name, file.slice(rootDir.length)]).sort()).toEqual(
+      subpaths
+        .map(({ subpath, source }) => [`conversation-memory${subpath.slice(1)}`, source])
+        .sort(),
+    );
+    for (const { source } of subpaths) expect(source).toMatch(/^src\/entries\//);
   });
 });
