@@ -100,6 +100,7 @@ export const RULES: readonly CommandRule[] = [
   },
   { match: /^npm run [a-z][\w:-]*( |$)/, kind: 'clone', why: 'an npm script of the clone' },
   { match: /^npx tsx [\w./-]+\.ts( |$)/, kind: 'clone', why: 'a script of the clone' },
+  { match: /^node scripts\/[\w.-]+\.mjs( |$)/, kind: 'clone', why: 'a Node script of the clone' },
 ];
 
 /** The rule that decides a command's kind, or `undefined` when none does. */
