@@ -10,7 +10,7 @@
 
 // Model
 export { ROLES, isRole } from './model/role';
-export { DEFAULT_CONFIG } from './model/config';
+export { DEFAULT_CONFIG } from './internal/defaultConfig';
 export { PROVIDER_SAFE } from './model/providerSafe';
 export { userMessage, assistantMessage, systemMessage, toolMessage } from './messages/constructors';
 export { imageMessage } from './messages/imageMessage';

@@ -5,6 +5,7 @@ import { errorText } from '../util/errorText';
 import { keySegment } from '../util/escapeText';
 import { isPlainObject } from '../util/isPlainObject';
 import { normalizeMessage } from '../internal/normalizeMessage';
+import { CONFIG_FIELDS, fileKey } from '../internal/configFields';
 import { positionsOf } from '../internal/positions';
 import type { MemoryState } from '../model/state';
 import { messageToDict } from '../serialization/toDict';
@@ -32,36 +33,21 @@ const STATE_KEYS = [
   'summaryCoverage',
 ] as const;
 type StateKey = (typeof STATE_KEYS)[number];
-const CONFIG_KEYS: readonly string[] = [
-  'maxMessages',
-  'maxTokens',
-  'tokenizer',
-  'toolPairs',
-  'startOn',
-  'pinSystem',
-  'prune',
-  'pruneThreshold',
-  'embedder',
+
+/**
+ * Where a problem found in the dict form lies in the state, by its own field names: at the root
+ * of the file (a config field of the reference's format), or under the extension key (the other
+ * config fields, then what else only the extension key holds). Built when a problem is renamed.
+ */
+const renames = (extension: boolean): readonly (readonly [file: string, state: string])[] => [
+  ...CONFIG_FIELDS.filter((field) => (field.file === 'extension') === extension).map(
+    (field) => [fileKey(field.name), `config.${field.name}`] as const,
+  ),
+  ...(extension ? EXTENSION_RENAMES : []),
 ];
 
-/** Config fields a state written before they existed may lack (their defaults apply). */
-const OPTIONAL_CONFIG_KEYS: readonly string[] = ['prune', 'pruneThreshold', 'embedder'];
-
-/** Where a problem found in the dict form lies in the state: its own field names. */
-const RENAMES: readonly (readonly [string, string])[] = [
-  ['max_messages', 'config.maxMessages'],
-  ['max_tokens', 'config.maxTokens'],
-];
-
-/** The same for the fields under the extension key (plain literals: nothing left in a bundle). */
+/** What else the extension key holds, under the state's names. */
 const EXTENSION_RENAMES: readonly (readonly [string, string])[] = [
-  ['tokenizer', 'config.tokenizer'],
-  ['tool_pairs', 'config.toolPairs'],
-  ['start_on', 'config.startOn'],
-  ['pin_system', 'config.pinSystem'],
-  ['prune_threshold', 'config.pruneThreshold'],
-  ['prune', 'config.prune'],
-  ['embedder', 'config.embedder'],
   ['positions', 'positionRuns (as positions)'],
   ['next_position', 'nextPosition'],
   ['pending', 'pendingMessages'],
@@ -69,12 +55,16 @@ const EXTENSION_RENAMES: readonly (readonly [string, string])[] = [
   ['knowledge', 'knowledge'],
 ];
 
+/** Whether `problem` is about the key `key` (it starts with the key, then no more of a name). */
+const isAbout = (problem: string, key: string): boolean =>
+  problem.startsWith(key) && !/^\w/.test(problem.slice(key.length));
+
 /** A held entry's position or message (after the extension key), named by the state's lists. */
 const PENDING_ITEM = /^pending\[(\d+)\]\.(position|message)/;
 
 const rename = (problem: string): string => {
-  for (const [from, to] of RENAMES)
-    if (problem.startsWith(from)) return to + problem.slice(from.length);
+  for (const [from, to] of renames(false))
+    if (isAbout(problem, from)) return to + problem.slice(from.length);
   const prefix = `${EXTENSION_KEY}.`;
   if (!problem.startsWith(prefix)) return problem;
   const rest = problem.slice(prefix.length);
@@ -83,8 +73,8 @@ const rename = (problem: string): string => {
     const list = held[2] === 'position' ? 'pendingPositions' : 'pendingMessages';
     return `${list}[${held[1]}]${rest.slice(held[0].length)}`;
   }
-  for (const [from, to] of EXTENSION_RENAMES)
-    if (rest.startsWith(from)) return to + rest.slice(from.length);
+  for (const [from, to] of renames(true))
+    if (isAbout(rest, from)) return to + rest.slice(from.length);
   return problem;
 };
 
@@ -149,15 +139,19 @@ const readFields = (
   return fields;
 };
 
-/** Checks the config's keys: each one present, no other (at most a budget's worth reported). */
+/**
+ * Checks the config's keys against the config table: each present (except a field added after
+ * the state was stored, which gets its default), no other (at most a budget's worth reported).
+ */
 const checkConfigKeys = (config: Record<string, unknown>, found: ProblemList): void => {
-  for (const key of CONFIG_KEYS) {
-    if (!Object.hasOwn(config, key) && !OPTIONAL_CONFIG_KEYS.includes(key))
-      found.add(`config.${key}: missing`);
+  for (const { name, inEveryState } of CONFIG_FIELDS) {
+    if (inEveryState && !Object.hasOwn(config, name)) found.add(`config.${name}: missing`);
   }
   for (const key of Object.keys(config)) {
     if (found.full) return;
-    if (!CONFIG_KEYS.includes(key)) found.add(`config${keySegment(key)}: not a config field`);
+    if (!CONFIG_FIELDS.some((field) => field.name === key)) {
+      found.add(`config${keySegment(key)}: not a config field`);
+    }
   }
 };
 
@@ -199,26 +193,21 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
   if (has('tokenCounts')) checkTokenCounts(fields.tokenCounts, length, found);
   if (has('summaryCoverage')) checkCoverageLength(fields.summaryCoverage, found);
   if (found.lines.length > 0) return failWith(found);
-  const dict = {
-    max_messages: config['maxMessages'],
-    max_tokens: config['maxTokens'],
-    messages: dictMessages,
-    summary: fields.summary,
-    [EXTENSION_KEY]: {
-      tokenizer: config['tokenizer'],
-      tool_pairs: config['toolPairs'],
-      start_on: config['startOn'],
-      pin_system: config['pinSystem'],
-      prune: config['prune'],
-      prune_threshold: config['pruneThreshold'],
-      embedder: config['embedder'],
-      positions: positionsOf(runs, length),
-      next_position: fields.nextPosition,
-      pending,
-      summary_coverage: fields.summaryCoverage,
-      knowledge: fields.knowledge,
-    },
-  };
+  // The dict form of the state: each config field under its file key, where a file keeps it.
+  const dict: Record<string, unknown> = {};
+  const extension: Record<string, unknown> = {};
+  for (const { name, file } of CONFIG_FIELDS) {
+    (file === 'extension' ? extension : dict)[fileKey(name)] = config[name];
+  }
+  dict['messages'] = dictMessages;
+  dict['summary'] = fields.summary;
+  dict[EXTENSION_KEY] = Object.assign(extension, {
+    positions: positionsOf(runs, length),
+    next_position: fields.nextPosition,
+    pending,
+    summary_coverage: fields.summaryCoverage,
+    knowledge: fields.knowledge,
+  });
   const decoded = fromDictWithEffects(dict);
   if (E.isLeft(decoded)) {
     const { kind, problemCount, countComplete } = decoded.left;

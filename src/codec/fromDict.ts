@@ -12,12 +12,18 @@ import { errorText } from '../util/errorText';
 import { isPlainObject } from '../util/isPlainObject';
 import { registerCanonical } from '../internal/normalizeMessage';
 import { tokenizerProblem } from '../internal/tokenizerProblem';
-import { pruningProblems } from '../internal/checkConfig';
+import {
+  CONFIG_FIELDS,
+  CONFIG_RULES,
+  type ConfigFilePlace,
+  fileKey,
+} from '../internal/configFields';
+import { DEFAULT_CONFIG } from '../internal/defaultConfig';
 import { addToTotal } from '../internal/tokenTotal';
 import { unknownOption } from '../util/unknownOption';
 import { unreadable } from '../internal/unreadable';
 import { makeState } from '../internal/window';
-import { DEFAULT_CONFIG, type MemoryConfig, type TokenizerName } from '../model/config';
+import type { MemoryConfig, TokenizerName } from '../model/config';
 import type { Transition } from '../model/effects';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import type { MemoryState } from '../model/state';
@@ -115,13 +121,55 @@ const failWithKnowledge = (
         countComplete: countComplete && knowledge.countComplete,
       });
 
+/** Where a decoded file keeps the config fields of `place`: its root, or its extension key. */
+const fieldsOf = (
+  data: PersistedMemory,
+  place: ConfigFilePlace,
+): Readonly<Record<string, unknown>> | undefined =>
+  place === 'extension' ? data[EXTENSION_KEY] : (data as Readonly<Record<string, unknown>>);
+
+/**
+ * The config a decoded file gives: each field of the config table from its key (its default when
+ * the file has none), the tokenizer as chosen.
+ */
+const configOf = (data: PersistedMemory, tokenizer: string): MemoryConfig => {
+  const config: Record<string, unknown> = {};
+  for (const { name, file, default: value } of CONFIG_FIELDS) {
+    const stored = fieldsOf(data, file)?.[fileKey(name)];
+    config[name] = stored === undefined ? value : stored;
+  }
+  config['tokenizer'] = tokenizer;
+  return Object.freeze(config as unknown as MemoryConfig);
+};
+
+/**
+ * The problems of a file's config once its types decoded (a threshold out of range, an embedder
+ * this runtime does not know, `'redundant'` before the planner is installed), named as the file
+ * names them (`conversation_memory.prune_threshold must be …`). The tokenizer is checked apart.
+ */
+const configProblems = (config: MemoryConfig): string[] => {
+  const problems: string[] = [];
+  for (const { name, file, check } of CONFIG_FIELDS) {
+    // The tokenizer is chosen (an option may replace it) and checked as one (kind 'tokenizer').
+    if (name === 'tokenizer') continue;
+    const problem = check(config[name]);
+    const place = file === 'extension' ? `${EXTENSION_KEY}.` : '';
+    if (problem !== undefined) problems.push(`${place}${fileKey(name)} ${problem}`);
+  }
+  for (const rule of CONFIG_RULES) {
+    const problem = rule(config);
+    if (problem !== undefined) problems.push(`${EXTENSION_KEY}.${problem}`);
+  }
+  return problems;
+};
+
 /** The tokenizer to count with, and how an error names where it came from. */
 const chooseTokenizer = (
   tokenizer: unknown,
   data: PersistedMemory,
 ): { name: unknown; label: string } => {
   if (tokenizer !== undefined) return { name: tokenizer, label: 'options.tokenizer' };
-  const stored = data[EXTENSION_KEY]?.tokenizer;
+  const stored = fieldsOf(data, 'extension')?.['tokenizer'];
   if (stored !== undefined) return { name: stored, label: `${EXTENSION_KEY}.tokenizer` };
   return { name: DEFAULT_CONFIG.tokenizer, label: 'tokenizer (the default)' };
 };
@@ -224,20 +272,9 @@ const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError,
   const { name, label } = chooseTokenizer(tokenizer, data);
   const problem = tokenizerProblem(name);
   if (problem !== undefined) return fail([`${label} ${problem}`], { kind: 'tokenizer' });
-  const policy = data[EXTENSION_KEY];
-  const config: MemoryConfig = Object.freeze({
-    maxMessages: data.max_messages,
-    maxTokens: data.max_tokens ?? null,
-    tokenizer: name as string,
-    toolPairs: policy?.tool_pairs ?? DEFAULT_CONFIG.toolPairs,
-    startOn: policy?.start_on ?? DEFAULT_CONFIG.startOn,
-    pinSystem: policy?.pin_system ?? DEFAULT_CONFIG.pinSystem,
-    prune: policy?.prune ?? DEFAULT_CONFIG.prune,
-    pruneThreshold: policy?.prune_threshold ?? DEFAULT_CONFIG.pruneThreshold,
-    embedder: policy?.embedder ?? DEFAULT_CONFIG.embedder,
-  });
-  const pruning = pruningProblems(config);
-  if (pruning.length > 0) return fail(pruning.map((problem) => `${EXTENSION_KEY}.${problem}`));
+  const config = configOf(data, name as string);
+  const problems = configProblems(config);
+  if (problems.length > 0) return fail(problems);
   return restore(config, data.summary ?? null, messages, extension.value);
 };
 

@@ -5,7 +5,8 @@ import { JsonObjectCodec } from './jsonCodecs';
 import type { ProblemBudget } from './budget';
 import { describeValue } from '../util/describeValue';
 import { checkedCodec } from './checkedCodec';
-import { Limit, NullableLimit } from './limits';
+import { configFieldCodecs } from './configFieldCodecs';
+import { Limit } from './limits';
 import { ownStruct } from './ownStruct';
 import { NextPosition, Position } from './position';
 
@@ -91,6 +92,11 @@ export const PersistedContentPart = /* @__PURE__ */ ownStruct(
  */
 export const EXTENSION_KEY = 'conversation_memory';
 
+/** The config fields' codecs, by where a file keeps them (the config table's rows). */
+const REQUIRED_FIELDS = /* @__PURE__ */ configFieldCodecs('required');
+const REFERENCE_FIELDS = /* @__PURE__ */ configFieldCodecs('reference');
+const EXTENSION_FIELDS = /* @__PURE__ */ configFieldCodecs('extension');
+
 const CoverageRecord = /* @__PURE__ */ ownStruct(
   'summary coverage object',
   { from: Position, to: Position, count: Limit },
@@ -99,8 +105,8 @@ const CoverageRecord = /* @__PURE__ */ ownStruct(
 
 /**
  * The codec of a memory as the reference's `ConversationMemory.to_dict()` writes it, for one
- * decode call (its lists share that call's failure budget). `max_messages` is required (as
- * there); `message_count` and unknown keys are ignored (as there); a message needs only `role`
+ * decode call (its lists share that call's failure budget). The config fields' codecs come from
+ * the config table (`configFieldCodecs`): `max_messages` is required (as there); `message_count` and unknown keys are ignored (as there); a message needs only `role`
  * (as the reference's `Message.from_dict`). `knowledge` reads `conversation_memory.knowledge`
  * with the codec given: `fromDict` passes `knowledgeField`'s, which checks it with
  * `decodeKnowledgeState` (the default takes it as it is, for a caller that checks it itself).
@@ -116,13 +122,7 @@ export const persistedMemoryCodec = (
     'conversation_memory object',
     {},
     {
-      tokenizer: t.string,
-      tool_pairs: /* @__PURE__ */ t.keyof({ reference: null, strict: null }),
-      start_on: /* @__PURE__ */ t.union([/* @__PURE__ */ t.literal('user'), t.null]),
-      pin_system: t.boolean,
-      prune: /* @__PURE__ */ t.keyof({ oldest: null, redundant: null }),
-      prune_threshold: t.number,
-      embedder: t.string,
+      ...EXTENSION_FIELDS,
       positions: boundedArray('list of positions', Position, budget),
       next_position: NextPosition,
       pending: boundedArray(
@@ -134,16 +134,12 @@ export const persistedMemoryCodec = (
       knowledge,
     },
   );
-  return /* @__PURE__ */ ownStruct(
-    'memory object',
-    { max_messages: Limit },
-    {
-      max_tokens: NullableLimit,
-      messages: boundedArray('list of messages', message, budget),
-      summary: nullableString,
-      [EXTENSION_KEY]: extension,
-    },
-  );
+  return /* @__PURE__ */ ownStruct('memory object', REQUIRED_FIELDS, {
+    ...REFERENCE_FIELDS,
+    messages: boundedArray('list of messages', message, budget),
+    summary: nullableString,
+    [EXTENSION_KEY]: extension,
+  });
 };
 
 /** The codec of one message as the reference writes it. */

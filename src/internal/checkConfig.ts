@@ -1,13 +1,12 @@
 import { MemoryConfigError } from '../errors/memoryErrors';
-import { DEFAULT_CONFIG, type MemoryConfig, type MemoryOptions } from '../model/config';
+import type { MemoryConfig, MemoryOptions } from '../model/config';
 import { describeValue } from '../util/describeValue';
 import { errorText } from '../util/errorText';
 import { keySegment } from '../util/escapeText';
 import { isPlainObject } from '../util/isPlainObject';
-import { limitProblem, nullableLimitProblem } from '../util/limitProblem';
-import { tokenizerProblem } from './tokenizerProblem';
 import { suggestOption } from '../util/unknownOption';
-import { PLANNER_MISSING, redundancyPlanner } from './redundancy/slot';
+import { CONFIG_FIELDS, CONFIG_RULES } from './configFields';
+import { DEFAULT_CONFIG } from './defaultConfig';
 
 /**
  * The outcome of {@link checkConfig}: a frozen config, or every problem found (each naming the
@@ -54,9 +53,6 @@ const unreadableOptions = (error: unknown): ConfigFailure => ({
   cause: error,
 });
 
-const OPTION_LIST =
-  'maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder';
-
 /** An input key as the subject of a problem: `max_messages`, or `["odd key"]` when it is odd. */
 const keyName = (key: string): string => {
   const segment = keySegment(key);
@@ -79,23 +75,14 @@ export const checkConfig = (input: unknown, base: MemoryConfig = DEFAULT_CONFIG)
     const read = readOptions(input, true);
     if (!read.ok) return read;
     const { given } = read;
-    const pick = (key: keyof MemoryConfig): unknown =>
-      given[key] === undefined ? base[key] : given[key];
-    const config = {
-      maxMessages: pick('maxMessages'),
-      maxTokens: pick('maxTokens'),
-      tokenizer: pick('tokenizer'),
-      toolPairs: pick('toolPairs'),
-      startOn: pick('startOn'),
-      pinSystem: pick('pinSystem'),
-      prune: pick('prune'),
-      pruneThreshold: pick('pruneThreshold'),
-      embedder: pick('embedder'),
-    } as MemoryConfig;
-    const problems = [...read.problems, ...fieldProblems(config as Given)];
+    const config: Given = {};
+    for (const { name } of CONFIG_FIELDS) {
+      config[name] = given[name] === undefined ? base[name] : given[name];
+    }
+    const problems = [...read.problems, ...fieldProblems(config)];
     return problems.length > 0
       ? { ok: false, problems }
-      : { ok: true, config: Object.freeze(config) };
+      : { ok: true, config: Object.freeze(config as MemoryConfig) };
   } catch (error) {
     return unreadableOptions(error);
   }
@@ -132,17 +119,9 @@ export const checkOptionFields = (input: unknown): OptionFieldsCheck => {
 };
 
 /** The option fields, in the order their problems are listed. */
-const FIELDS = [
-  'maxMessages',
-  'maxTokens',
-  'tokenizer',
-  'toolPairs',
-  'startOn',
-  'pinSystem',
-  'prune',
-  'pruneThreshold',
-  'embedder',
-] as const satisfies readonly (keyof MemoryConfig)[];
+const FIELDS: readonly (keyof MemoryConfig)[] = /* @__PURE__ */ CONFIG_FIELDS.map(
+  (field) => field.name,
+);
 
 type Given = { -readonly [K in keyof MemoryConfig]?: unknown };
 
@@ -166,80 +145,26 @@ const readOptions = (
       // The shared checker's did-you-mean: `max_messages` → maxMessages, `maxMesages` too.
       const suggestion = suggestOption(key, FIELDS);
       const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
-      problems.push(`${keyName(key)} is not an option${hint}; expected ${OPTION_LIST}`);
+      problems.push(`${keyName(key)} is not an option${hint}; expected ${FIELDS.join(', ')}`);
     }
   }
   return { ok: true, given, problems };
 };
 
-/** The problems of the fields present (not `undefined`), each naming the field and the value. */
+/**
+ * The problems of the fields present (not `undefined`), each naming the field and the value, in
+ * the table's order; then those of the rules that span fields.
+ */
 const fieldProblems = (fields: Given): string[] => {
   const problems: string[] = [];
-  if (fields.maxMessages !== undefined) {
-    const problem = limitProblem(fields.maxMessages);
-    if (problem !== undefined) problems.push(`maxMessages ${problem}`);
+  for (const { name, check } of CONFIG_FIELDS) {
+    const value = fields[name];
+    const problem = value === undefined ? undefined : check(value);
+    if (problem !== undefined) problems.push(`${name} ${problem}`);
   }
-  if (fields.maxTokens !== undefined) {
-    const problem = nullableLimitProblem(fields.maxTokens);
-    if (problem !== undefined) problems.push(`maxTokens ${problem}`);
+  for (const rule of CONFIG_RULES) {
+    const problem = rule(fields);
+    if (problem !== undefined) problems.push(problem);
   }
-  if (fields.tokenizer !== undefined) {
-    const problem = tokenizerProblem(fields.tokenizer);
-    if (problem !== undefined) problems.push(`tokenizer ${problem}`);
-  }
-  if (fields.toolPairs !== undefined) problems.push(...toolPairsProblems(fields.toolPairs));
-  if (fields.startOn !== undefined) problems.push(...startOnProblems(fields.startOn));
-  if (fields.pinSystem !== undefined) problems.push(...pinSystemProblems(fields.pinSystem));
-  problems.push(...pruningOptionProblems(fields, 'options'));
   return problems;
 };
-
-const toolPairsProblems = (value: unknown): string[] =>
-  value === 'reference' || value === 'strict'
-    ? []
-    : [`toolPairs must be "reference" or "strict", received ${describeValue(value)}`];
-
-const startOnProblems = (value: unknown): string[] =>
-  value === null || value === 'user'
-    ? []
-    : [`startOn must be "user" or null, received ${describeValue(value)}`];
-
-const pinSystemProblems = (value: unknown): string[] =>
-  typeof value === 'boolean'
-    ? []
-    : [`pinSystem must be true or false, received ${describeValue(value)}`];
-
-const pruneProblems = (value: unknown): string[] =>
-  value === 'oldest' || value === 'redundant'
-    ? []
-    : [`prune must be "oldest" or "redundant", received ${describeValue(value)}`];
-
-/**
- * The problems of the pruning options: `prune`, and through the planner (absent from a browser's
- * first load until `enableRedundantPruning()`) `pruneThreshold` and `embedder`.
- */
-const pruningOptionProblems = (
-  fields: { prune?: unknown; pruneThreshold?: unknown; embedder?: unknown },
-  names: 'options' | 'persisted',
-): string[] => {
-  const problems = fields.prune === undefined ? [] : pruneProblems(fields.prune);
-  const planner = redundancyPlanner();
-  if (planner !== undefined) return [...problems, ...planner.optionProblems(fields, names)];
-  const asked =
-    fields.prune === 'redundant' ||
-    (fields.pruneThreshold !== undefined &&
-      fields.pruneThreshold !== DEFAULT_CONFIG.pruneThreshold) ||
-    (fields.embedder !== undefined && fields.embedder !== DEFAULT_CONFIG.embedder);
-  return asked ? [...problems, PLANNER_MISSING] : problems;
-};
-
-/**
- * The problems of the pruning fields of a persisted config, named as the file names them
- * (`prune`, `prune_threshold`, `embedder`): a threshold out of range, an embedder this runtime
- * does not know, or `'redundant'` before the planner is installed.
- *
- * @internal
- */
-export const pruningProblems = (
-  config: Pick<MemoryConfig, 'prune' | 'pruneThreshold' | 'embedder'>,
-): string[] => pruningOptionProblems(config, 'persisted');

@@ -1,17 +1,13 @@
 import type { MemoryConfig } from '../model/config';
+import { CONFIG_FIELDS } from './configFields';
 
 /**
- * Whether two configs are the same (every field).
+ * Whether two configs are the same (every field of the config table, each a JSON primitive
+ * compared with `===`).
  *
  * @internal
  */
-export const sameConfig = (a: MemoryConfig, b: MemoryConfig): boolean =>
-  a.maxMessages === b.maxMessages &&
-  a.maxTokens === b.maxTokens &&
-  a.tokenizer === b.tokenizer &&
-  a.toolPairs === b.toolPairs &&
-  a.startOn === b.startOn &&
-  a.pinSystem === b.pinSystem &&
-  a.prune === b.prune &&
-  a.pruneThreshold === b.pruneThreshold &&
-  a.embedder === b.embedder;
+export const sameConfig = (a: MemoryConfig, b: MemoryConfig): boolean => {
+  for (const { name } of CONFIG_FIELDS) if (a[name] !== b[name]) return false;
+  return true;
+};

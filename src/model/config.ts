@@ -120,24 +120,3 @@ export interface MemoryOptions {
   readonly pruneThreshold?: number | undefined;
   readonly embedder?: EmbedderName | undefined;
 }
-
-/**
- * The defaults: the reference's `max_messages=20`, `max_tokens=None` and trimming rules (oldest
- * first), and the GPT-4o encoding.
- *
- * @example
- * ```ts
- * DEFAULT_CONFIG.maxMessages; // 20
- * ```
- */
-export const DEFAULT_CONFIG: MemoryConfig = /* @__PURE__ */ Object.freeze({
-  maxMessages: 20,
-  maxTokens: null,
-  tokenizer: 'o200k_base',
-  toolPairs: 'reference',
-  startOn: null,
-  pinSystem: false,
-  prune: 'oldest',
-  pruneThreshold: 0.9,
-  embedder: 'lexical',
-});

@@ -1,4 +1,3 @@
-import { DEFAULT_CONFIG } from '../model/config';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import type { MemoryState } from '../model/state';
 import type {
@@ -8,6 +7,7 @@ import type {
   MessageDict,
   ToolCallDict,
 } from './types';
+import { CONFIG_FIELDS, fileKey } from '../internal/configFields';
 import { positionsOf } from '../internal/positions';
 import { readState } from '../internal/readState';
 
@@ -83,15 +83,18 @@ export const messageToDict = (message: Message): MessageDict => {
  */
 export const toDict = (state: MemoryState): MemoryDict => {
   state = readState(state, 'toDict');
-  const dict: MemoryDict = {
-    max_messages: state.config.maxMessages,
-    max_tokens: state.config.maxTokens,
-    message_count: state.messages.length,
-    messages: state.messages.map(messageToDict),
-    summary: state.summary,
-  };
+  const dict: Record<string, unknown> = {};
+  // The reference's keys in its order: its config fields (max_messages, max_tokens), always
+  // written, then message_count, messages and summary.
+  for (const { name, file } of CONFIG_FIELDS) {
+    if (file !== 'extension') dict[fileKey(name)] = state.config[name];
+  }
+  dict['message_count'] = state.messages.length;
+  dict['messages'] = state.messages.map(messageToDict);
+  dict['summary'] = state.summary;
   const extension = extensionOf(state);
-  return extension === undefined ? dict : { ...dict, conversation_memory: extension };
+  if (extension !== undefined) dict['conversation_memory'] = extension;
+  return dict as unknown as MemoryDict;
 };
 
 /** Whether the positions are what a reference file implies: 0, 1, 2, … and nothing after. */
@@ -105,14 +108,13 @@ const defaultPositions = (state: MemoryState): boolean => {
 const extensionOf = (state: MemoryState): ExtensionDict | undefined => {
   const { config } = state;
   const extension: { -readonly [K in keyof ExtensionDict]: ExtensionDict[K] } = {};
-  if (config.tokenizer !== DEFAULT_CONFIG.tokenizer) extension.tokenizer = config.tokenizer;
-  if (config.toolPairs !== DEFAULT_CONFIG.toolPairs) extension.tool_pairs = config.toolPairs;
-  if (config.startOn !== DEFAULT_CONFIG.startOn) extension.start_on = config.startOn;
-  if (config.pinSystem !== DEFAULT_CONFIG.pinSystem) extension.pin_system = config.pinSystem;
-  if (config.prune !== DEFAULT_CONFIG.prune) extension.prune = config.prune;
-  if (config.pruneThreshold !== DEFAULT_CONFIG.pruneThreshold)
-    extension.prune_threshold = config.pruneThreshold;
-  if (config.embedder !== DEFAULT_CONFIG.embedder) extension.embedder = config.embedder;
+  // The config fields the reference has no key for, each only when it is not the default.
+  for (const field of CONFIG_FIELDS) {
+    const value = config[field.name];
+    if (field.file === 'extension' && value !== field.default) {
+      (extension as Record<string, unknown>)[fileKey(field.name)] = value;
+    }
+  }
   if (!defaultPositions(state) || state.pendingMessages.length > 0) {
     extension.positions = positionsOf(state.positionRuns, state.messages.length);
     extension.next_position = state.nextPosition;

@@ -8,7 +8,7 @@ import { readTripleAnswer } from '../../knowledge/extraction/readTripleAnswer';
 import { userMessage, systemMessage } from '../../messages/constructors';
 import { countMessageTokens } from '../../tokens/registry';
 import { getPositions } from '../../core/selectors';
-import { DEFAULT_CONFIG } from '../../model/config';
+import { DEFAULT_CONFIG } from '../../internal/defaultConfig';
 import type { KnowledgeState } from '../../model/knowledge';
 import type { ExtractionSource, KnowledgeAction } from '../../model/knowledgeActions';
 import type { KnowledgeEffect } from '../../model/knowledgeEffects';
