@@ -22,10 +22,12 @@
 /** Files that run in a process of their own (relative to the project root). */
 export const ISOLATED_TEST_FILES: readonly string[] = [
   // vi.mock / vi.hoisted module mocks
+  'test/core/configFields.extraRow.test.ts',
   'test/node/sessions.file.move.test.ts',
   // registries and lazily loaded parts that are per process
   'test/codec/serialization.test.ts',
   'test/core/config.test.ts',
+  'test/core/configFields.test.ts',
   'test/core/reconfigure.test.ts',
   'test/knowledge/retrieval/budget.prop.test.ts',
   'test/log/eventLog.linear.test.ts',
