@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type MemoryConfig, type TokenizerName } from 'conversation-memory';
+import { DEFAULT_CONFIG, type MemoryConfig, type TokenizerName } from 'conversation-memory';
 import { registerTokenizer } from 'conversation-memory/tokens';
 
 /**
@@ -37,28 +37,15 @@ export const tokenizerArb: fc.Arbitrary<TokenizerName> = fc.oneof(
   { arbitrary: fc.constant(WORDS_TOKENIZER), weight: 1 },
 );
 
-/** A valid memory config with any of the tokenizers above. */
-export const configArb: fc.Arbitrary<MemoryConfig> = fc.record({
-  maxMessages: maxMessagesArb,
-  maxTokens: maxTokensArb,
-  tokenizer: tokenizerArb,
-  toolPairs: fc.constant('reference' as const),
-  startOn: fc.constant(null),
-  pinSystem: fc.constant(false),
-  prune: fc.constant('oldest' as const),
-  pruneThreshold: fc.constant(0.9),
-  embedder: fc.constant('lexical'),
-});
+/**
+ * A valid memory config with any of the tokenizers above; every other field at its default (the
+ * reference's policy; `anyConfigArb` in ./configFields draws every field).
+ */
+export const configArb: fc.Arbitrary<MemoryConfig> = fc
+  .record({ maxMessages: maxMessagesArb, maxTokens: maxTokensArb, tokenizer: tokenizerArb })
+  .map((limits) => ({ ...DEFAULT_CONFIG, ...limits }));
 
 /** A valid memory config counting with `'heuristic'`, the reference memory's own count. */
-export const heuristicConfigArb: fc.Arbitrary<MemoryConfig> = fc.record({
-  maxMessages: maxMessagesArb,
-  maxTokens: maxTokensArb,
-  tokenizer: fc.constant('heuristic' as const),
-  toolPairs: fc.constant('reference' as const),
-  startOn: fc.constant(null),
-  pinSystem: fc.constant(false),
-  prune: fc.constant('oldest' as const),
-  pruneThreshold: fc.constant(0.9),
-  embedder: fc.constant('lexical'),
-});
+export const heuristicConfigArb: fc.Arbitrary<MemoryConfig> = fc
+  .record({ maxMessages: maxMessagesArb, maxTokens: maxTokensArb })
+  .map((limits) => ({ ...DEFAULT_CONFIG, ...limits, tokenizer: 'heuristic' }));
