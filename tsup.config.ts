@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import { browserTwins } from './scripts/browserTwins';
@@ -17,10 +18,12 @@ const inspectorPage = (): string => {
 };
 
 /**
- * The browser-safe entries (the root, store-kit, testing, sse, tokens, constants) are thin lists
- * that re-export `src/library.ts`. This keeps their import of the library external, pointed at
- * the built `library.js` / `library.cjs` (or `library.browser.*` for their browser builds), so
- * every entry shares one copy of each module (one tokenizer registry, one class per error)
+ * The browser-safe entries (the root, store-kit, testing, sse, tokens, constants, knowledge,
+ * pruning) each list their names from the modules that define them (`export { addMessage } from
+ * '../core/addMessage'`), and `src/library.ts` re-exports every one of them. In the build, each
+ * is a thin list over the built `library.js` / `library.cjs` (or `library.browser.*` for the
+ * browser builds): this plugin points every relative import of a thin entry file at it, external,
+ * so every entry shares one copy of each module (one tokenizer registry, one class per error)
  * instead of bundling its own. An adapter that needs a non-public part of the library (the AI
  * SDK's decoder) imports `../../library` the same way.
  */
@@ -30,10 +33,11 @@ const sharedLibrary = (variant: '' | '.browser'): Plugin => ({
     // tsup builds both formats as ESM (then converts to CJS to tree-shake); the format it is
     // building is in its TSUP_FORMAT define.
     const extension = build.initialOptions.define?.['TSUP_FORMAT'] === '"cjs"' ? 'cjs' : 'js';
-    build.onResolve({ filter: /^(\.\/|(\.\.\/)+)library$/ }, () => ({
-      path: `./library${variant}.${extension}`,
-      external: true,
-    }));
+    const library = { path: `./library${variant}.${extension}`, external: true };
+    build.onResolve({ filter: /^(\.\/|(\.\.\/)+)library$/ }, () => library);
+    build.onResolve({ filter: /^\.\.?\// }, (args) =>
+      THIN_ENTRY_FILES.has(resolve(args.importer)) ? library : undefined,
+    );
   },
 });
 
@@ -48,6 +52,11 @@ const thinEntries = {
   knowledge: 'src/entries/knowledge.ts',
   pruning: 'src/entries/pruning.ts',
 };
+
+/** The thin entries' files, absolute: their relative imports are the shared library's names. */
+const THIN_ENTRY_FILES: ReadonlySet<string> = new Set(
+  Object.values(thinEntries).map((source) => resolve(source)),
+);
 
 const common: Options = {
   // Source maps are not shipped (see "files" in package.json): the published JavaScript is
@@ -65,8 +74,15 @@ const common: Options = {
 export default defineConfig([
   {
     ...common,
+    // The shared library, built on its own: in the entries' build, the plugin points the thin
+    // entries' imports at it, which inside the library itself would point it at itself.
+    entry: { library: 'src/library.ts' },
+    format: ['esm', 'cjs'],
+    dts: false,
+  },
+  {
+    ...common,
     entry: {
-      library: 'src/library.ts',
       ...thinEntries,
       // Adapters use only the public API, imported by the package's own name, so the built
       // subpaths share the root entry's code instead of carrying a copy of it.
@@ -90,17 +106,23 @@ export default defineConfig([
   {
     ...common,
     // The browser builds: their types are the entries' own (package.json points each "browser"
-    // condition at the same .d.ts).
+    // condition at the same .d.ts). The same src/library.ts, with the modules that load encodings
+    // and the planner swapped for their `.browser.ts` twins (scripts/browserTwins.ts).
+    entry: { 'library.browser': 'src/library.ts' },
+    format: ['esm', 'cjs'],
+    dts: false,
+    esbuildPlugins: [browserTwins],
+  },
+  {
+    ...common,
     entry: {
-      'library.browser': 'src/library.ts',
       ...Object.fromEntries(
         Object.entries(thinEntries).map(([name, source]) => [`${name}.browser`, source]),
       ),
     },
     format: ['esm', 'cjs'],
     dts: false,
-    // The same src/library.ts, with the modules that load encodings and the planner swapped for
-    // their `.browser.ts` twins (scripts/browserTwins.ts).
+    // The thin entries over library.browser.*.
     esbuildPlugins: [sharedLibrary('.browser'), browserTwins],
   },
   {

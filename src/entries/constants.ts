@@ -12,14 +12,14 @@
  * @packageDocumentation
  * @module conversation-memory/constants
  */
+export { ROLES } from '../model/role';
+export { MAX_SUMMARY_CHARS } from '../core/applySummary';
+export { TRANSCRIPT_RULES } from '../formats/transcriptRule';
+export { DEFAULT_IMAGE_MEDIA_TYPE } from '../formats/openaiChat';
+export { ANTHROPIC_SYSTEM_SEPARATOR } from '../formats/anthropic';
 export {
-  ROLES,
-  MAX_SUMMARY_CHARS,
-  TRANSCRIPT_RULES,
-  DEFAULT_IMAGE_MEDIA_TYPE,
-  ANTHROPIC_SYSTEM_SEPARATOR,
   SUMMARIZE_PROMPT,
   SUMMARIZER_SYSTEM_PROMPT,
   SUMMARY_MESSAGE_PREFIX,
-  INTERRUPTED_TOOL_RESULT,
-} from '../library';
+} from '../agent/prompts';
+export { INTERRUPTED_TOOL_RESULT } from '../view/interruptedToolResult';

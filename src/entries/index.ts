@@ -3,42 +3,43 @@
  * UIs. Every export is listed here by hand; nothing else is public. Helpers for authors of custom
  * stores are at `conversation-memory/store-kit`, the offline `LocalProvider` at
  * `conversation-memory/testing`, server-sent events at `conversation-memory/sse` and the Node-only
- * stores at `conversation-memory/node`. The implementation lives in `./library`, which every
- * browser-safe entry re-exports, so all entries share one copy of each module (one tokenizer
- * registry, one class per error).
+ * stores at `conversation-memory/node`. The build makes this list, and every browser-safe entry's,
+ * a thin list over one shared module (`src/library.ts` re-exports them all), so all entries share
+ * one copy of each module (one tokenizer registry, one class per error).
  *
  * @packageDocumentation
  * @module conversation-memory
  */
 
+// Model
+export { isRole } from '../model/role';
+export { DEFAULT_CONFIG } from '../internal/defaultConfig';
+export { PROVIDER_SAFE } from '../model/providerSafe';
 export {
-  // Model
-  isRole,
-  DEFAULT_CONFIG,
-  PROVIDER_SAFE,
   userMessage,
   assistantMessage,
   systemMessage,
   toolMessage,
-  imageMessage,
-  // Reducers
-  createMemory,
-  addMessage,
-  addMessages,
-  enforceLimits,
-  reconfigure,
-  fixToolPairBoundary,
-  applySummary,
-  setSummary,
-  clearMemory,
-  holdForSummary,
-  commitSummary,
-  planTrim,
-  memoryTransition,
-  memoryReducer,
-  // Actions, event logs, envelopes
-  memoryActions,
-  decodeAction,
+} from '../messages/constructors';
+export { imageMessage } from '../messages/imageMessage';
+// Reducers
+export { createMemory } from '../core/createMemory';
+export { addMessage } from '../core/addMessage';
+export { addMessages } from '../core/addMessages';
+export { enforceLimits } from '../core/enforceLimits';
+export { reconfigure } from '../core/reconfigure';
+export { fixToolPairBoundary } from '../core/fixToolPairBoundary';
+export { applySummary } from '../core/applySummary';
+export { setSummary } from '../core/setSummary';
+export { clearMemory } from '../core/clearMemory';
+export { holdForSummary } from '../core/holdForSummary';
+export { commitSummary } from '../core/commitSummary';
+export { planTrim } from '../core/planTrim';
+export { memoryTransition, memoryReducer } from '../core/memoryTransition';
+// Actions, event logs, envelopes
+export { memoryActions } from '../actions/memoryActions';
+export { decodeAction } from '../codec/decodeAction';
+export {
   createEventLog,
   appendAction,
   replay,
@@ -46,68 +47,64 @@ export {
   fork,
   timeline,
   logActions,
-  encodeEnvelope,
-  decodeEnvelope,
-  // Selectors
+} from '../log/eventLog';
+export { encodeEnvelope, decodeEnvelope } from '../codec/envelope';
+// Selectors
+export {
   getHistory,
   getRecent,
   getSummary,
   getTotalTokens,
   getPositions,
   getPendingSummary,
-  // Serialization and decoding
-  toDict,
-  messageToDict,
-  fromDict,
-  fromDictWithEffects,
-  decodeConfig,
-  decodeState,
-  // Object API
-  ConversationMemory,
-  // The model view: what the next provider call receives
-  modelView,
-  interruptedToolResult,
-  // Provider formats
-  validateTranscript,
-  toAnthropic,
-  imageMediaType,
-  fromAnthropic,
-  fromAnthropicReply,
-  toOpenAIChat,
-  fromOpenAIChat,
-  fromOpenAIChatCompletion,
-  // Agent
-  createAgent,
-  // Errors
+} from '../core/selectors';
+// Serialization and decoding
+export { toDict, messageToDict } from '../serialization/toDict';
+export { fromDict, fromDictWithEffects } from '../codec/fromDict';
+export { decodeConfig } from '../codec/decodeConfig';
+export { decodeState } from '../codec/decodeState';
+// Object API
+export { ConversationMemory } from '../facade/ConversationMemory';
+// The model view: what the next provider call receives
+export { modelView } from '../view/modelView';
+export { interruptedToolResult } from '../view/interruptedToolResult';
+// Provider formats
+export { validateTranscript } from '../formats/validateTranscript';
+export { toAnthropic } from '../formats/anthropic';
+export { imageMediaType } from '../formats/imageMediaType';
+export { fromAnthropic } from '../codec/anthropic';
+export { fromAnthropicReply } from '../codec/anthropicReply';
+export { toOpenAIChat } from '../formats/openaiChat';
+export { fromOpenAIChat } from '../codec/openaiChat';
+export { fromOpenAIChatCompletion } from '../codec/openaiChatCompletion';
+// Agent
+export { createAgent } from '../agent/createAgent';
+// Errors
+export {
   MemoryConfigError,
   MemoryArgumentError,
   MemoryDecodeError,
   InvalidMessageError,
   TokenizerError,
   ListenerError,
-  AgentConfigError,
-  ProviderResponseError,
-  isConversationMemoryError,
-  SessionConflictError,
-  SessionCorruptError,
-  SessionIdError,
-  StoreUnavailableError,
-  // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
-  InMemorySessionStore,
-  // Event store: append-only action streams (SqliteEventStore and RedisEventStore are at conversation-memory/node)
-  EventConflictError,
-  EventCorruptError,
-  InMemoryEventStore,
-  // A memory that reports each change as its action (what the agent appends to an event store), and
-  // moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
-  RecordedMemory,
-  exportEventLog,
-  importEventLog,
-} from '../library';
+} from '../errors/memoryErrors';
+export { AgentConfigError, ProviderResponseError } from '../errors/agentErrors';
+export { isConversationMemoryError } from '../errors/errorBrand';
+export { SessionConflictError, SessionCorruptError, SessionIdError } from '../errors/sessionErrors';
+export { StoreUnavailableError } from '../errors/storeErrors';
+// Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
+export { InMemorySessionStore } from '../sessions/InMemorySessionStore';
+// Event store: append-only action streams (SqliteEventStore and RedisEventStore are at conversation-memory/node)
+export { EventConflictError, EventCorruptError } from '../errors/eventErrors';
+export { InMemoryEventStore } from '../eventStore/InMemoryEventStore';
+// A memory that reports each change as its action (what the agent appends to an event store), and
+// moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
+export { RecordedMemory } from '../eventStore/RecordedMemory';
+export { exportEventLog, importEventLog } from '../eventStore/eventLogTransfer';
 
+export type { SessionStore } from '../sessions/types';
+export type { StoreUnavailableOptions } from '../errors/storeErrors';
 export type {
-  SessionStore,
-  StoreUnavailableOptions,
   SessionOptions,
   SaveOptions,
   SavedSession,
@@ -117,37 +114,30 @@ export type {
   SessionSearchResult,
   SearchOptions,
   SessionStoreOptions,
-  Role,
-  Message,
-  ToolCall,
-  ContentPart,
-  JsonValue,
-  JsonObject,
-  MessageInput,
-  ToolCallInput,
-  ContentPartInput,
-  ToolResultOrigin,
-  Base64Image,
+} from '../sessions/types';
+export type { Role } from '../model/role';
+export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from '../model/message';
+export type { MessageInput, ToolCallInput, ContentPartInput } from '../model/messageInput';
+export type { ToolResultOrigin } from '../messages/constructors';
+export type { Base64Image } from '../messages/imageMessage';
+export type {
   MemoryConfig,
   MemoryOptions,
   TokenizerName,
   ToolPairPolicy,
   PrunePolicy,
   EmbedderName,
-  MemoryState,
-  PositionRun,
-  MemoryAction,
-  MemoryActionType,
-  HeldTrim,
-  ActionCreator,
-  EventLog,
-  EventLogOptions,
-  TimelineStep,
-  LogVector,
-  Envelope,
-  DecodedEnvelope,
-  SummaryCoverage,
-  TrimPlan,
+} from '../model/config';
+export type { MemoryState, PositionRun } from '../model/state';
+export type { MemoryAction, MemoryActionType } from '../model/actions';
+export type { HeldTrim } from '../core/holdForSummary';
+export type { ActionCreator } from '../actions/memoryActions';
+export type { EventLog, EventLogOptions, TimelineStep } from '../log/eventLog';
+export type { LogVector } from '../log/logVector';
+export type { Envelope, DecodedEnvelope } from '../codec/envelope';
+export type { SummaryCoverage } from '../model/summaryCoverage';
+export type { TrimPlan } from '../core/planTrim';
+export type {
   Transition,
   MemoryEffect,
   TrimmedEffect,
@@ -157,15 +147,19 @@ export type {
   ReconfiguredEffect,
   TrimBreakdown,
   TrimRule,
-  MessageTokenCounter,
-  EncodingName,
-  FromDictOptions,
+} from '../model/effects';
+export type { MessageTokenCounter } from '../tokens/registry';
+export type { EncodingName } from '../tokens/encodings';
+export type { FromDictOptions } from '../codec/fromDict';
+export type {
   MemoryDict,
   MessageDict,
   ToolCallDict,
   ContentPartDict,
   ExtensionDict,
-  MemoryListener,
+} from '../serialization/types';
+export type { MemoryListener } from '../facade/ConversationMemory';
+export type {
   OpenAIChatTextPart,
   OpenAIChatImagePart,
   OpenAIChatContentPart,
@@ -175,8 +169,10 @@ export type {
   OpenAIChatAssistantMessage,
   OpenAIChatToolMessage,
   OpenAIChatMessage,
-  OpenAIChatReply,
-  ProviderReply,
+} from '../formats/openaiChatTypes';
+export type { OpenAIChatReply } from '../codec/openaiChatCompletion';
+export type { ProviderReply } from '../codec/providerReply';
+export type {
   AnthropicTextBlock,
   AnthropicImageSource,
   AnthropicImageBlock,
@@ -185,9 +181,13 @@ export type {
   AnthropicContentBlock,
   AnthropicMessage,
   AnthropicTranscript,
+} from '../formats/anthropicTypes';
+export type {
   TranscriptRule,
   TranscriptProvider,
   TranscriptViolation,
+} from '../formats/transcriptRule';
+export type {
   Agent,
   AgentConfig,
   AgentErrorContext,
@@ -199,18 +199,24 @@ export type {
   ResumeOptions,
   RunOptions,
   ToolContext,
+} from '../agent/types';
+export type {
   Provider,
   CompletionRequest,
   CompletionResult,
   CompletionStreamPart,
   CompletionUsage,
   ToolSpec,
+} from '../agent/provider';
+export type {
   ModelCallInfo,
   ModelResultInfo,
   ModelErrorInfo,
   ToolStartInfo,
   ToolEndInfo,
-  AgentStreamEvent,
+} from '../agent/hooks';
+export type { AgentStreamEvent } from '../agent/streamEvents';
+export type {
   ModelView,
   ModelViewOptions,
   MaskToolResults,
@@ -218,9 +224,10 @@ export type {
   ViewChange,
   ViewOmissionReason,
   ViewTarget,
-  ErrorCode,
-  DecodeFailureKind,
-  DecodeErrorOptions,
+} from '../view/viewTypes';
+export type { ErrorCode } from '../errors/errorBrand';
+export type { DecodeFailureKind, DecodeErrorOptions } from '../errors/memoryErrors';
+export type {
   EventStore,
   EventStoreOptions,
   AppendOptions,
@@ -231,9 +238,7 @@ export type {
   LoadedStream,
   StreamInfo,
   StreamOptions,
-  ActionListener,
-  ExportEventLogOptions,
-  ImportEventLogOptions,
-  AgentEventStore,
-  AgentSession,
-} from '../library';
+} from '../eventStore/types';
+export type { ActionListener } from '../eventStore/RecordedMemory';
+export type { ExportEventLogOptions, ImportEventLogOptions } from '../eventStore/eventLogTransfer';
+export type { AgentEventStore, AgentSession } from '../agent/types';

@@ -11,40 +11,45 @@
  * @packageDocumentation
  * @module conversation-memory/knowledge
  */
+export { createKnowledge } from '../knowledge/createKnowledge';
 export {
-  createKnowledge,
   DEFAULT_KNOWLEDGE_LIMITS,
   SINGLE_VALUED_RELATIONS,
   MAX_FACT_SOURCES,
-} from '../library';
+} from '../model/knowledge';
 // Knowledge stores and the knowledge-state codec.
 export {
   decodeKnowledgeState,
   knowledgeStateToSave,
   readKnowledgeJson,
+} from '../codec/knowledgeState';
+export {
   MAX_KNOWLEDGE_FACTS,
   MAX_ENTITY_PARTS,
   MAX_KNOWLEDGE_TEXT_LENGTH,
   MAX_KNOWLEDGE_POSITION,
   MAX_KNOWLEDGE_TIME,
+} from '../knowledge/codec/knowledgeLimits';
+export {
   readReferenceKnowledgeJsonl,
   readReferenceKnowledgeRecord,
-  KnowledgeConflictError,
-  KnowledgeCorruptError,
+} from '../knowledge/codec/referenceKnowledge';
+export { KnowledgeConflictError, KnowledgeCorruptError } from '../errors/knowledgeStoreErrors';
+export {
   checkKnowledgeOptions,
   checkKnowledgeRevision,
   listNamespace,
-  InMemoryKnowledgeStore,
-} from '../library';
+} from '../knowledge/store/knowledgeStoreKit';
+export { InMemoryKnowledgeStore } from '../sessions/InMemoryKnowledgeStore';
+export type { KnowledgeMethod } from '../knowledge/store/knowledgeStoreKit';
 export type {
-  KnowledgeMethod,
   KnowledgeStore,
   KnowledgeStoreOptions,
   KnowledgeSaveOptions,
   LoadedKnowledge,
   SavedKnowledge,
   KnowledgeListing,
-} from '../library';
+} from '../knowledge/store/types';
 export type {
   KnowledgeState,
   KnowledgeCursors,
@@ -58,11 +63,15 @@ export type {
   RetireReason,
   ExtractedEntity,
   ExtractedTriple,
+} from '../model/knowledge';
+export type {
   ExtractionSource,
   FactsExtractedPayload,
   RememberedPayload,
   ForgottenPayload,
   KnowledgeAction,
+} from '../model/knowledgeActions';
+export type {
   FactKind,
   MergeRule,
   KnowledgeEffect,
@@ -71,13 +80,12 @@ export type {
   FactRetiredEffect,
   FactsDroppedEffect,
   CursorMovedEffect,
-} from '../library';
+} from '../model/knowledgeEffects';
+export { knowledgeBlocks } from '../knowledge/retrieval/knowledgeBlocks';
+export { scoreFacts } from '../knowledge/retrieval/scoreFacts';
+export { BM25_K1, BM25_B } from '../knowledge/retrieval/bm25';
+export { sanitizeKnowledgeText } from '../knowledge/retrieval/sanitizeKnowledgeText';
 export {
-  knowledgeBlocks,
-  scoreFacts,
-  BM25_K1,
-  BM25_B,
-  sanitizeKnowledgeText,
   KNOWN_RELATIONSHIPS_HEADER,
   KNOWN_ENTITIES_HEADER,
   IMPORTANT_KNOWLEDGE_HEADER,
@@ -86,11 +94,13 @@ export {
   TRUNCATED_SUFFIX,
   BLOCK_SEPARATOR,
   RESERVED_HEADERS,
-} from '../library';
+} from '../knowledge/retrieval/headers';
 export type {
   FactScorer,
   FactDocument,
   ScoreFactsOptions,
+} from '../knowledge/retrieval/scoreFacts';
+export type {
   KnowledgeBlockModule,
   GraphBlockOptions,
   EntitiesBlockOptions,
@@ -98,7 +108,7 @@ export type {
   KnowledgeBlocksOptions,
   KnowledgeBlock,
   KnowledgeBlocksResult,
-} from '../library';
+} from '../knowledge/retrieval/types';
 export {
   ENTITY_EXTRACTION_PROMPT,
   ENTITY_EXTRACTION_SYSTEM_PROMPT,
@@ -113,38 +123,39 @@ export {
   REMEMBER_PERSISTENT_TRUE,
   RECALL_TOOL,
   RECALL_DEFAULT_LIMIT,
-  readEntityAnswer,
-  readTripleAnswer,
+} from '../knowledge/extraction/prompts';
+export { readEntityAnswer } from '../knowledge/extraction/readEntityAnswer';
+export { readTripleAnswer } from '../knowledge/extraction/readTripleAnswer';
+export {
   MAX_ANSWER_CHARS,
   MAX_EXTRACTED_ITEMS,
   MAX_EXTRACTED_NAME_CHARS,
   MAX_ATTRIBUTE_VALUE_CHARS,
   MAX_ENTITY_ATTRIBUTES,
+} from '../knowledge/extraction/answerLimits';
+export {
   extractEntitiesLocally,
   extractTriplesLocally,
   LOCAL_USER_ENTITY,
-  KnowledgeExtractionError,
-} from '../library';
-export type { KnowledgeToolSpec } from '../library';
+} from '../knowledge/extraction/localExtractor';
+export { KnowledgeExtractionError } from '../errors/knowledgeErrors';
+export type { KnowledgeToolSpec } from '../knowledge/extraction/prompts';
+export { knowledgeActions } from '../actions/knowledgeActions';
+export { knowledgeTransition } from '../knowledge/knowledgeTransition';
+export { factsExtracted } from '../knowledge/factsExtracted';
+export { remembered, expiresAt } from '../knowledge/remembered';
+export { forgotten, findEntry } from '../knowledge/forgotten';
+export { clearKnowledge } from '../knowledge/clearKnowledge';
+export { NEAR_DUPLICATE_SIMILARITY } from '../knowledge/nameShingles';
+export { KEEP_HALF_LIFE_MS, ENTITY_IMPORTANCE } from '../knowledge/keepScore';
 export {
-  knowledgeActions,
-  knowledgeTransition,
-  factsExtracted,
-  remembered,
-  expiresAt,
-  forgotten,
-  findEntry,
-  clearKnowledge,
-  NEAR_DUPLICATE_SIMILARITY,
-  KEEP_HALF_LIFE_MS,
-  ENTITY_IMPORTANCE,
   createEntityMemory,
   createKnowledgeGraph,
   createKnowledgeMemory,
-  FORGET_TOOL,
-} from '../library';
+} from '../agent/knowledge/createModules';
+export { FORGET_TOOL } from '../agent/run/knowledgeTools';
+export type { KnowledgeTransition } from '../knowledge/knowledgeDraft';
 export type {
-  KnowledgeTransition,
   EntityMemory,
   EntityMemoryOptions,
   KnowledgeGraph,
@@ -154,4 +165,4 @@ export type {
   KnowledgeModule,
   KnowledgeListener,
   ExtractionPrompt,
-} from '../library';
+} from '../agent/knowledge/moduleTypes';

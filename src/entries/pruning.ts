@@ -11,11 +11,9 @@
  * @packageDocumentation
  * @module conversation-memory/pruning
  */
-export {
-  enableRedundantPruning,
-  registerEmbedder,
-  isKnownEmbedder,
-  embeddingText,
-  EmbedderError,
-} from '../library';
-export type { Embedder, EmbedderName, PrunePolicy } from '../library';
+export { enableRedundantPruning } from '../core/enableRedundantPruning';
+export { registerEmbedder, isKnownEmbedder } from '../similarity/embedders';
+export { embeddingText } from '../similarity/embeddingText';
+export { EmbedderError } from '../errors/memoryErrors';
+export type { Embedder } from '../similarity/embedders';
+export type { EmbedderName, PrunePolicy } from '../model/config';

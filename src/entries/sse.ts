@@ -11,11 +11,9 @@
  * @packageDocumentation
  * @module conversation-memory/sse
  */
-export {
-  toServerSentEvents,
-  toServerSentEventsResponse,
-  readServerSentEvents,
-  SSE_MAX_EVENT_LENGTH,
-  ServerSentEventsError,
-} from '../library';
-export type { ReadServerSentEventsOptions, ToServerSentEventsOptions } from '../library';
+export { toServerSentEvents } from '../agent/sse/toServerSentEvents';
+export { toServerSentEventsResponse } from '../agent/sse/toServerSentEventsResponse';
+export { readServerSentEvents, SSE_MAX_EVENT_LENGTH } from '../agent/sse/readServerSentEvents';
+export { ServerSentEventsError } from '../errors/serverSentEventsErrors';
+export type { ReadServerSentEventsOptions } from '../agent/sse/readServerSentEvents';
+export type { ToServerSentEventsOptions } from '../agent/sse/toServerSentEventsOptions';

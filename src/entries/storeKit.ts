@@ -13,12 +13,12 @@
  * @packageDocumentation
  * @module conversation-memory/store-kit
  */
+// Arguments and messages
+export { describeValue } from '../util/describeValue';
+export { unknownOption } from '../util/unknownOption';
+export { readOptionFields } from '../internal/readOptionFields';
+// Session keys, revisions, expiry
 export {
-  // Arguments and messages
-  describeValue,
-  unknownOption,
-  readOptionFields,
-  // Session keys, revisions, expiry
   MAX_SESSION_ID_LENGTH,
   sessionKeyOf,
   namespaceOf,
@@ -26,14 +26,12 @@ export {
   sessionAddressOf,
   namespaceKeyPrefix,
   isStorageKey,
-  expectedRevisionOf,
-  checkExpectedRevision,
-  checkSessionOptions,
-  checkEventOptions,
-  sessionTtlOf,
-  sessionClockOf,
-  isSessionExpired,
-  // Search
+} from '../sessions/sessionKey';
+export { expectedRevisionOf, checkExpectedRevision } from '../sessions/revision';
+export { checkSessionOptions, checkEventOptions } from '../sessions/methodOptions';
+export { sessionTtlOf, sessionClockOf, isSessionExpired } from '../sessions/ttl';
+// Search
+export {
   DEFAULT_SEARCH_LIMIT,
   searchTerms,
   searchLimitOf,
@@ -41,14 +39,17 @@ export {
   scoreSessionMessages,
   rankSearchResults,
   compareCodePoints,
-  // Event-store arguments and records
+} from '../sessions/search';
+// Event-store arguments and records
+export {
   checkAppend,
   readRangeOf,
   atVersionOf,
   checkAtVersion,
   snapshotEveryOf,
-  DEFAULT_SNAPSHOT_EVERY,
-  MAX_SNAPSHOT_EVERY,
+} from '../eventStore/eventArgs';
+export { DEFAULT_SNAPSHOT_EVERY, MAX_SNAPSHOT_EVERY } from '../log/eventLog';
+export {
   encodeActionJson,
   readActionJson,
   applyStoredAction,
@@ -58,17 +59,12 @@ export {
   checkSameConfig,
   encodeSnapshotJson,
   readSnapshotJson,
-  // Persisted formats
-  EXTENSION_KEY,
-  ENVELOPE_VERSION,
-  MAX_PENDING_MESSAGES,
-  MAX_SUMMARY_COVERAGE,
-} from '../library';
-export type {
-  SessionKey,
-  SessionMethod,
-  EventMethod,
-  CheckedAppend,
-  RecordPlace,
-  SnapshotPlace,
-} from '../library';
+} from '../eventStore/eventRecords';
+// Persisted formats
+export { EXTENSION_KEY } from '../codec/persisted';
+export { ENVELOPE_VERSION } from '../codec/envelope';
+export { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from '../model/state';
+export type { SessionKey } from '../sessions/sessionKey';
+export type { SessionMethod, EventMethod } from '../sessions/methodOptions';
+export type { CheckedAppend } from '../eventStore/eventArgs';
+export type { RecordPlace, SnapshotPlace } from '../eventStore/eventRecords';

@@ -17,5 +17,5 @@ export {
   LOCAL_CALL_DIRECTIVE,
   LOCAL_DEFAULT_MAX_TOKENS,
   LOCAL_CHARS_PER_TOKEN,
-} from '../library';
-export type { LocalProviderOptions } from '../library';
+} from '../agent/LocalProvider';
+export type { LocalProviderOptions } from '../agent/LocalProvider';

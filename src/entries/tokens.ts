@@ -19,9 +19,10 @@ export {
   isKnownTokenizer,
   countMessageTokens,
   BUILT_IN_TOKENIZERS,
-  estimateTokens,
-  estimateTokensFallback,
-  encodingForModel,
-  messageText,
-} from '../library';
-export type { MessageTokenCounter, EncodingName, TokenizerName } from '../library';
+} from '../tokens/registry';
+export { estimateTokens, estimateTokensFallback } from '../tokens/estimateTokens';
+export { encodingForModel } from '../tokens/modelEncodings';
+export { messageText } from '../tokens/messageText';
+export type { MessageTokenCounter } from '../tokens/registry';
+export type { EncodingName } from '../tokens/encodings';
+export type { TokenizerName } from '../model/config';
