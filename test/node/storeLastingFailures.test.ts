@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
+  cpSync,
   closeSync,
   mkdirSync,
   mkdtempSync,
@@ -373,11 +374,21 @@ describe.each(sqliteStores)('$store: a database file that cannot be used', (kind
 
 describe('no permission (as another user: nobody when the tests run as root)', () => {
   const asRoot = process.getuid?.() === 0;
-  // Inside the project (the other user must reach better-sqlite3 from it); a fresh clone has no
-  // node_modules/.cache yet.
-  mkdirSync('node_modules/.cache', { recursive: true });
-  const workerDir = mkdtempSync(path.join('node_modules/.cache', 'cm-as-user-'));
+  // Outside the project, with its own copy of better-sqlite3 (the JavaScript and the built
+  // addon): the other user may not reach the checkout at all (a clone under /root, or in a
+  // `mktemp -d` folder, is 0700).
+  const workerDir = mkdtempSync(path.join(tmpdir(), 'cm-as-user-'));
   const workerFile = path.resolve(workerDir, 'storeAsUserWorker.mjs');
+  const copyPackage = (name: string, parts: readonly string[] = ['']): void => {
+    for (const part of parts)
+      cpSync(
+        path.join('node_modules', name, part),
+        path.join(workerDir, 'node_modules', name, part),
+        {
+          recursive: true,
+        },
+      );
+  };
   afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
   let folder = '';
   beforeAll(async () => {
@@ -394,7 +405,10 @@ describe('no permission (as another user: nobody when the tests run as root)', (
         js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
       },
     });
-    // The worker must be readable by the other user.
+    copyPackage('better-sqlite3', ['package.json', 'lib', 'build/Release/better_sqlite3.node']);
+    copyPackage('bindings');
+    copyPackage('file-uri-to-path');
+    // The worker and its packages must be readable by the other user.
     chmodSync(workerDir, 0o755);
     chmodSync(workerFile, 0o644);
     folder = fresh('read-only');

@@ -7,6 +7,7 @@
  * knowledge databases (`s.db`, `e.db`, `k.db`) made by the parent, all read-only for this process.
  */
 import path from 'node:path';
+// The heuristic tokenizer: the worker runs from a temp folder without gpt-tokenizer's files.
 import { createMemory } from 'conversation-memory';
 import {
   JsonFileSessionStore,
@@ -44,7 +45,7 @@ await outcome('json: a folder to create in it', () => {
 });
 await outcome('json: a save in it', async () => {
   const store = new JsonFileSessionStore({ directory: folder });
-  await store.save('s1', createMemory());
+  await store.save('s1', createMemory({ tokenizer: 'heuristic' }));
 });
 await outcome('session database: a new file in it', () => {
   new SqliteSessionStore({ path: path.join(folder, 'new.db') });
