@@ -96,6 +96,9 @@ export default defineConfig([
       node: 'src/entries/integrations/node.ts',
       // The former name of `node`, an alias until 1.0 (re-exports `conversation-memory/node`).
       'sessions-node': 'src/entries/integrations/sessionsNode.ts',
+      // The stores' conformance suites (test/stores/, bundled in); vitest and fast-check, optional
+      // peers that no other entry loads, stay external like the library.
+      'store-kit-testing': 'src/entries/integrations/storeKitTesting.ts',
       // loadTokenizer with the encodings behind it, for the browser builds.
       encodings: 'src/entries/encodings.ts',
     },

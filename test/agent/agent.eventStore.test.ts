@@ -24,7 +24,7 @@ import { EventConflictError } from 'conversation-memory';
 import { RecordedMemory } from 'conversation-memory';
 import type { EventStore } from 'conversation-memory';
 import { SqliteEventStore } from 'conversation-memory/node';
-import { collect } from '../support/eventStoreConformance';
+import { collect } from '../stores/storeSamples';
 import { scriptedProvider } from '../support/scriptedProvider';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-agent-events-'));

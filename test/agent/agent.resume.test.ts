@@ -31,7 +31,7 @@ import { INTERRUPTED_TOOL_RESULT } from 'conversation-memory/constants';
 import { anthropicProvider } from 'conversation-memory/anthropic';
 import { openaiProvider } from 'conversation-memory/openai';
 import { RedisEventStore, SqliteEventStore } from 'conversation-memory/node';
-import { collect } from '../support/eventStoreConformance';
+import { collect } from '../stores/storeSamples';
 import { startAnthropicServer, type AnthropicServer } from '../support/loopback/anthropicServer';
 import { startOpenAIServer, type OpenAIServer } from '../support/loopback/openaiServer';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';

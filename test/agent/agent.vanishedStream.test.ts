@@ -24,7 +24,7 @@ import {
 } from 'conversation-memory';
 import { RedisEventStore, SqliteEventStore } from 'conversation-memory/node';
 import { LocalProvider } from 'conversation-memory/testing';
-import { collect } from '../support/eventStoreConformance';
+import { collect } from '../stores/storeSamples';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-agent-vanished-stream-'));

@@ -11,7 +11,7 @@ import {
   userMessage,
 } from 'conversation-memory';
 import { toCompletionResult } from 'conversation-memory/ai-sdk';
-import { sampleState } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
 
 /**

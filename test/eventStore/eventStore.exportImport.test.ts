@@ -21,7 +21,7 @@ import { exportEventLog, importEventLog } from 'conversation-memory';
 import { fromState } from '../../src/log/eventLog';
 import type { EventStore } from 'conversation-memory';
 import { SqliteEventStore } from 'conversation-memory/node';
-import { collect } from '../support/eventStoreConformance';
+import { collect } from '../stores/storeSamples';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-export-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryActions } from 'conversation-memory';
 import { InMemoryEventStore } from 'conversation-memory';
-import { CONFIG, collect, eventStoreConformance } from '../support/eventStoreConformance';
+import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
+import { CONFIG, collect } from '../stores/storeSamples';
 import { user } from '../helpers';
 
 eventStoreConformance('InMemoryEventStore', {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { appendAction, createEventLog, encodeEnvelope, replay } from 'conversation-memory';
 import { readSnapshotJson, encodeSnapshotJson, sameConfig } from 'conversation-memory/store-kit';
 import { memoryActionArb } from '../arbitraries/actions';
-import { CONFIG } from '../support/eventStoreConformance';
+import { CONFIG } from '../stores/storeSamples';
 
 const stateArb = fc
   .array(memoryActionArb, { maxLength: 12 })

@@ -22,9 +22,10 @@ import {
 } from 'conversation-memory';
 import { RedisEventStore, RedisSessionStore } from 'conversation-memory/node';
 import type { EventStore } from 'conversation-memory';
+import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
 import { redisEventKeyLayout } from '../../src/node/redis/redisKeys';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';
-import { CONFIG, collect, eventStoreConformance } from '../support/eventStoreConformance';
+import { CONFIG, collect } from '../stores/storeSamples';
 import { rejection, user } from '../helpers';
 import { REWRITE_STREAM_ENTRY } from '../support/redisStreamRewrite';
 

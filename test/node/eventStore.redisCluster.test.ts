@@ -14,9 +14,10 @@ import {
 import { compareCodePoints } from 'conversation-memory/store-kit';
 import { RedisEventStore } from 'conversation-memory/node';
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
+import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
 import { redisEventKeyLayout } from '../../src/node/redis/redisKeys';
 import { startRedisCluster, type RedisTestCluster } from '../support/redisCluster';
-import { collect, eventStoreConformance } from '../support/eventStoreConformance';
+import { collect } from '../stores/storeSamples';
 import { user } from '../helpers';
 import { REWRITE_STREAM_ENTRY } from '../support/redisStreamRewrite';
 

@@ -12,7 +12,7 @@ import {
   seek,
 } from 'conversation-memory';
 import { SqliteEventStore } from 'conversation-memory/node';
-import { CONFIG, collect } from '../support/eventStoreConformance';
+import { CONFIG, collect } from '../stores/storeSamples';
 import { rejection, user } from '../helpers';
 import { tempDatabasePaths, withDatabaseFile } from '../support/sqliteFiles';
 

@@ -16,7 +16,8 @@ import {
 import { EventConflictError } from 'conversation-memory';
 import type { EventStore } from 'conversation-memory';
 import { SqliteEventStore } from 'conversation-memory/node';
-import { CONFIG, collect, eventStoreConformance } from '../support/eventStoreConformance';
+import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
+import { CONFIG, collect } from '../stores/storeSamples';
 import { rejection, user } from '../helpers';
 
 /**

@@ -19,7 +19,7 @@ import {
 import { JsonFileSessionStore } from 'conversation-memory/node';
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from '../../src/node/jsonFile/readRegularFile';
 import { sessionFileName } from '../../src/node/jsonFile/fileNames';
-import { sampleState } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 import {
   deepArrayText,
   deepObjectText,

@@ -13,7 +13,7 @@ import { SessionConflictError, toDict } from 'conversation-memory';
 import { sessionKeyOf } from 'conversation-memory/store-kit';
 import { JsonFileSessionStore } from 'conversation-memory/node';
 import { referenceFileName, sessionFileName } from '../../src/node/jsonFile/fileNames';
-import { sampleState } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
 
 const root = mkdtempSync(join(tmpdir(), 'cm-sessions-reference-'));

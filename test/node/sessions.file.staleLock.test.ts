@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JsonFileSessionStore } from 'conversation-memory/node';
 import { isOwnTempFileName } from '../../src/node/jsonFile/fileNames';
-import { sampleState } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 
 const root = mkdtempSync(join(tmpdir(), 'cm-sessions-stale-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -26,6 +26,7 @@ import {
   userMessage,
 } from 'conversation-memory';
 import { JsonFileSessionStore } from 'conversation-memory/node';
+import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
 import {
   MAX_SESSION_FILE_NAME_BYTES,
   referenceFileName,
@@ -33,7 +34,7 @@ import {
   sessionKeyOfFileName,
 } from '../../src/node/jsonFile/fileNames';
 import { churnSize, churnText } from '../support/sessionFileChurn';
-import { sampleState, sessionStoreConformance } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
 
 const root = mkdtempSync(join(tmpdir(), 'cm-sessions-file-'));

@@ -14,10 +14,11 @@ import {
   userMessage,
 } from 'conversation-memory';
 import { RedisSessionStore } from 'conversation-memory/node';
+import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
 import { redisKeyLayout } from '../../src/node/redis/redisKeys';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';
 import { appendWithRetry } from '../support/sessionAppend';
-import { sampleState, sessionStoreConformance } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
 
 type Client = ReturnType<typeof createClient>;

@@ -11,9 +11,10 @@ import {
 import { compareCodePoints, sessionKeyOf } from 'conversation-memory/store-kit';
 import { RedisSessionStore } from 'conversation-memory/node';
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
+import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
 import { redisKeyLayout } from '../../src/node/redis/redisKeys';
 import { startRedisCluster, type RedisTestCluster } from '../support/redisCluster';
-import { sampleState, sessionStoreConformance } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
 
 type Cluster = ReturnType<typeof createCluster>;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SessionCorruptError } from 'conversation-memory';
 import { SqliteSessionStore } from 'conversation-memory/node';
-import { sampleState } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 import { tempDatabasePaths, withDatabaseFile } from '../support/sqliteFiles';
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type MemoryState, toDict } from 'conversation-memory';
 import { isStorageKey, sessionKeyOf } from 'conversation-memory/store-kit';
 import { SqliteSessionStore } from 'conversation-memory/node';
-import { sampleState } from '../support/sessionConformance';
+import { sampleState } from '../stores/storeSamples';
 import { tempDatabasePaths, withDatabaseFile } from '../support/sqliteFiles';
 
 /**

@@ -19,7 +19,8 @@ import {
   toDict,
 } from 'conversation-memory';
 import { SqliteSessionStore } from 'conversation-memory/node';
-import { sampleState, sessionStoreConformance } from '../support/sessionConformance';
+import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
+import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
 import { tempDatabasePaths, withDatabaseFile } from '../support/sqliteFiles';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addMessage, InMemorySessionStore, userMessage } from 'conversation-memory';
-import { sampleState, sessionStoreConformance } from '../support/sessionConformance';
+import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
+import { sampleState } from '../stores/storeSamples';
 
 sessionStoreConformance('InMemorySessionStore', {
   make: async (options) => new InMemorySessionStore(options),

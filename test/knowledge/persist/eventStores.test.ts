@@ -19,7 +19,7 @@ import { RedisEventStore, SqliteEventStore } from 'conversation-memory/node';
 import { redisEventKeyLayout } from '../../../src/node/redis/redisKeys';
 import { conversationStepsArb, playSteps } from '../../arbitraries/knowledgeActions';
 import { user } from '../../helpers';
-import { collect } from '../../support/eventStoreConformance';
+import { collect } from '../../stores/storeSamples';
 import { startRedisServer, type RedisTestServer } from '../../support/redisServer';
 import { tempDatabasePaths, withDatabaseFile } from '../../support/sqliteFiles';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
+import { knowledgeStoreConformance } from 'conversation-memory/store-kit/testing';
 import { sampleKnowledge } from '../../arbitraries/knowledge';
-import { knowledgeStoreConformance } from './knowledgeStoreConformance';
 
 knowledgeStoreConformance('InMemoryKnowledgeStore', {
   make: async () => new InMemoryKnowledgeStore(),

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from 'conversation-memory';
 import { KnowledgeCorruptError, type KnowledgeStore } from 'conversation-memory/knowledge';
 import { RedisKnowledgeStore } from 'conversation-memory/node';
+import { knowledgeStoreConformance } from 'conversation-memory/store-kit/testing';
 import { sampleKnowledge } from '../../arbitraries/knowledge';
 import { startRedisServer, type RedisTestServer } from '../../support/redisServer';
-import { knowledgeStoreConformance } from './knowledgeStoreConformance';
 
 type Client = ReturnType<typeof createClient>;
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from 'conversation-memory';
 import type { KnowledgeStore } from 'conversation-memory/knowledge';
 import { SqliteKnowledgeStore } from 'conversation-memory/node';
+import { knowledgeStoreConformance } from 'conversation-memory/store-kit/testing';
 import { sampleKnowledge } from '../../arbitraries/knowledge';
 import { tempDatabasePaths, withDatabaseFile } from '../../support/sqliteFiles';
-import { knowledgeStoreConformance } from './knowledgeStoreConformance';
 
 const freshPath = tempDatabasePaths('cm-kstore-');
 const pathOf = new WeakMap<KnowledgeStore, string>();

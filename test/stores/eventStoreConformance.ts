@@ -4,6 +4,9 @@ import {
   appendAction,
   createEventLog,
   createMemory,
+  EventConflictError,
+  EventCorruptError,
+  type EventStore,
   memoryActions,
   MemoryArgumentError,
   MemoryDecodeError,
@@ -13,23 +16,25 @@ import {
   seek,
   SessionIdError,
 } from 'conversation-memory';
-import { EventConflictError, EventCorruptError } from 'conversation-memory';
-import type { EventStore, StoredAction } from 'conversation-memory';
 import { memoryActionArb } from '../arbitraries/actions';
-import { distinctSessionPairsArb } from '../arbitraries/sessionPairs';
-import { rejection, user } from '../helpers';
+import { distinctSessionPairsArb } from './sessionPairs';
+import { collect, CONFIG } from './storeSamples';
+import { rejection } from './suiteHelpers';
 
 /**
- * The one conformance suite every event store passes (issue #10): versions and conflicts,
- * validation of whole batches, the config fixed at creation, read ranges, load at any version,
- * snapshots that change no result (a property against the in-memory `replay`), delete, listing,
- * namespaces and ids, and, for stores that persist records, corruption: actions that do not
- * decode, a stream with an action deleted or one added past its end (`read` and `load` reject with
- * `EventCorruptError`, never a partial state or `null`; `streams()` agrees with `load`), and
- * snapshots copied to another stream or version (passed over, never trusted).
+ * What {@link eventStoreConformance} needs of the store under test: a factory, and for a store
+ * that persists records, ways to damage them in the backend's own way (each one given adds the
+ * tests that use it). Keys are storage keys (`ns:id` or `id`); versions count from 1.
+ *
+ * @example
+ * ```ts
+ * const hooks: EventStoreConformanceHooks = {
+ *   make: async (options) => new InMemoryEventStore(options),
+ * };
+ * ```
  */
-export interface EventStoreHooks {
-  /** A fresh, empty store. Called once per test (or per property). */
+export interface EventStoreConformanceHooks {
+  /** A fresh, empty store. Called once per test (or per property); the suite closes it. */
   readonly make: (options: { snapshotEvery?: number }) => Promise<EventStore>;
   /** Deletes every stored snapshot (they are only an optimisation). */
   readonly dropSnapshots?: (store: EventStore) => Promise<void>;
@@ -60,26 +65,35 @@ export interface EventStoreHooks {
   ) => Promise<void>;
 }
 
-export const CONFIG: MemoryOptions = {
-  maxMessages: 5,
-  tokenizer: 'heuristic',
-  toolPairs: 'strict',
-};
-
-const added = (text: string): MemoryAction => memoryActions.messageAdded(user(text));
-
-/** Every entry of an async iterable. */
-export const collect = async (entries: AsyncIterable<StoredAction>): Promise<StoredAction[]> => {
-  const all: StoredAction[] = [];
-  for await (const entry of entries) all.push(entry);
-  return all;
-};
+const added = (text: string): MemoryAction =>
+  memoryActions.messageAdded({ role: 'user', content: text });
 
 /** The in-memory log of the same actions: what every load must equal. */
 const logOf = (actions: readonly MemoryAction[], config: MemoryOptions = CONFIG) =>
   actions.reduce(appendAction, createEventLog(config));
 
-export const eventStoreConformance = (name: string, hooks: EventStoreHooks): void => {
+/**
+ * The one conformance suite every event store passes (issue #10), as Vitest tests under a
+ * `describe` named after the store: versions and conflicts (concurrent appends too), validation
+ * of whole batches, the config fixed at creation, read ranges, load at any version, snapshots
+ * that change no result (a fast-check property against the in-memory `replay`), delete, listing,
+ * namespaces and ids, a closed store, and, with the damage hooks, corruption: actions that do not
+ * decode, a stream with an action deleted or one added past its end (`read` and `load` reject
+ * with `EventCorruptError`, never a partial state or `null`; `streams()` agrees with `load`), and
+ * snapshots copied to another stream or version (passed over, never trusted). Call it at the top
+ * level of a test file; it needs `vitest` and `fast-check` installed (optional peer dependencies).
+ *
+ * @example
+ * ```ts
+ * import { InMemoryEventStore } from 'conversation-memory';
+ * import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
+ *
+ * eventStoreConformance('InMemoryEventStore', {
+ *   make: async (options) => new InMemoryEventStore(options),
+ * });
+ * ```
+ */
+export const eventStoreConformance = (name: string, hooks: EventStoreConformanceHooks): void => {
   describe(`${name}: EventStore conformance`, () => {
     const open: EventStore[] = [];
     const make = async (options: { snapshotEvery?: number } = {}) => {

@@ -5,30 +5,41 @@ import {
   createMemory,
   isConversationMemoryError,
   MemoryArgumentError,
-  type MemoryState,
   type Message,
   SessionConflictError,
   SessionCorruptError,
   SessionIdError,
   type SessionStore,
-  setSummary,
 } from 'conversation-memory';
-import { distinctSessionPairsArb } from '../arbitraries/sessionPairs';
-import { rejection } from '../helpers';
+import { distinctSessionPairsArb } from './sessionPairs';
+import { sampleState } from './storeSamples';
+import { manualClock, rejection } from './suiteHelpers';
 
 /**
- * The one conformance suite every session store passes (issue #8): revisions and conflicts,
- * namespaces, id validation and odd ids, TTL, branch, search with the reference's scoring, and,
- * for stores that persist records, corruption handling. A store's test file calls it with a
- * factory; `corrupt` (optional) damages the stored record of a key in the backend's own way, and
- * `asideCount` tells how many damaged records were moved aside (kept for inspection).
+ * What {@link sessionStoreConformance} needs of the store under test: a factory, and for a store
+ * that persists records, a way to damage one in the backend's own way.
+ *
+ * @example
+ * ```ts
+ * const hooks: SessionStoreConformanceHooks = {
+ *   make: async (options) => new InMemorySessionStore(options),
+ * };
+ * ```
  */
-export interface ConformanceHooks {
-  /** A fresh, empty store with these options. Called once per test. */
+export interface SessionStoreConformanceHooks {
+  /**
+   * A fresh, empty store with these options (`defaultTtl` in seconds; `now`, the clock in Unix
+   * seconds, is moved by hand by the TTL tests). Called once per test, and once per run of a
+   * property; the suite closes every store it makes.
+   */
   readonly make: (options: { defaultTtl?: number; now?: () => number }) => Promise<SessionStore>;
-  /** Damages the stored record of `key` (a full key, `ns:id` or `id`). */
+  /**
+   * Damages the stored record of `key` (a storage key: `ns:id` or `id`) so that it no longer
+   * decodes. When given, the suite checks that `load` rejects with `SessionCorruptError`, `list`
+   * and `search` skip the record, `exists` reports it and a save replaces it.
+   */
   readonly corrupt?: (store: SessionStore, key: string) => Promise<void>;
-  /** How many damaged records were kept aside so far. */
+  /** How many damaged records the store has kept aside (for inspection) so far. */
   readonly asideCount?: (store: SessionStore) => Promise<number>;
   /**
    * How the store scores a search: `'hits'` (the reference's scan: the number of occurrences of
@@ -41,23 +52,28 @@ export interface ConformanceHooks {
 
 const message = (role: Message['role'], content: string): Message => ({ role, content });
 
-/** A state with some of everything a store must keep exactly. */
-export const sampleState = (texts: readonly string[] = ['hello', 'hi there']): MemoryState => {
-  let state = createMemory({ maxMessages: 50, tokenizer: 'heuristic', toolPairs: 'strict' });
-  state = addMessages(
-    state,
-    texts.map((text, i) => message(i % 2 === 0 ? 'user' : 'assistant', text)),
-  ).state;
-  return setSummary(state, 'earlier: greetings').state;
-};
-
-/** A clock the tests move by hand, in Unix seconds. */
-const manualClock = (start = 1_764_500_000) => {
-  let now = start;
-  return { now: () => now, advance: (seconds: number) => (now += seconds) };
-};
-
-export const sessionStoreConformance = (name: string, hooks: ConformanceHooks): void => {
+/**
+ * The one conformance suite every session store passes (issue #8), as Vitest tests under a
+ * `describe` named after the store: revisions and conflicts (concurrent saves too), namespaces
+ * that never share storage (a fast-check property), the reference's id rules and odd ids,
+ * escaped ids in errors, delete, exists, branch, TTL, search with the reference's scoring and
+ * snippets, and, with `hooks.corrupt`, damaged records. Call it at the top level of a test file;
+ * it needs `vitest` and `fast-check` installed (optional peer dependencies of the package).
+ *
+ * @example
+ * ```ts
+ * import { InMemorySessionStore } from 'conversation-memory';
+ * import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
+ *
+ * sessionStoreConformance('InMemorySessionStore', {
+ *   make: async (options) => new InMemorySessionStore(options),
+ * });
+ * ```
+ */
+export const sessionStoreConformance = (
+  name: string,
+  hooks: SessionStoreConformanceHooks,
+): void => {
   describe(`${name}: SessionStore conformance`, () => {
     const open: SessionStore[] = [];
     const make = async (options: { defaultTtl?: number; now?: () => number } = {}) => {

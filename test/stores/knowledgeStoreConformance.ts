@@ -12,35 +12,34 @@ import {
   type KnowledgeState,
   type KnowledgeStore,
 } from 'conversation-memory/knowledge';
-import { knowledgeStateArb, sampleKnowledge } from '../../arbitraries/knowledge';
+import { knowledgeStateArb, sampleKnowledge } from '../arbitraries/knowledge';
+import { rejection } from './suiteHelpers';
 
 /**
- * The one conformance suite every knowledge store passes (issue #18 §4): round trips, revisions
- * and conflicts between writers, namespaces, delete and list, id and option validation, corrupt
- * records (for stores that persist them) and a closed store. A store's test file calls it with a
- * factory; `corrupt` damages the stored record of a key in the backend's own way and `asideCount`
- * tells how many damaged records were kept aside.
+ * What {@link knowledgeStoreConformance} needs of the store under test: a factory, a second
+ * writer on the same data when the backend can have one, and for a store that persists records,
+ * a way to damage one in the backend's own way.
+ *
+ * @example
+ * ```ts
+ * const hooks: KnowledgeStoreConformanceHooks = {
+ *   make: async () => new InMemoryKnowledgeStore(),
+ * };
+ * ```
  */
-export interface KnowledgeConformanceHooks {
-  /** A fresh, empty store. Called once per test. */
+export interface KnowledgeStoreConformanceHooks {
+  /** A fresh, empty store. Called once per test; the suite closes it. */
   readonly make: () => Promise<KnowledgeStore>;
   /** A second store on the same backend as `store` (another writer), when there can be one. */
   readonly sibling?: (store: KnowledgeStore) => Promise<KnowledgeStore>;
-  /** Damages the stored record of `key` (`ns:id` or `id`), keeping its revision. */
+  /**
+   * Damages the stored record of `key` (`ns:id` or `id`), keeping its revision: `'json'` so that
+   * it is not JSON, `'state'` so that it is JSON but not a valid knowledge state.
+   */
   readonly corrupt?: (store: KnowledgeStore, key: string, how: 'json' | 'state') => Promise<void>;
-  /** How many damaged records were kept aside so far. */
+  /** How many damaged records the store has kept aside so far. */
   readonly asideCount?: (store: KnowledgeStore) => Promise<number>;
 }
-
-/** The rejection of a promise (fails the test when it resolves). */
-const rejectionOf = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 /** A state that differs from `state` (one more entry). */
 const withEntry = (state: KnowledgeState, content: string): KnowledgeState => {
@@ -52,7 +51,28 @@ const withEntry = (state: KnowledgeState, content: string): KnowledgeState => {
   };
 };
 
-export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConformanceHooks): void => {
+/**
+ * The one conformance suite every knowledge store passes (issue #18 §4), as Vitest tests under a
+ * `describe` named after the store: round trips (a fast-check property over valid states),
+ * frozen loads, revisions and conflicts between writers, namespaces, delete and list, id, option
+ * and state validation, a closed store, and, with `hooks.corrupt`, damaged records. Call it at
+ * the top level of a test file; it needs `vitest` and `fast-check` installed (optional peer
+ * dependencies of the package).
+ *
+ * @example
+ * ```ts
+ * import { InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
+ * import { knowledgeStoreConformance } from 'conversation-memory/store-kit/testing';
+ *
+ * knowledgeStoreConformance('InMemoryKnowledgeStore', {
+ *   make: async () => new InMemoryKnowledgeStore(),
+ * });
+ * ```
+ */
+export const knowledgeStoreConformance = (
+  name: string,
+  hooks: KnowledgeStoreConformanceHooks,
+): void => {
   describe(`${name}: KnowledgeStore conformance`, () => {
     const open: KnowledgeStore[] = [];
     const make = async (): Promise<KnowledgeStore> => {
@@ -113,7 +133,7 @@ export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConforma
         revision: 2,
       });
       const stale = withEntry(b?.state ?? createKnowledge(), 'from B');
-      const error = await rejectionOf(
+      const error = await rejection(
         other.save('u1', stale, { expectedRevision: b?.revision ?? 0 }),
       );
       expect(error).toBeInstanceOf(KnowledgeConflictError);
@@ -188,7 +208,7 @@ export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConforma
       await store.save('u1', sampleKnowledge(), { namespace: 'acme', expectedRevision: 0 });
       const loaded = await store.load('u1', { namespace: 'acme' });
       expect(await other.delete('u1', { namespace: 'acme' })).toBe(true);
-      const error = await rejectionOf(
+      const error = await rejection(
         store.save('u1', withEntry(loaded?.state ?? createKnowledge(), 'cached'), {
           namespace: 'acme',
           expectedRevision: loaded?.revision ?? 0,
@@ -220,7 +240,7 @@ export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConforma
         'options.namespce is not an option (did you mean namespace?)',
       );
       const bad = { ...sampleKnowledge(), nextId: 2 };
-      const error = await rejectionOf(store.save('u1', bad));
+      const error = await rejection(store.save('u1', bad));
       expect(error).toBeInstanceOf(MemoryArgumentError);
       expect((error as Error).message).toContain(
         'state.nextId must be greater than every id number',
@@ -238,7 +258,7 @@ export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConforma
           await store.save('u1', sampleKnowledge(), { namespace: 'acme' });
           await store.save('u2', sampleKnowledge(), { namespace: 'acme' });
           await corrupt(store, 'acme:u1', how);
-          const error = await rejectionOf(store.load('u1', { namespace: 'acme' }));
+          const error = await rejection(store.load('u1', { namespace: 'acme' }));
           expect(error).toBeInstanceOf(KnowledgeCorruptError);
           expect(error).toMatchObject({ code: 'CM_KNOWLEDGE_CORRUPT', key: 'acme:u1' });
           expect((error as KnowledgeCorruptError).problems[0]).toMatch(/^state/);
@@ -272,7 +292,7 @@ export const knowledgeStoreConformance = (name: string, hooks: KnowledgeConforma
         () => store.delete('u1'),
         () => store.list(),
       ]) {
-        const error = await rejectionOf(call());
+        const error = await rejection(call());
         expect(error).toBeInstanceOf(MemoryArgumentError);
         expect((error as Error).message).toContain('the store is closed');
       }
