@@ -14,9 +14,11 @@
  *   files that exercise what the build changes: every entry through the package name (surface and
  *   smoke), the bundles' chunks and lazily loaded parts (tokens, the redundancy planner in the
  *   Node and browser builds), the adapters, the stores and the agent's stores through
- *   `conversation-memory/node`, the CLI and the inspector page, the examples and the README. The reducers, codecs and views are the same code in both
- *   builds (the build bundles them; it does not transform their logic), so their properties run
- *   once, against `src/`.
+ *   `conversation-memory/node`, the stores' conformance suites as store authors import them
+ *   (`conversation-memory/store-kit/testing`), the CLI and the inspector page, the examples and
+ *   the README. The reducers, codecs and views are the same code in both builds (the build
+ *   bundles them; it does not transform their logic), so their properties run once, against
+ *   `src/`.
  */
 
 /** Files that run in a process of their own (relative to the project root). */
@@ -70,6 +72,7 @@ export const DIST_TEST_PATHS: readonly string[] = [
   'test/agent/sse.test.ts',
   'test/knowledge/persist/',
   'test/knowledge/store/',
+  'test/stores/',
   'test/inspector/',
   'test/examples/',
   'test/docs/readme.test.ts',
