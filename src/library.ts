@@ -134,7 +134,7 @@ export { ServerSentEventsError } from './errors/serverSentEventsErrors';
 export { EmbeddingNotPreparedError, EmbeddingRequestError } from './errors/embeddingErrors';
 
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
-export { InMemorySessionStore } from './sessions/InMemorySessionStore';
+export { InMemorySessionStore } from './stores/session/InMemorySessionStore';
 // Building blocks every store uses (and a custom store should): validation, revisions, TTL, search.
 export { describeValue } from './util/describeValue';
 export { unknownOption } from './util/unknownOption';
@@ -147,11 +147,11 @@ export {
   sessionAddressOf,
   namespaceKeyPrefix,
   isStorageKey,
-} from './sessions/sessionKey';
-export { expectedRevisionOf, checkExpectedRevision } from './sessions/revision';
-export { checkSessionOptions, checkEventOptions } from './sessions/methodOptions';
-export type { SessionMethod, EventMethod } from './sessions/methodOptions';
-export { sessionTtlOf, sessionClockOf, isSessionExpired } from './sessions/ttl';
+} from './stores/kit/sessionKey';
+export { expectedRevisionOf, checkExpectedRevision } from './stores/kit/revision';
+export { checkSessionOptions, checkEventOptions } from './stores/kit/methodOptions';
+export type { SessionMethod, EventMethod } from './stores/kit/methodOptions';
+export { sessionTtlOf, sessionClockOf, isSessionExpired } from './stores/kit/ttl';
 export {
   DEFAULT_SEARCH_LIMIT,
   searchTerms,
@@ -160,7 +160,7 @@ export {
   scoreSessionMessages,
   rankSearchResults,
   compareCodePoints,
-} from './sessions/search';
+} from './stores/kit/search';
 export type {
   SessionStore,
   SessionOptions,
@@ -172,8 +172,8 @@ export type {
   SessionSearchResult,
   SearchOptions,
   SessionStoreOptions,
-} from './sessions/types';
-export type { SessionKey } from './sessions/sessionKey';
+} from './stores/session/types';
+export type { SessionKey } from './stores/kit/sessionKey';
 
 export type { Role } from './model/role';
 export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from './model/message';
@@ -288,14 +288,14 @@ export type { DecodeFailureKind, DecodeErrorOptions } from './errors/memoryError
 // RedisEventStore at conversation-memory/node). The building blocks below are what every store
 // uses to check arguments and read or write its records (public at conversation-memory/store-kit).
 export { EventConflictError, EventCorruptError } from './errors/eventErrors';
-export { InMemoryEventStore } from './eventStore/InMemoryEventStore';
+export { InMemoryEventStore } from './stores/event/InMemoryEventStore';
 export {
   checkAppend,
   readRangeOf,
   atVersionOf,
   checkAtVersion,
   snapshotEveryOf,
-} from './eventStore/eventArgs';
+} from './stores/kit/eventArgs';
 export {
   encodeActionJson,
   readActionJson,
@@ -306,9 +306,9 @@ export {
   checkSameConfig,
   encodeSnapshotJson,
   readSnapshotJson,
-} from './eventStore/eventRecords';
-export type { CheckedAppend } from './eventStore/eventArgs';
-export type { RecordPlace, SnapshotPlace } from './eventStore/eventRecords';
+} from './stores/kit/eventRecords';
+export type { CheckedAppend } from './stores/kit/eventArgs';
+export type { RecordPlace, SnapshotPlace } from './stores/kit/eventRecords';
 export type {
   EventStore,
   EventStoreOptions,
@@ -320,14 +320,14 @@ export type {
   LoadedStream,
   StreamInfo,
   StreamOptions,
-} from './eventStore/types';
+} from './stores/event/types';
 
 // A memory that reports each change as its action (what the agent appends to an event store), and
 // moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
-export { RecordedMemory } from './eventStore/RecordedMemory';
-export type { ActionListener } from './eventStore/RecordedMemory';
-export { exportEventLog, importEventLog } from './eventStore/eventLogTransfer';
-export type { ExportEventLogOptions, ImportEventLogOptions } from './eventStore/eventLogTransfer';
+export { RecordedMemory } from './facade/RecordedMemory';
+export type { ActionListener } from './facade/RecordedMemory';
+export { exportEventLog, importEventLog } from './stores/event/eventLogTransfer';
+export type { ExportEventLogOptions, ImportEventLogOptions } from './stores/event/eventLogTransfer';
 export type { AgentEventStore, AgentSession } from './agent/types';
 
 // Knowledge modules (conversation-memory/knowledge): entity memory, the knowledge graph and
@@ -446,13 +446,10 @@ export {
   readReferenceKnowledgeRecord,
 } from './knowledge/codec/referenceKnowledge';
 export { KnowledgeConflictError, KnowledgeCorruptError } from './errors/knowledgeStoreErrors';
-export {
-  checkKnowledgeOptions,
-  checkKnowledgeRevision,
-  listNamespace,
-} from './knowledge/store/knowledgeStoreKit';
-export type { KnowledgeMethod } from './knowledge/store/knowledgeStoreKit';
-export { InMemoryKnowledgeStore } from './sessions/InMemoryKnowledgeStore';
+export { checkKnowledgeOptions, listNamespace } from './stores/kit/methodOptions';
+export { checkKnowledgeRevision } from './stores/kit/revision';
+export type { KnowledgeMethod } from './stores/kit/methodOptions';
+export { InMemoryKnowledgeStore } from './stores/knowledge/InMemoryKnowledgeStore';
 export type {
   KnowledgeStore,
   KnowledgeStoreOptions,
@@ -460,7 +457,7 @@ export type {
   LoadedKnowledge,
   SavedKnowledge,
   KnowledgeListing,
-} from './knowledge/store/types';
+} from './stores/knowledge/types';
 
 // Knowledge reducers and actions, and the agent's knowledge modules.
 export { knowledgeTransition } from './knowledge/knowledgeTransition';

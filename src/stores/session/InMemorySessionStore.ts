@@ -1,19 +1,19 @@
-import { checkSessionOptions } from './methodOptions';
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../util/describeValue';
-import { readOptionFields } from '../internal/readOptionFields';
-import { readState } from '../internal/readState';
-import type { MemoryState } from '../model/state';
-import { checkExpectedRevision, expectedRevisionOf } from './revision';
+import { checkSessionOptions } from '../kit/methodOptions';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { describeValue } from '../../util/describeValue';
+import { readOptionFields } from '../../internal/readOptionFields';
+import { readState } from '../../internal/readState';
+import type { MemoryState } from '../../model/state';
+import { checkExpectedRevision, expectedRevisionOf } from '../kit/revision';
 import {
   compareCodePoints,
   rankSearchResults,
   scoreSessionMessages,
   searchLimitOf,
   searchTerms,
-} from './search';
-import { namespaceOf, sessionAddressOf, sessionKeyOf } from './sessionKey';
-import { isSessionExpired, sessionClockOf, sessionTtlOf } from './ttl';
+} from '../kit/search';
+import { namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
+import { isSessionExpired, sessionClockOf, sessionTtlOf } from '../kit/ttl';
 import type {
   LoadedSession,
   SaveOptions,

@@ -1,10 +1,6 @@
-import { knowledgeStateToSave } from '../codec/knowledgeState';
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import {
-  checkKnowledgeOptions,
-  checkKnowledgeRevision,
-  listNamespace,
-} from '../knowledge/store/knowledgeStoreKit';
+import { knowledgeStateToSave } from '../../codec/knowledgeState';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { checkKnowledgeOptions, listNamespace } from '../kit/methodOptions';
 import type {
   KnowledgeListing,
   KnowledgeSaveOptions,
@@ -12,12 +8,12 @@ import type {
   KnowledgeStoreOptions,
   LoadedKnowledge,
   SavedKnowledge,
-} from '../knowledge/store/types';
-import type { KnowledgeState } from '../model/knowledge';
-import { readOptionFields } from '../internal/readOptionFields';
-import { expectedRevisionOf } from './revision';
-import { compareCodePoints } from './search';
-import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from './sessionKey';
+} from './types';
+import type { KnowledgeState } from '../../model/knowledge';
+import { readOptionFields } from '../../internal/readOptionFields';
+import { checkKnowledgeRevision, expectedRevisionOf } from '../kit/revision';
+import { compareCodePoints } from '../kit/search';
+import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 
 const API = 'InMemoryKnowledgeStore';
 

@@ -1,30 +1,25 @@
-import { checkEventOptions } from '../sessions/methodOptions';
-import { readOptionFields } from '../internal/readOptionFields';
-import { createMemory } from '../core/createMemory';
-import { memoryReducer } from '../core/memoryTransition';
-import { isConversationMemoryError } from '../errors/errorBrand';
-import { describeValue } from '../util/describeValue';
-import { errorText } from '../util/errorText';
-import { EventConflictError } from '../errors/eventErrors';
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import type { MemoryAction } from '../model/actions';
-import type { MemoryConfig } from '../model/config';
-import type { MemoryState } from '../model/state';
-import { compareCodePoints } from '../sessions/search';
-import {
-  namespaceKeyPrefix,
-  namespaceOf,
-  sessionAddressOf,
-  sessionKeyOf,
-} from '../sessions/sessionKey';
+import { checkEventOptions } from '../kit/methodOptions';
+import { readOptionFields } from '../../internal/readOptionFields';
+import { createMemory } from '../../core/createMemory';
+import { memoryReducer } from '../../core/memoryTransition';
+import { isConversationMemoryError } from '../../errors/errorBrand';
+import { describeValue } from '../../util/describeValue';
+import { errorText } from '../../util/errorText';
+import { EventConflictError } from '../../errors/eventErrors';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import type { MemoryAction } from '../../model/actions';
+import type { MemoryConfig } from '../../model/config';
+import type { MemoryState } from '../../model/state';
+import { compareCodePoints } from '../kit/search';
+import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 import {
   atVersionOf,
   checkAppend,
   checkAtVersion,
   readRangeOf,
   snapshotEveryOf,
-} from './eventArgs';
-import { applyStoredAction, checkSameConfig } from './eventRecords';
+} from '../kit/eventArgs';
+import { applyStoredAction, checkSameConfig } from '../kit/eventRecords';
 import type {
   AppendOptions,
   AppendResult,
