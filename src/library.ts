@@ -152,6 +152,8 @@ export { expectedRevisionOf, checkExpectedRevision } from './stores/kit/revision
 export { checkSessionOptions, checkEventOptions } from './stores/kit/methodOptions';
 export type { SessionMethod, EventMethod } from './stores/kit/methodOptions';
 export { sessionTtlOf, sessionClockOf, isSessionExpired } from './stores/kit/ttl';
+export { openStoreCall } from './stores/kit/storeCall';
+export type { StoreCall } from './stores/kit/storeCall';
 export {
   DEFAULT_SEARCH_LIMIT,
   searchTerms,

@@ -1,9 +1,11 @@
 /**
  * `conversation-memory/store-kit`: the building blocks every store uses, for authors of custom
- * session and event stores (the Node stores at `conversation-memory/node` are built on them):
- * session keys and namespaces, revisions, expiry, search scoring, the checks of event-store
- * arguments, the JSON records of actions, configs and snapshots, the bounds of decoded state, the
- * checker that refuses misspelled options, and the reader that reads an options object once.
+ * session, event and knowledge stores (the Node stores at `conversation-memory/node` are built on
+ * them): session keys and namespaces, revisions, expiry, search scoring, the checks of each
+ * method's options and of event-store arguments, the closed-store guard, the JSON records of
+ * actions, configs, snapshots and knowledge states, the bounds of decoded state, the checker that
+ * refuses misspelled options, and the reader that reads an options object once.
+ * (`conversation-memory/knowledge` exports the knowledge stores' helpers too, until 1.0.)
  *
  * @example
  * ```ts
@@ -33,6 +35,8 @@ export {
   sessionTtlOf,
   sessionClockOf,
   isSessionExpired,
+  // The closed-store guard
+  openStoreCall,
   // Search
   DEFAULT_SEARCH_LIMIT,
   searchTerms,
@@ -58,16 +62,30 @@ export {
   checkSameConfig,
   encodeSnapshotJson,
   readSnapshotJson,
+  // Knowledge-store options, revisions and records
+  checkKnowledgeOptions,
+  checkKnowledgeRevision,
+  listNamespace,
+  knowledgeStateToSave,
+  readKnowledgeJson,
   // Persisted formats
   EXTENSION_KEY,
   ENVELOPE_VERSION,
   MAX_PENDING_MESSAGES,
   MAX_SUMMARY_COVERAGE,
+  MAX_KNOWLEDGE_FACTS,
+  MAX_ENTITY_PARTS,
+  MAX_FACT_SOURCES,
+  MAX_KNOWLEDGE_TEXT_LENGTH,
+  MAX_KNOWLEDGE_POSITION,
+  MAX_KNOWLEDGE_TIME,
 } from '../library';
 export type {
   SessionKey,
   SessionMethod,
   EventMethod,
+  KnowledgeMethod,
+  StoreCall,
   CheckedAppend,
   RecordPlace,
   SnapshotPlace,

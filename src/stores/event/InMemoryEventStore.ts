@@ -11,6 +11,7 @@ import type { MemoryAction } from '../../model/actions';
 import type { MemoryConfig } from '../../model/config';
 import type { MemoryState } from '../../model/state';
 import { compareCodePoints } from '../kit/search';
+import { openStoreCall, type StoreCall } from '../kit/storeCall';
 import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 import {
   atVersionOf,
@@ -75,8 +76,9 @@ export class InMemoryEventStore implements EventStore {
     this.#snapshotEvery = snapshotEveryOf(snapshotEvery, API);
   }
 
-  #open(api: string): void {
-    if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
+  /** Opens a call of `method` (`openStoreCall`): it rejects once the store is closed. */
+  #open(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async append(

@@ -13,6 +13,7 @@ import type { KnowledgeState } from '../../model/knowledge';
 import { readOptionFields } from '../../internal/readOptionFields';
 import { checkKnowledgeRevision, expectedRevisionOf } from '../kit/revision';
 import { compareCodePoints } from '../kit/search';
+import { openStoreCall, type StoreCall } from '../kit/storeCall';
 import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 
 const API = 'InMemoryKnowledgeStore';
@@ -44,14 +45,13 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
     readOptionFields(options, [], API);
   }
 
-  #open(method: string): string {
-    const api = `${API}.${method}`;
-    if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
-    return api;
+  /** Opens a call of `method` (`openStoreCall`): it rejects once the store is closed. */
+  #open(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
-    const api = this.#open('load');
+    const { api } = this.#open('load');
     checkKnowledgeOptions(options, 'load', api);
     return this.#records.get(sessionKeyOf(id, options, api).key) ?? null;
   }
@@ -61,7 +61,7 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
     state: KnowledgeState,
     options?: KnowledgeSaveOptions,
   ): Promise<SavedKnowledge> {
-    const api = this.#open('save');
+    const { api } = this.#open('save');
     checkKnowledgeOptions(options, 'save', api);
     const { key } = sessionKeyOf(id, options, api);
     const expected = expectedRevisionOf(options, api);
@@ -74,13 +74,13 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
   }
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
-    const api = this.#open('delete');
+    const { api } = this.#open('delete');
     checkKnowledgeOptions(options, 'delete', api);
     return this.#records.delete(sessionKeyOf(id, options, api).key);
   }
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
-    const api = this.#open('list');
+    const { api } = this.#open('list');
     checkKnowledgeOptions(options, 'list', api);
     const namespace = namespaceOf(listNamespace(options, api), api);
     const prefix = namespace === undefined ? undefined : namespaceKeyPrefix(namespace);

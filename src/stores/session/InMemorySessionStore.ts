@@ -13,6 +13,7 @@ import {
   searchTerms,
 } from '../kit/search';
 import { namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
+import { openStoreCall, type StoreCall } from '../kit/storeCall';
 import { isSessionExpired, sessionClockOf, sessionTtlOf } from '../kit/ttl';
 import type {
   LoadedSession,
@@ -75,8 +76,9 @@ export class InMemorySessionStore implements SessionStore {
     return entry;
   }
 
-  #open(api: string): void {
-    if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
+  /** Opens a call of `method` (`openStoreCall`): it rejects once the store is closed. */
+  #open(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
