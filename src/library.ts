@@ -154,6 +154,13 @@ export type { SessionMethod, EventMethod } from './stores/kit/methodOptions';
 export { sessionTtlOf, sessionClockOf, isSessionExpired } from './stores/kit/ttl';
 export { openStoreCall } from './stores/kit/storeCall';
 export type { StoreCall } from './stores/kit/storeCall';
+export type {
+  RevisionedStore,
+  RevisionedRecordOptions,
+  RevisionedSaveOptions,
+  LoadedRevision,
+  SavedRevision,
+} from './stores/kit/revisionedStore';
 export {
   DEFAULT_SEARCH_LIMIT,
   searchTerms,

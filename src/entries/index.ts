@@ -107,6 +107,12 @@ export {
 
 export type {
   SessionStore,
+  // The contract SessionStore shares with KnowledgeStore (conversation-memory/knowledge)
+  RevisionedStore,
+  RevisionedRecordOptions,
+  RevisionedSaveOptions,
+  LoadedRevision,
+  SavedRevision,
   StoreUnavailableOptions,
   SessionOptions,
   SaveOptions,

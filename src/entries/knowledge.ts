@@ -44,6 +44,12 @@ export type {
   LoadedKnowledge,
   SavedKnowledge,
   KnowledgeListing,
+  // The contract KnowledgeStore shares with SessionStore
+  RevisionedStore,
+  RevisionedRecordOptions,
+  RevisionedSaveOptions,
+  LoadedRevision,
+  SavedRevision,
 } from '../library';
 export type {
   KnowledgeState,

@@ -2,7 +2,8 @@
  * `conversation-memory/store-kit`: the building blocks every store uses, for authors of custom
  * session, event and knowledge stores (the Node stores at `conversation-memory/node` are built on
  * them): session keys and namespaces, revisions, expiry, search scoring, the checks of each
- * method's options and of event-store arguments, the closed-store guard, the JSON records of
+ * method's options and of event-store arguments, the closed-store guard, the revisioned-store
+ * contract the session and knowledge stores share (`RevisionedStore`), the JSON records of
  * actions, configs, snapshots and knowledge states, the bounds of decoded state, the checker that
  * refuses misspelled options, and the reader that reads an options object once.
  * (`conversation-memory/knowledge` exports the knowledge stores' helpers too, until 1.0.)
@@ -86,6 +87,11 @@ export type {
   EventMethod,
   KnowledgeMethod,
   StoreCall,
+  RevisionedStore,
+  RevisionedRecordOptions,
+  RevisionedSaveOptions,
+  LoadedRevision,
+  SavedRevision,
   CheckedAppend,
   RecordPlace,
   SnapshotPlace,

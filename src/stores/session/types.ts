@@ -1,4 +1,5 @@
 import type { MemoryState } from '../../model/state';
+import type { RevisionedStore } from '../kit/revisionedStore';
 import type { SessionSearchResult } from '../kit/search';
 import type { SessionAddress } from '../kit/sessionKey';
 
@@ -112,7 +113,9 @@ export interface SessionStoreOptions {
  * Persistent conversation memory, the same on every backend (in memory, JSON files, SQLite,
  * Redis). Every method is async; ids and namespaces are validated (`SessionIdError`); a stale
  * `expectedRevision` fails with `SessionConflictError` and writes nothing; a record that does not
- * decode rejects with `SessionCorruptError` and is never silently dropped.
+ * decode rejects with `SessionCorruptError` and is never silently dropped. Its `load`, `save`,
+ * `delete`, `list` and `close` are those of a {@link RevisionedStore}, the contract it shares with
+ * `KnowledgeStore`.
  *
  * @example
  * ```ts
@@ -121,7 +124,7 @@ export interface SessionStoreOptions {
  * await store.save('s1', next, { expectedRevision: loaded?.revision ?? 0 });
  * ```
  */
-export interface SessionStore {
+export interface SessionStore extends RevisionedStore<MemoryState, LoadedSession, SessionMetadata> {
   /** Writes the state; resolves to the new revision. */
   save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession>;
   /** The session, or `null` when absent or expired; a corrupt record rejects. */
