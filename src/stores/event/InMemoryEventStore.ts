@@ -86,8 +86,7 @@ export class InMemoryEventStore implements EventStore {
     actions: readonly MemoryAction[],
     options: AppendOptions,
   ): Promise<AppendResult> {
-    this.#open('append');
-    const api = `${API}.append`;
+    const { api } = this.#open('append');
     const checked = checkAppend(streamId, actions, options, api);
     const { key, expectedVersion } = checked;
     const found = this.#streams.get(key);
@@ -127,9 +126,8 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
-    this.#open('read');
-    checkEventOptions(options, 'read', `${API}.read`);
-    const api = `${API}.read`;
+    const { api } = this.#open('read');
+    checkEventOptions(options, 'read', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     const stream = this.#streams.get(key);
@@ -141,9 +139,8 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
-    this.#open('load');
-    checkEventOptions(options, 'load', `${API}.load`);
-    const api = `${API}.load`;
+    const { api } = this.#open('load');
+    checkEventOptions(options, 'load', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const atVersion = atVersionOf(options, api);
     const stream = this.#streams.get(key);
@@ -162,8 +159,7 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
-    this.#open('streams');
-    const api = `${API}.streams`;
+    const { api } = this.#open('streams');
     const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
     const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const found: StreamInfo[] = [];
@@ -182,9 +178,9 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
-    this.#open('delete');
-    checkEventOptions(options, 'delete', `${API}.delete`);
-    const { key } = sessionKeyOf(streamId, options, `${API}.delete`);
+    const { api } = this.#open('delete');
+    checkEventOptions(options, 'delete', api);
+    const { key } = sessionKeyOf(streamId, options, api);
     return this.#streams.delete(key);
   }
 
