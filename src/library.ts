@@ -438,11 +438,8 @@ export {
   LOCAL_USER_ENTITY,
 } from './knowledge/extraction/localExtractor';
 export { KnowledgeExtractionError } from './errors/knowledgeErrors';
-export {
-  decodeKnowledgeState,
-  knowledgeStateToSave,
-  readKnowledgeJson,
-} from './codec/knowledgeState';
+export { decodeKnowledgeState } from './codec/knowledgeState';
+export { knowledgeStateToSave, readKnowledgeJson } from './stores/kit/knowledgeRecords';
 export {
   MAX_KNOWLEDGE_FACTS,
   MAX_ENTITY_PARTS,

@@ -1,5 +1,3 @@
-import { knowledgeStateToSave } from '../../codec/knowledgeState';
-import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { checkKnowledgeOptions, listNamespace } from '../kit/methodOptions';
 import type {
   KnowledgeListing,
@@ -11,6 +9,7 @@ import type {
 } from './types';
 import type { KnowledgeState } from '../../model/knowledge';
 import { readOptionFields } from '../../internal/readOptionFields';
+import { knowledgeStateToSave } from '../kit/knowledgeRecords';
 import { checkKnowledgeRevision, expectedRevisionOf } from '../kit/revision';
 import { compareCodePoints } from '../kit/search';
 import { openStoreCall, type StoreCall } from '../kit/storeCall';
@@ -38,11 +37,9 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
 
   /** @param options - none yet: pass nothing, or `{}` */
   constructor(options: Record<string, never> = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new MemoryArgumentError(API, 'options must be an object (it has no options yet)');
-    }
-    // Read once: a key is refused, and so are options that cannot be read (with the cause).
-    readOptionFields(options, [], API);
+    // Read once: a value that is not an object, a key, and options that cannot be read (with the
+    // cause) are refused.
+    readOptionFields(options, [], API, { example: '{} (it has no options yet)' });
   }
 
   /** Opens a call of `method` (`openStoreCall`): it rejects once the store is closed. */
