@@ -16,7 +16,7 @@ import { clearMemory as clearMemoryState } from '../core/clearMemory';
 import { ConversationMemory } from '../facade/ConversationMemory';
 import { takeTurn } from './run/memoryTurns';
 import { EventJournal } from './run/eventJournal';
-import { RecordedMemory } from '../eventStore/RecordedMemory';
+import { RecordedMemory } from '../facade/RecordedMemory';
 import type {
   Agent,
   AgentInput,

@@ -1,8 +1,8 @@
 import type { EntityMemory, KnowledgeGraph, KnowledgeMemory } from './knowledge/moduleTypes';
 import type { KnowledgeEffect } from '../model/knowledgeEffects';
 import type { ConversationMemory } from '../facade/ConversationMemory';
-import type { SessionStore } from '../sessions/types';
-import type { EventStore } from '../eventStore/types';
+import type { SessionStore } from '../stores/session/types';
+import type { EventStore } from '../stores/event/types';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryEffect } from '../model/effects';
 import type { JsonObject, JsonValue, Message } from '../model/message';

@@ -3,9 +3,9 @@
  * UIs. Every export is listed here by hand; nothing else is public. Helpers for authors of custom
  * stores are at `conversation-memory/store-kit`, the offline `LocalProvider` at
  * `conversation-memory/testing`, server-sent events at `conversation-memory/sse` and the Node-only
- * stores at `conversation-memory/node`. The build makes this list, and every browser-safe entry's,
- * a thin list over one shared module (`src/library.ts` re-exports them all), so all entries share
- * one copy of each module (one tokenizer registry, one class per error).
+ * stores at `conversation-memory/node`. The implementation lives in `./library`, which every
+ * browser-safe entry re-exports, so all entries share one copy of each module (one tokenizer
+ * registry, one class per error).
  *
  * @packageDocumentation
  * @module conversation-memory
@@ -93,16 +93,24 @@ export { isConversationMemoryError } from '../errors/errorBrand';
 export { SessionConflictError, SessionCorruptError, SessionIdError } from '../errors/sessionErrors';
 export { StoreUnavailableError } from '../errors/storeErrors';
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
-export { InMemorySessionStore } from '../sessions/InMemorySessionStore';
+export { InMemorySessionStore } from '../stores/session/InMemorySessionStore';
 // Event store: append-only action streams (SqliteEventStore and RedisEventStore are at conversation-memory/node)
 export { EventConflictError, EventCorruptError } from '../errors/eventErrors';
-export { InMemoryEventStore } from '../eventStore/InMemoryEventStore';
+export { InMemoryEventStore } from '../stores/event/InMemoryEventStore';
 // A memory that reports each change as its action (what the agent appends to an event store), and
 // moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
-export { RecordedMemory } from '../eventStore/RecordedMemory';
-export { exportEventLog, importEventLog } from '../eventStore/eventLogTransfer';
+export { RecordedMemory } from '../facade/RecordedMemory';
+export { exportEventLog, importEventLog } from '../stores/event/eventLogTransfer';
 
-export type { SessionStore } from '../sessions/types';
+export type { SessionStore } from '../stores/session/types';
+// The contract SessionStore shares with KnowledgeStore (conversation-memory/knowledge)
+export type {
+  RevisionedStore,
+  RevisionedRecordOptions,
+  RevisionedSaveOptions,
+  LoadedRevision,
+  SavedRevision,
+} from '../stores/kit/revisionedStore';
 export type { StoreUnavailableOptions } from '../errors/storeErrors';
 export type {
   SessionOptions,
@@ -114,7 +122,7 @@ export type {
   SessionSearchResult,
   SearchOptions,
   SessionStoreOptions,
-} from '../sessions/types';
+} from '../stores/session/types';
 export type { Role } from '../model/role';
 export type { Message, ToolCall, ContentPart, JsonValue, JsonObject } from '../model/message';
 export type { MessageInput, ToolCallInput, ContentPartInput } from '../model/messageInput';
@@ -238,7 +246,10 @@ export type {
   LoadedStream,
   StreamInfo,
   StreamOptions,
-} from '../eventStore/types';
-export type { ActionListener } from '../eventStore/RecordedMemory';
-export type { ExportEventLogOptions, ImportEventLogOptions } from '../eventStore/eventLogTransfer';
+} from '../stores/event/types';
+export type { ActionListener } from '../facade/RecordedMemory';
+export type {
+  ExportEventLogOptions,
+  ImportEventLogOptions,
+} from '../stores/event/eventLogTransfer';
 export type { AgentEventStore, AgentSession } from '../agent/types';

@@ -18,11 +18,8 @@ export {
   MAX_FACT_SOURCES,
 } from '../model/knowledge';
 // Knowledge stores and the knowledge-state codec.
-export {
-  decodeKnowledgeState,
-  knowledgeStateToSave,
-  readKnowledgeJson,
-} from '../codec/knowledgeState';
+export { decodeKnowledgeState } from '../codec/knowledgeState';
+export { knowledgeStateToSave, readKnowledgeJson } from '../stores/kit/knowledgeRecords';
 export {
   MAX_KNOWLEDGE_FACTS,
   MAX_ENTITY_PARTS,
@@ -35,13 +32,11 @@ export {
   readReferenceKnowledgeRecord,
 } from '../knowledge/codec/referenceKnowledge';
 export { KnowledgeConflictError, KnowledgeCorruptError } from '../errors/knowledgeStoreErrors';
-export {
-  checkKnowledgeOptions,
-  checkKnowledgeRevision,
-  listNamespace,
-} from '../knowledge/store/knowledgeStoreKit';
-export { InMemoryKnowledgeStore } from '../sessions/InMemoryKnowledgeStore';
-export type { KnowledgeMethod } from '../knowledge/store/knowledgeStoreKit';
+export { checkKnowledgeOptions } from '../stores/kit/methodOptions';
+export { checkKnowledgeRevision } from '../stores/kit/revision';
+export { listNamespace } from '../stores/kit/methodOptions';
+export { InMemoryKnowledgeStore } from '../stores/knowledge/InMemoryKnowledgeStore';
+export type { KnowledgeMethod } from '../stores/kit/methodOptions';
 export type {
   KnowledgeStore,
   KnowledgeStoreOptions,
@@ -49,7 +44,15 @@ export type {
   LoadedKnowledge,
   SavedKnowledge,
   KnowledgeListing,
-} from '../knowledge/store/types';
+} from '../stores/knowledge/types';
+// The contract KnowledgeStore shares with SessionStore
+export type {
+  RevisionedStore,
+  RevisionedRecordOptions,
+  RevisionedSaveOptions,
+  LoadedRevision,
+  SavedRevision,
+} from '../stores/kit/revisionedStore';
 export type {
   KnowledgeState,
   KnowledgeCursors,

@@ -1,9 +1,12 @@
 /**
  * `conversation-memory/store-kit`: the building blocks every store uses, for authors of custom
- * session and event stores (the Node stores at `conversation-memory/node` are built on them):
- * session keys and namespaces, revisions, expiry, search scoring, the checks of event-store
- * arguments, the JSON records of actions, configs and snapshots, the bounds of decoded state, the
- * checker that refuses misspelled options, and the reader that reads an options object once.
+ * session, event and knowledge stores (the Node stores at `conversation-memory/node` are built on
+ * them): session keys and namespaces, revisions, expiry, search scoring, the checks of each
+ * method's options and of event-store arguments, the closed-store guard, the revisioned-store
+ * contract the session and knowledge stores share (`RevisionedStore`), the JSON records of
+ * actions, configs, snapshots and knowledge states, the bounds of decoded state, the checker that
+ * refuses misspelled options, and the reader that reads an options object once.
+ * (`conversation-memory/knowledge` exports the knowledge stores' helpers too, until 1.0.)
  *
  * @example
  * ```ts
@@ -26,10 +29,12 @@ export {
   sessionAddressOf,
   namespaceKeyPrefix,
   isStorageKey,
-} from '../sessions/sessionKey';
-export { expectedRevisionOf, checkExpectedRevision } from '../sessions/revision';
-export { checkSessionOptions, checkEventOptions } from '../sessions/methodOptions';
-export { sessionTtlOf, sessionClockOf, isSessionExpired } from '../sessions/ttl';
+} from '../stores/kit/sessionKey';
+export { expectedRevisionOf, checkExpectedRevision } from '../stores/kit/revision';
+export { checkSessionOptions, checkEventOptions } from '../stores/kit/methodOptions';
+export { sessionTtlOf, sessionClockOf, isSessionExpired } from '../stores/kit/ttl';
+// The closed-store guard
+export { openStoreCall } from '../stores/kit/storeCall';
 // Search
 export {
   DEFAULT_SEARCH_LIMIT,
@@ -39,7 +44,7 @@ export {
   scoreSessionMessages,
   rankSearchResults,
   compareCodePoints,
-} from '../sessions/search';
+} from '../stores/kit/search';
 // Event-store arguments and records
 export {
   checkAppend,
@@ -47,7 +52,7 @@ export {
   atVersionOf,
   checkAtVersion,
   snapshotEveryOf,
-} from '../eventStore/eventArgs';
+} from '../stores/kit/eventArgs';
 export { DEFAULT_SNAPSHOT_EVERY, MAX_SNAPSHOT_EVERY } from '../log/eventLog';
 export {
   encodeActionJson,
@@ -59,12 +64,32 @@ export {
   checkSameConfig,
   encodeSnapshotJson,
   readSnapshotJson,
-} from '../eventStore/eventRecords';
+} from '../stores/kit/eventRecords';
+// Knowledge-store options, revisions and records
+export { checkKnowledgeOptions } from '../stores/kit/methodOptions';
+export { checkKnowledgeRevision } from '../stores/kit/revision';
+export { listNamespace } from '../stores/kit/methodOptions';
+export { knowledgeStateToSave, readKnowledgeJson } from '../stores/kit/knowledgeRecords';
 // Persisted formats
 export { EXTENSION_KEY } from '../codec/persisted';
 export { ENVELOPE_VERSION } from '../codec/envelope';
 export { MAX_PENDING_MESSAGES, MAX_SUMMARY_COVERAGE } from '../model/state';
-export type { SessionKey } from '../sessions/sessionKey';
-export type { SessionMethod, EventMethod } from '../sessions/methodOptions';
-export type { CheckedAppend } from '../eventStore/eventArgs';
-export type { RecordPlace, SnapshotPlace } from '../eventStore/eventRecords';
+export { MAX_KNOWLEDGE_FACTS, MAX_ENTITY_PARTS } from '../knowledge/codec/knowledgeLimits';
+export { MAX_FACT_SOURCES } from '../model/knowledge';
+export {
+  MAX_KNOWLEDGE_TEXT_LENGTH,
+  MAX_KNOWLEDGE_POSITION,
+  MAX_KNOWLEDGE_TIME,
+} from '../knowledge/codec/knowledgeLimits';
+export type { SessionKey } from '../stores/kit/sessionKey';
+export type { SessionMethod, EventMethod, KnowledgeMethod } from '../stores/kit/methodOptions';
+export type { StoreCall } from '../stores/kit/storeCall';
+export type {
+  RevisionedStore,
+  RevisionedRecordOptions,
+  RevisionedSaveOptions,
+  LoadedRevision,
+  SavedRevision,
+} from '../stores/kit/revisionedStore';
+export type { CheckedAppend } from '../stores/kit/eventArgs';
+export type { RecordPlace, SnapshotPlace } from '../stores/kit/eventRecords';

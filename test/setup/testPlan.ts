@@ -65,6 +65,7 @@ export const DIST_TEST_PATHS: readonly string[] = [
   'test/prune/redundant.test.ts',
   'test/sessions/',
   'test/eventStore/',
+  'test/stores/',
   'test/node/',
   'test/agent/agent.session.test.ts',
   'test/agent/agent.eventStore.test.ts',

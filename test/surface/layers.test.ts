@@ -77,12 +77,50 @@ describe('the layer order of src/', () => {
     expect(errors[0]).toMatch(/folder newThing, which has no place in the layer order/);
   });
 
-  it('places every folder of src/', () => {
-    const folders = readdirSync(new URL('../../src/', import.meta.url), { withFileTypes: true })
+  it('places every folder of src/ (src/stores/ by its subfolders, and holds no file itself)', () => {
+    const src = new URL('../../src/', import.meta.url);
+    const folders = readdirSync(src, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort();
-    expect(folders.filter((folder) => !LAYERS.includes(folder))).toEqual([]);
+      .map((entry) => entry.name);
+    const unplaced = folders.flatMap((folder) => {
+      if (LAYERS.includes(folder)) return [];
+      const inside = readdirSync(new URL(`${folder}/`, src), { withFileTypes: true });
+      return inside.length === 0
+        ? [folder]
+        : inside.map((entry) => `${folder}/${entry.name}`).filter((path) => !LAYERS.includes(path));
+    });
+    expect(unplaced).toEqual([]);
+    expect(LAYERS.filter((layer) => layer.startsWith('stores/'))).toEqual([
+      'stores/kit',
+      'stores/session',
+      'stores/knowledge',
+      'stores/event',
+    ]);
+  });
+
+  it('keeps the store kit below the three families, which import nothing of each other', async () => {
+    expect(
+      await layerErrors(
+        'src/stores/kit/example.ts',
+        "export type { SessionStore } from '../session/types';\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'src/stores/event/example.ts',
+        "export { sessionKeyOf } from '../kit/sessionKey';\n",
+      ),
+    ).toEqual([]);
+    const families = ['session', 'knowledge', 'event'];
+    const { arrows } = importGraph(root);
+    for (const from of families) {
+      for (const to of families) {
+        expect(arrows, `stores/${from} → stores/${to}`).not.toContain(
+          `stores/${from} → stores/${to}`,
+        );
+      }
+    }
+    for (const family of families) expect(arrows).toContain(`stores/${family} → stores/kit`);
   });
 });
 

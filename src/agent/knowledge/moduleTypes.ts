@@ -1,7 +1,7 @@
 import type { KnowledgeState } from '../../model/knowledge';
 import type { KnowledgeAction } from '../../model/knowledgeActions';
 import type { KnowledgeEffect } from '../../model/knowledgeEffects';
-import type { KnowledgeStore } from '../../knowledge/store/types';
+import type { KnowledgeStore } from '../../stores/knowledge/types';
 
 /**
  * A replacement for an extraction call's prompts: the system prompt, and the user prompt made from

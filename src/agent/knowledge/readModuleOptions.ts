@@ -3,7 +3,7 @@ import { readOptionFields } from '../../internal/readOptionFields';
 import { unreadable } from '../../internal/unreadable';
 import { describeValue } from '../../util/describeValue';
 import { isPlainObject } from '../../util/isPlainObject';
-import type { KnowledgeStore } from '../../knowledge/store/types';
+import type { KnowledgeStore } from '../../stores/knowledge/types';
 
 /** The methods a knowledge store has. */
 const STORE_METHODS = ['load', 'save', 'delete', 'list', 'close'] as const;

@@ -1,6 +1,6 @@
 import { createKnowledge } from '../../knowledge/createKnowledge';
 import { isConversationMemoryError } from '../../errors/errorBrand';
-import type { KnowledgeStore } from '../../knowledge/store/types';
+import type { KnowledgeStore } from '../../stores/knowledge/types';
 import type { KnowledgeCursors, KnowledgeState } from '../../model/knowledge';
 import type { KnowledgeAction } from '../../model/knowledgeActions';
 import type { KnowledgeEffect } from '../../model/knowledgeEffects';

@@ -1,6 +1,6 @@
 import { createMemory } from '../../core/createMemory';
 import { isConversationMemoryError } from '../../errors/errorBrand';
-import type { RecordedMemory } from '../../eventStore/RecordedMemory';
+import type { RecordedMemory } from '../../facade/RecordedMemory';
 import type { MemoryAction } from '../../model/actions';
 import type { MemoryConfig } from '../../model/config';
 import type { CheckedEventStore } from '../checkAgentOptions';

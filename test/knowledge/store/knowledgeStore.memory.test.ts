@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryArgumentError } from 'conversation-memory';
 import { InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
+import { describeValue } from 'conversation-memory/store-kit';
 import { knowledgeStoreConformance } from 'conversation-memory/store-kit/testing';
 import { sampleKnowledge } from '../../arbitraries/knowledge';
 
@@ -20,6 +22,16 @@ describe('InMemoryKnowledgeStore', () => {
   it('takes no options', () => {
     expect(() => new InMemoryKnowledgeStore({ ttl: 60 } as never)).toThrow(
       'InMemoryKnowledgeStore: options.ttl is not an option',
+    );
+  });
+
+  it.each(
+    [5, 'x', true, null, [], [1], () => 1, Symbol('s'), 10n].map((v) => [describeValue(v), v]),
+  )('options that are not an object (%s) are refused, the value named', (_, options) => {
+    const making = () => new InMemoryKnowledgeStore(options as never);
+    expect(making).toThrow(MemoryArgumentError);
+    expect(making).toThrow(
+      `[conversation-memory] InMemoryKnowledgeStore: options must be an object such as {} (it has no options yet), received ${describeValue(options)}`,
     );
   });
 });

@@ -1,19 +1,20 @@
-import { checkSessionOptions } from './methodOptions';
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../util/describeValue';
-import { readOptionFields } from '../internal/readOptionFields';
-import { readState } from '../internal/readState';
-import type { MemoryState } from '../model/state';
-import { checkExpectedRevision, expectedRevisionOf } from './revision';
+import { checkSessionOptions } from '../kit/methodOptions';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { describeValue } from '../../util/describeValue';
+import { readOptionFields } from '../../internal/readOptionFields';
+import { readState } from '../../internal/readState';
+import type { MemoryState } from '../../model/state';
+import { checkExpectedRevision, expectedRevisionOf } from '../kit/revision';
 import {
   compareCodePoints,
   rankSearchResults,
   scoreSessionMessages,
   searchLimitOf,
   searchTerms,
-} from './search';
-import { namespaceOf, sessionAddressOf, sessionKeyOf } from './sessionKey';
-import { isSessionExpired, sessionClockOf, sessionTtlOf } from './ttl';
+} from '../kit/search';
+import { namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
+import { openStoreCall, type StoreCall } from '../kit/storeCall';
+import { isSessionExpired, sessionClockOf, sessionTtlOf } from '../kit/ttl';
 import type {
   LoadedSession,
   SaveOptions,
@@ -75,22 +76,24 @@ export class InMemorySessionStore implements SessionStore {
     return entry;
   }
 
-  #open(api: string): void {
-    if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
+  /** Opens a call of `method` (`openStoreCall`): it rejects once the store is closed. */
+  #open(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    checkSessionOptions(options, 'save', `${API}.save`);
-    return this.#save('save', sessionId, state, options);
+    const { api } = this.#open('save');
+    checkSessionOptions(options, 'save', api);
+    return this.#save(api, sessionId, state, options);
   }
 
+  /** The write of `save` and `branch`, in the call `api` opened (its options checked). */
   #save(api: string, sessionId: unknown, state: unknown, options: unknown): SavedSession {
-    this.#open(api);
-    const where = sessionKeyOf(sessionId, options, `${API}.${api}`);
-    const expected = expectedRevisionOf(options, `${API}.${api}`);
-    const checked = readState(state, `${API}.${api}`);
+    const where = sessionKeyOf(sessionId, options, api);
+    const expected = expectedRevisionOf(options, api);
+    const checked = readState(state, api);
     const current = this.#live(where.key);
-    checkExpectedRevision(where.key, expected, current?.loaded.revision ?? 0, `${API}.${api}`);
+    checkExpectedRevision(where.key, expected, current?.loaded.revision ?? 0, api);
     const now = this.#now();
     const revision = (current?.loaded.revision ?? 0) + 1;
     this.#entries.set(where.key, {
@@ -107,9 +110,9 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    this.#open('load');
-    checkSessionOptions(options, 'load', `${API}.load`);
-    const where = sessionKeyOf(sessionId, options, `${API}.load`);
+    const { api } = this.#open('load');
+    checkSessionOptions(options, 'load', api);
+    const where = sessionKeyOf(sessionId, options, api);
     return this.#live(where.key)?.loaded ?? null;
   }
 
@@ -133,42 +136,39 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    this.#open('delete');
-    checkSessionOptions(options, 'delete', `${API}.delete`);
-    const where = sessionKeyOf(sessionId, options, `${API}.delete`);
+    const { api } = this.#open('delete');
+    checkSessionOptions(options, 'delete', api);
+    const where = sessionKeyOf(sessionId, options, api);
     const live = this.#live(where.key) !== undefined;
     this.#entries.delete(where.key);
     return live;
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    this.#open('exists');
-    checkSessionOptions(options, 'exists', `${API}.exists`);
-    const where = sessionKeyOf(sessionId, options, `${API}.exists`);
+    const { api } = this.#open('exists');
+    checkSessionOptions(options, 'exists', api);
+    const where = sessionKeyOf(sessionId, options, api);
     return this.#live(where.key) !== undefined;
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    this.#open('branch');
-    checkSessionOptions(options, 'branch', `${API}.branch`);
-    const source = sessionKeyOf(sourceId, options, `${API}.branch`);
-    sessionKeyOf(newId, options, `${API}.branch`);
+    const { api } = this.#open('branch');
+    checkSessionOptions(options, 'branch', api);
+    const source = sessionKeyOf(sourceId, options, api);
+    sessionKeyOf(newId, options, api);
     const entry = this.#live(source.key);
     if (entry === undefined) {
-      throw new MemoryArgumentError(
-        `${API}.branch`,
-        `session ${describeValue(source.key)} not found`,
-      );
+      throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
     }
-    return this.#save('branch', newId, entry.loaded.state, options);
+    return this.#save(api, newId, entry.loaded.state, options);
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    this.#open('search');
-    const given = checkSessionOptions(options, 'search', `${API}.search`);
+    const { api } = this.#open('search');
+    const given = checkSessionOptions(options, 'search', api);
     const terms = searchTerms(query);
     const limit = searchLimitOf(given.limit);
-    const namespace = namespaceOf(given.namespace, `${API}.search`);
+    const namespace = namespaceOf(given.namespace, api);
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const results: SessionSearchResult[] = [];
     for (const key of [...this.#entries.keys()]) {

@@ -1,7 +1,8 @@
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import { SessionConflictError } from '../errors/sessionErrors';
-import { readOption } from '../internal/readOption';
-import { describeValue } from '../util/describeValue';
+import { KnowledgeConflictError } from '../../errors/knowledgeStoreErrors';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { SessionConflictError } from '../../errors/sessionErrors';
+import { readOption } from '../../internal/readOption';
+import { describeValue } from '../../util/describeValue';
 
 /**
  * Reads `options.expectedRevision` of a save: `undefined` (an unconditional save) or an integer
@@ -48,5 +49,27 @@ export const checkExpectedRevision = (
 ): void => {
   if (expected !== undefined && expected !== actual) {
     throw new SessionConflictError(api, key, expected, actual);
+  }
+};
+
+/**
+ * Refuses a conditional save whose expected revision is not the stored one (`0` when nothing, or
+ * only a damaged record, is stored). Call it inside the store's write transaction or script.
+ *
+ * @throws KnowledgeConflictError
+ * @example
+ * ```ts
+ * checkKnowledgeRevision('user-42', 0, 2, 'MyStore.save'); // throws KnowledgeConflictError
+ * checkKnowledgeRevision('user-42', undefined, 2, 'MyStore.save'); // unconditional: passes
+ * ```
+ */
+export const checkKnowledgeRevision = (
+  key: string,
+  expected: number | undefined,
+  actual: number,
+  api: string,
+): void => {
+  if (expected !== undefined && expected !== actual) {
+    throw new KnowledgeConflictError(api, key, expected, actual);
   }
 };

@@ -1,11 +1,11 @@
-import { createMemory } from '../core/createMemory';
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../util/describeValue';
-import { readOptionFields } from '../internal/readOptionFields';
-import { unreadable } from '../internal/unreadable';
-import { type EventLog, logActions, logSnapshotEveryOf, seek } from '../log/eventLog';
-import { logBuilder } from '../log/logBuilder';
-import { readLog } from '../log/readLog';
+import { createMemory } from '../../core/createMemory';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { describeValue } from '../../util/describeValue';
+import { readOptionFields } from '../../internal/readOptionFields';
+import { unreadable } from '../../internal/unreadable';
+import { type EventLog, logActions, logSnapshotEveryOf, seek } from '../../log/eventLog';
+import { logBuilder } from '../../log/logBuilder';
+import { readLog } from '../../log/readLog';
 import type { EventStore, StreamOptions } from './types';
 
 /**

@@ -1,30 +1,26 @@
-import { checkEventOptions } from '../sessions/methodOptions';
-import { readOptionFields } from '../internal/readOptionFields';
-import { createMemory } from '../core/createMemory';
-import { memoryReducer } from '../core/memoryTransition';
-import { isConversationMemoryError } from '../errors/errorBrand';
-import { describeValue } from '../util/describeValue';
-import { errorText } from '../util/errorText';
-import { EventConflictError } from '../errors/eventErrors';
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import type { MemoryAction } from '../model/actions';
-import type { MemoryConfig } from '../model/config';
-import type { MemoryState } from '../model/state';
-import { compareCodePoints } from '../sessions/search';
-import {
-  namespaceKeyPrefix,
-  namespaceOf,
-  sessionAddressOf,
-  sessionKeyOf,
-} from '../sessions/sessionKey';
+import { checkEventOptions } from '../kit/methodOptions';
+import { readOptionFields } from '../../internal/readOptionFields';
+import { createMemory } from '../../core/createMemory';
+import { memoryReducer } from '../../core/memoryTransition';
+import { isConversationMemoryError } from '../../errors/errorBrand';
+import { describeValue } from '../../util/describeValue';
+import { errorText } from '../../util/errorText';
+import { EventConflictError } from '../../errors/eventErrors';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import type { MemoryAction } from '../../model/actions';
+import type { MemoryConfig } from '../../model/config';
+import type { MemoryState } from '../../model/state';
+import { compareCodePoints } from '../kit/search';
+import { openStoreCall, type StoreCall } from '../kit/storeCall';
+import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 import {
   atVersionOf,
   checkAppend,
   checkAtVersion,
   readRangeOf,
   snapshotEveryOf,
-} from './eventArgs';
-import { applyStoredAction, checkSameConfig } from './eventRecords';
+} from '../kit/eventArgs';
+import { applyStoredAction, checkSameConfig } from '../kit/eventRecords';
 import type {
   AppendOptions,
   AppendResult,
@@ -80,8 +76,9 @@ export class InMemoryEventStore implements EventStore {
     this.#snapshotEvery = snapshotEveryOf(snapshotEvery, API);
   }
 
-  #open(api: string): void {
-    if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
+  /** Opens a call of `method` (`openStoreCall`): it rejects once the store is closed. */
+  #open(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async append(
@@ -89,8 +86,7 @@ export class InMemoryEventStore implements EventStore {
     actions: readonly MemoryAction[],
     options: AppendOptions,
   ): Promise<AppendResult> {
-    this.#open('append');
-    const api = `${API}.append`;
+    const { api } = this.#open('append');
     const checked = checkAppend(streamId, actions, options, api);
     const { key, expectedVersion } = checked;
     const found = this.#streams.get(key);
@@ -130,9 +126,8 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
-    this.#open('read');
-    checkEventOptions(options, 'read', `${API}.read`);
-    const api = `${API}.read`;
+    const { api } = this.#open('read');
+    checkEventOptions(options, 'read', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     const stream = this.#streams.get(key);
@@ -144,9 +139,8 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
-    this.#open('load');
-    checkEventOptions(options, 'load', `${API}.load`);
-    const api = `${API}.load`;
+    const { api } = this.#open('load');
+    checkEventOptions(options, 'load', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const atVersion = atVersionOf(options, api);
     const stream = this.#streams.get(key);
@@ -165,8 +159,7 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
-    this.#open('streams');
-    const api = `${API}.streams`;
+    const { api } = this.#open('streams');
     const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
     const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const found: StreamInfo[] = [];
@@ -185,9 +178,9 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
-    this.#open('delete');
-    checkEventOptions(options, 'delete', `${API}.delete`);
-    const { key } = sessionKeyOf(streamId, options, `${API}.delete`);
+    const { api } = this.#open('delete');
+    checkEventOptions(options, 'delete', api);
+    const { key } = sessionKeyOf(streamId, options, api);
     return this.#streams.delete(key);
   }
 

@@ -1,4 +1,6 @@
-import { readOptionFields } from '../internal/readOptionFields';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { readOption } from '../../internal/readOption';
+import { readOptionFields } from '../../internal/readOptionFields';
 
 /**
  * The session-store methods whose options {@link checkSessionOptions} knows.
@@ -20,6 +22,16 @@ export type SessionMethod = 'save' | 'branch' | 'load' | 'exists' | 'delete' | '
  */
 export type EventMethod = 'append' | 'read' | 'load' | 'streams' | 'delete' | 'subscribe';
 
+/**
+ * The `KnowledgeStore` methods whose options {@link checkKnowledgeOptions} knows.
+ *
+ * @example
+ * ```ts
+ * const method: KnowledgeMethod = 'save';
+ * ```
+ */
+export type KnowledgeMethod = 'load' | 'save' | 'delete' | 'list';
+
 /** The options each `SessionStore` method reads. */
 const SESSION_METHOD_OPTIONS = {
   save: ['namespace', 'expectedRevision'],
@@ -40,6 +52,14 @@ const EVENT_METHOD_OPTIONS = {
   subscribe: ['namespace', 'onError'],
 } as const satisfies Record<EventMethod, readonly string[]>;
 
+/** The options each `KnowledgeStore` method reads. */
+const KNOWLEDGE_METHOD_OPTIONS = {
+  load: ['namespace'],
+  save: ['namespace', 'expectedRevision'],
+  delete: ['namespace'],
+  list: ['namespace'],
+} as const satisfies Record<KnowledgeMethod, readonly string[]>;
+
 /** Names a caller may use for an option, from other stores' APIs. */
 const HINTS: Readonly<Record<string, string>> = {
   ns: 'namespace',
@@ -50,6 +70,12 @@ const HINTS: Readonly<Record<string, string>> = {
   at: 'atVersion',
 };
 
+/** The knowledge stores' names for a did-you-mean (fewer: they have no versions). */
+const KNOWLEDGE_HINTS: Readonly<Record<string, string>> = {
+  ns: 'namespace',
+  revision: 'expectedRevision',
+};
+
 /** No options: what a method's options that are not an object give (the other checks name them). */
 const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -57,10 +83,11 @@ const readKnown = (
   options: unknown,
   known: readonly string[],
   api: string,
+  hints = HINTS,
 ): Readonly<Record<string, unknown>> =>
   typeof options !== 'object' || options === null
     ? NONE
-    : readOptionFields(options, known, api, { hints: HINTS });
+    : readOptionFields(options, known, api, { hints });
 
 /**
  * Refuses a `SessionStore` method's options that hold a key the method does not read: a
@@ -118,3 +145,49 @@ export const checkEventOptions = (
   method: EventMethod,
   api: string,
 ): Readonly<Record<string, unknown>> => readKnown(options, EVENT_METHOD_OPTIONS[method], api);
+
+/**
+ * Refuses a `KnowledgeStore` method's options that hold a key the method does not read (a
+ * misspelled `{ expectedrevision: 3 }` would save without the revision check). Options that are
+ * not an object are left to `sessionKeyOf`, which names them. Every knowledge store calls it
+ * first in each method; a custom one should too. It returns the options the method reads, each
+ * read once.
+ *
+ * @param options - the options as given
+ * @param method - the method called
+ * @param api - the calling method, for the error
+ * @returns the known options given, in a new plain object (`{}` when `options` is not an object)
+ * @throws MemoryArgumentError naming the key, with a did-you-mean; for an array; or for options
+ *   that cannot be read (a getter or a Proxy trap that throws, a revoked Proxy), with the error as
+ *   `cause`
+ * @example
+ * ```ts
+ * checkKnowledgeOptions({ namespace: 'acme' }, 'load', 'MyStore.load'); // ok
+ * checkKnowledgeOptions({ namespce: 'acme' }, 'load', 'MyStore.load'); // throws: … did you mean namespace?
+ * ```
+ */
+export const checkKnowledgeOptions = (
+  options: unknown,
+  method: KnowledgeMethod,
+  api: string,
+): Readonly<Record<string, unknown>> =>
+  readKnown(options, KNOWLEDGE_METHOD_OPTIONS[method], api, KNOWLEDGE_HINTS);
+
+/**
+ * The `namespace` of `list`'s options, read once (`undefined` when absent); validate it with
+ * `namespaceOf`.
+ *
+ * @throws MemoryArgumentError when the options are not an object, or cannot be read (a getter or
+ *   a Proxy trap that throws, a revoked Proxy: with the error as `cause`)
+ * @example
+ * ```ts
+ * namespaceOf(listNamespace({ namespace: 'acme' }, 'MyStore.list'), 'MyStore.list'); // 'acme'
+ * ```
+ */
+export const listNamespace = (options: unknown, api: string): unknown => {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object') {
+    throw new MemoryArgumentError(api, `options must be an object such as { namespace: 'acme' }`);
+  }
+  return readOption(options, 'namespace', api);
+};

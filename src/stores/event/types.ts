@@ -1,7 +1,7 @@
-import type { MemoryAction } from '../model/actions';
-import type { MemoryOptions } from '../model/config';
-import type { MemoryState } from '../model/state';
-import type { SessionAddress } from '../sessions/types';
+import type { MemoryAction } from '../../model/actions';
+import type { MemoryOptions } from '../../model/config';
+import type { MemoryState } from '../../model/state';
+import type { SessionAddress } from '../kit/sessionKey';
 
 /**
  * Where a stream lives: an optional namespace (a tenant, a user) in front of its id, as for

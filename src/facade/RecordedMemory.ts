@@ -3,7 +3,7 @@ import type { HeldTrim } from '../core/holdForSummary';
 import { isConversationMemoryError } from '../errors/errorBrand';
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { ConversationMemory } from '../facade/ConversationMemory';
+import { ConversationMemory } from './ConversationMemory';
 import type { MemoryAction } from '../model/actions';
 import type { MemoryEffect, TrimmedEffect } from '../model/effects';
 import type { MemoryOptions } from '../model/config';

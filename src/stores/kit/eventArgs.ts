@@ -1,14 +1,14 @@
 import { either as E } from 'fp-ts';
-import { decodeAction } from '../codec/decodeAction';
-import { MemoryArgumentError, MemoryDecodeError } from '../errors/memoryErrors';
-import { checkConfig, configError } from '../internal/checkConfig';
-import { readOption } from '../internal/readOption';
-import { describeValue } from '../util/describeValue';
-import { DEFAULT_SNAPSHOT_EVERY } from '../log/eventLog';
-import type { MemoryAction } from '../model/actions';
-import type { MemoryConfig } from '../model/config';
-import { checkEventOptions } from '../sessions/methodOptions';
-import { sessionKeyOf } from '../sessions/sessionKey';
+import { decodeAction } from '../../codec/decodeAction';
+import { MemoryArgumentError, MemoryDecodeError } from '../../errors/memoryErrors';
+import { checkConfig, configError } from '../../internal/checkConfig';
+import { readOption } from '../../internal/readOption';
+import { describeValue } from '../../util/describeValue';
+import { DEFAULT_SNAPSHOT_EVERY } from '../../log/eventLog';
+import type { MemoryAction } from '../../model/actions';
+import type { MemoryConfig } from '../../model/config';
+import { checkEventOptions } from './methodOptions';
+import { sessionKeyOf } from './sessionKey';
 
 /**
  * An append's arguments, checked: the stream's key, the expected version, the actions decoded

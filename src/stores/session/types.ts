@@ -1,4 +1,11 @@
-import type { MemoryState } from '../model/state';
+import type { MemoryState } from '../../model/state';
+import type { RevisionedStore } from '../kit/revisionedStore';
+import type { SessionSearchResult } from '../kit/search';
+import type { SessionAddress } from '../kit/sessionKey';
+
+// Two types of the contract are declared in the kit, whose helpers make them (`sessionAddressOf`,
+// `rankSearchResults`); the contract lists them here too.
+export type { SessionAddress, SessionSearchResult };
 
 /**
  * Where a session lives: an optional namespace (a tenant, a user) and its id. Two different
@@ -59,21 +66,6 @@ export interface LoadedSession {
 }
 
 /**
- * Where a listed or found session lives: its `id` and its `namespace` (absent when it has none),
- * exactly what {@link SessionStore.load} takes to read it back.
- *
- * @example
- * ```ts
- * const { id, namespace } = entry;
- * await store.load(id, { namespace });
- * ```
- */
-export interface SessionAddress {
-  readonly id: string;
-  readonly namespace?: string;
-}
-
-/**
  * One entry of {@link SessionStore.list}. `sessionId` is the session's storage key (`ns:id` when
  * namespaced, as in the reference, with any `:` or `%` of the namespace escaped: see
  * `sessionKeyOf`); `id` and `namespace` load it back: `store.load(e.id, { namespace: e.namespace })`.
@@ -88,22 +80,6 @@ export interface SessionMetadata extends SessionAddress {
   readonly messageCount: number;
   readonly createdAt: number;
   readonly updatedAt: number;
-}
-
-/**
- * One result of {@link SessionStore.search}: the session (`sessionId` is its storage key, as
- * `list` gives it, or its bare id when the search was given a namespace; `id` and `namespace`
- * always load it back), its score and up to 5 snippets of the messages that matched.
- *
- * @example
- * ```ts
- * const hit: SessionSearchResult = { sessionId: 's1', id: 's1', score: 2, matchedMessages: ['Lisbon in May'] };
- * ```
- */
-export interface SessionSearchResult extends SessionAddress {
-  readonly sessionId: string;
-  readonly score: number;
-  readonly matchedMessages: readonly string[];
 }
 
 /**
@@ -137,7 +113,9 @@ export interface SessionStoreOptions {
  * Persistent conversation memory, the same on every backend (in memory, JSON files, SQLite,
  * Redis). Every method is async; ids and namespaces are validated (`SessionIdError`); a stale
  * `expectedRevision` fails with `SessionConflictError` and writes nothing; a record that does not
- * decode rejects with `SessionCorruptError` and is never silently dropped.
+ * decode rejects with `SessionCorruptError` and is never silently dropped. Its `load`, `save`,
+ * `delete`, `list` and `close` are those of a {@link RevisionedStore}, the contract it shares with
+ * `KnowledgeStore`.
  *
  * @example
  * ```ts
@@ -146,7 +124,7 @@ export interface SessionStoreOptions {
  * await store.save('s1', next, { expectedRevision: loaded?.revision ?? 0 });
  * ```
  */
-export interface SessionStore {
+export interface SessionStore extends RevisionedStore<MemoryState, LoadedSession, SessionMetadata> {
   /** Writes the state; resolves to the new revision. */
   save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession>;
   /** The session, or `null` when absent or expired; a corrupt record rejects. */

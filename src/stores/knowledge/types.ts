@@ -1,4 +1,5 @@
 import type { KnowledgeState } from '../../model/knowledge';
+import type { RevisionedStore } from '../kit/revisionedStore';
 
 /**
  * Where a knowledge state lives in a {@link KnowledgeStore}: an optional namespace (a tenant) and
@@ -89,6 +90,8 @@ export interface KnowledgeListing {
  *   `expectedRevision`): nothing is silently dropped;
  * - after `close()`, every method rejects.
  *
+ * It is a {@link RevisionedStore}, the contract it shares with `SessionStore`.
+ *
  * @example
  * ```ts
  * const loaded = await store.load('user-42');
@@ -96,7 +99,11 @@ export interface KnowledgeListing {
  * await store.save('user-42', next, { expectedRevision: loaded?.revision ?? 0 });
  * ```
  */
-export interface KnowledgeStore {
+export interface KnowledgeStore extends RevisionedStore<
+  KnowledgeState,
+  LoadedKnowledge,
+  KnowledgeListing
+> {
   /** The state and its revision, or `null` when nothing is stored; a damaged record rejects. */
   load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null>;
   /** Writes the state (checked first); resolves to the new revision. */

@@ -1,10 +1,4 @@
-import { knowledgeStateToSave } from '../codec/knowledgeState';
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import {
-  checkKnowledgeOptions,
-  checkKnowledgeRevision,
-  listNamespace,
-} from '../knowledge/store/knowledgeStoreKit';
+import { checkKnowledgeOptions, listNamespace } from '../kit/methodOptions';
 import type {
   KnowledgeListing,
   KnowledgeSaveOptions,
@@ -12,12 +6,14 @@ import type {
   KnowledgeStoreOptions,
   LoadedKnowledge,
   SavedKnowledge,
-} from '../knowledge/store/types';
-import type { KnowledgeState } from '../model/knowledge';
-import { readOptionFields } from '../internal/readOptionFields';
-import { expectedRevisionOf } from './revision';
-import { compareCodePoints } from './search';
-import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from './sessionKey';
+} from './types';
+import type { KnowledgeState } from '../../model/knowledge';
+import { readOptionFields } from '../../internal/readOptionFields';
+import { knowledgeStateToSave } from '../kit/knowledgeRecords';
+import { checkKnowledgeRevision, expectedRevisionOf } from '../kit/revision';
+import { compareCodePoints } from '../kit/search';
+import { openStoreCall, type StoreCall } from '../kit/storeCall';
+import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 
 const API = 'InMemoryKnowledgeStore';
 
@@ -41,21 +37,18 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
 
   /** @param options - none yet: pass nothing, or `{}` */
   constructor(options: Record<string, never> = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new MemoryArgumentError(API, 'options must be an object (it has no options yet)');
-    }
-    // Read once: a key is refused, and so are options that cannot be read (with the cause).
-    readOptionFields(options, [], API);
+    // Read once: a value that is not an object, a key, and options that cannot be read (with the
+    // cause) are refused.
+    readOptionFields(options, [], API, { example: '{} (it has no options yet)' });
   }
 
-  #open(method: string): string {
-    const api = `${API}.${method}`;
-    if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
-    return api;
+  /** Opens a call of `method` (`openStoreCall`): it rejects once the store is closed. */
+  #open(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
-    const api = this.#open('load');
+    const { api } = this.#open('load');
     checkKnowledgeOptions(options, 'load', api);
     return this.#records.get(sessionKeyOf(id, options, api).key) ?? null;
   }
@@ -65,7 +58,7 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
     state: KnowledgeState,
     options?: KnowledgeSaveOptions,
   ): Promise<SavedKnowledge> {
-    const api = this.#open('save');
+    const { api } = this.#open('save');
     checkKnowledgeOptions(options, 'save', api);
     const { key } = sessionKeyOf(id, options, api);
     const expected = expectedRevisionOf(options, api);
@@ -78,13 +71,13 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
   }
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
-    const api = this.#open('delete');
+    const { api } = this.#open('delete');
     checkKnowledgeOptions(options, 'delete', api);
     return this.#records.delete(sessionKeyOf(id, options, api).key);
   }
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
-    const api = this.#open('list');
+    const { api } = this.#open('list');
     checkKnowledgeOptions(options, 'list', api);
     const namespace = namespaceOf(listNamespace(options, api), api);
     const prefix = namespace === undefined ? undefined : namespaceKeyPrefix(namespace);

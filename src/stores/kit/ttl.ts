@@ -1,5 +1,5 @@
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../util/describeValue';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { describeValue } from '../../util/describeValue';
 
 /**
  * Reads a store's `defaultTtl`: `undefined`/`null` for none, else a positive finite number of

@@ -1,7 +1,7 @@
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import { describeValue } from '../util/describeValue';
-import type { Message } from '../model/message';
-import type { SessionSearchResult } from './types';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { describeValue } from '../../util/describeValue';
+import type { Message } from '../../model/message';
+import type { SessionAddress } from './sessionKey';
 
 /** Snippets are kept for this many matched messages per session. */
 const MAX_SNIPPETS = 5;
@@ -10,6 +10,22 @@ const WHOLE_SNIPPET = 160;
 /** Characters kept before the first match, and the length of a cut snippet. */
 const LEAD = 40;
 const SPAN = 154;
+
+/**
+ * One result of {@link SessionStore.search}: the session (`sessionId` is its storage key, as
+ * `list` gives it, or its bare id when the search was given a namespace; `id` and `namespace`
+ * always load it back), its score and up to 5 snippets of the messages that matched.
+ *
+ * @example
+ * ```ts
+ * const hit: SessionSearchResult = { sessionId: 's1', id: 's1', score: 2, matchedMessages: ['Lisbon in May'] };
+ * ```
+ */
+export interface SessionSearchResult extends SessionAddress {
+  readonly sessionId: string;
+  readonly score: number;
+  readonly matchedMessages: readonly string[];
+}
 
 /**
  * The default number of search results.

@@ -1,19 +1,19 @@
 import { either as E } from 'fp-ts';
-import { decodeAction } from '../codec/decodeAction';
-import { decodeConfig } from '../codec/decodeConfig';
-import { decodeEnvelope, encodeEnvelope } from '../codec/envelope';
-import { memoryReducer } from '../core/memoryTransition';
-import { isConversationMemoryError } from '../errors/errorBrand';
-import { MemoryArgumentError } from '../errors/memoryErrors';
-import { EventCorruptError } from '../errors/eventErrors';
-import { describeValue } from '../util/describeValue';
-import { errorText } from '../util/errorText';
-import { escapeText } from '../util/escapeText';
-import { isPlainObject } from '../util/isPlainObject';
-import { sameConfig as sameFields } from '../internal/sameConfig';
-import type { MemoryAction } from '../model/actions';
-import type { MemoryConfig } from '../model/config';
-import type { MemoryState } from '../model/state';
+import { decodeAction } from '../../codec/decodeAction';
+import { decodeConfig } from '../../codec/decodeConfig';
+import { decodeEnvelope, encodeEnvelope } from '../../codec/envelope';
+import { memoryReducer } from '../../core/memoryTransition';
+import { isConversationMemoryError } from '../../errors/errorBrand';
+import { MemoryArgumentError } from '../../errors/memoryErrors';
+import { EventCorruptError } from '../../errors/eventErrors';
+import { describeValue } from '../../util/describeValue';
+import { errorText } from '../../util/errorText';
+import { escapeText } from '../../util/escapeText';
+import { isPlainObject } from '../../util/isPlainObject';
+import { sameConfig as sameFields } from '../../internal/sameConfig';
+import type { MemoryAction } from '../../model/actions';
+import type { MemoryConfig } from '../../model/config';
+import type { MemoryState } from '../../model/state';
 
 /**
  * Where a stored record is, for {@link EventCorruptError}: the stream's key, the record's version

@@ -1,7 +1,7 @@
-import { SessionIdError } from '../errors/sessionErrors';
-import { readOption } from '../internal/readOption';
-import { codePointLength } from '../util/codePoints';
-import { describeValue } from '../util/describeValue';
+import { SessionIdError } from '../../errors/sessionErrors';
+import { readOption } from '../../internal/readOption';
+import { codePointLength } from '../../util/codePoints';
+import { describeValue } from '../../util/describeValue';
 
 /**
  * The longest id or namespace, in characters (code points), as in the reference.
@@ -57,6 +57,21 @@ const check = (api: string, field: 'sessionId' | 'namespace', value: unknown): s
   }
   return value;
 };
+
+/**
+ * Where a listed or found session lives: its `id` and its `namespace` (absent when it has none),
+ * exactly what {@link SessionStore.load} takes to read it back.
+ *
+ * @example
+ * ```ts
+ * const { id, namespace } = entry;
+ * await store.load(id, { namespace });
+ * ```
+ */
+export interface SessionAddress {
+  readonly id: string;
+  readonly namespace?: string;
+}
 
 /**
  * A validated session address: the id, the namespace (or `undefined`), the storage `key` every
