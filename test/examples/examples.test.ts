@@ -80,10 +80,13 @@ const packageOf = (specifier: string): string =>
  * where the `ai` peer's models come from). Nothing of the repository (`../test/support/…`,
  * `../src/…`), so each example runs as it is in an app that installed the package.
  */
+/** Peers only `conversation-memory/store-kit/testing` needs: test tools, which no app imports. */
+const TEST_PEERS: ReadonlySet<string> = new Set(['vitest', 'fast-check']);
+
 const mayImport = (specifier: string): boolean =>
   Object.keys(pkg.exports).some((entry) => `${pkg.name}${entry.slice(1)}` === specifier) ||
   builtinModules.includes(specifier.replace(/^node:/, '')) ||
-  packageOf(specifier) in pkg.peerDependencies ||
+  (packageOf(specifier) in pkg.peerDependencies && !TEST_PEERS.has(packageOf(specifier))) ||
   packageOf(specifier) in pkg.dependencies ||
   /^@ai-sdk\/[a-z-]+$/.test(packageOf(specifier));
 

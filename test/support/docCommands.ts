@@ -83,6 +83,11 @@ export const RULES: readonly CommandRule[] = [
     why: "installs the clone's dependencies: the copy links the checkout's node_modules",
   },
   { match: /^apt-get install [a-z0-9 -]+$/, kind: 'setup', why: 'system packages' },
+  {
+    match: /^npm install -D [a-z0-9@/ -]+$/,
+    kind: 'setup',
+    why: "a project's dev dependencies (the store author's test tools)",
+  },
   { match: /^(npm|npx|node|tsx)$/, kind: 'mention', why: "a program's name" },
   { match: /^node -[ep]$/, kind: 'mention', why: "one of Node's options, named in prose" },
   { match: /^npm test$/, kind: 'long', why: 'the whole suite, which runs this test' },
