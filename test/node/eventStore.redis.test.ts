@@ -22,7 +22,7 @@ import {
 } from 'conversation-memory';
 import { RedisEventStore, RedisSessionStore } from 'conversation-memory/node';
 import type { EventStore } from 'conversation-memory';
-import { redisEventKeyLayout } from '../../src/node/redis/redisKeys';
+import { redisEventKeyLayout } from '../../src/node/redis/schema';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';
 import { CONFIG, collect, eventStoreConformance } from '../support/eventStoreConformance';
 import { rejection, user } from '../helpers';

@@ -14,7 +14,7 @@ import {
 import { compareCodePoints } from 'conversation-memory/store-kit';
 import { RedisEventStore } from 'conversation-memory/node';
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
-import { redisEventKeyLayout } from '../../src/node/redis/redisKeys';
+import { redisEventKeyLayout } from '../../src/node/redis/schema';
 import { startRedisCluster, type RedisTestCluster } from '../support/redisCluster';
 import { collect, eventStoreConformance } from '../support/eventStoreConformance';
 import { user } from '../helpers';

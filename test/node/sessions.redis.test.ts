@@ -14,7 +14,7 @@ import {
   userMessage,
 } from 'conversation-memory';
 import { RedisSessionStore } from 'conversation-memory/node';
-import { redisKeyLayout } from '../../src/node/redis/redisKeys';
+import { redisKeyLayout } from '../../src/node/redis/schema';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';
 import { appendWithRetry } from '../support/sessionAppend';
 import { sampleState, sessionStoreConformance } from '../support/sessionConformance';

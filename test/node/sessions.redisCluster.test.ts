@@ -11,7 +11,7 @@ import {
 import { compareCodePoints, sessionKeyOf } from 'conversation-memory/store-kit';
 import { RedisSessionStore } from 'conversation-memory/node';
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
-import { redisKeyLayout } from '../../src/node/redis/redisKeys';
+import { redisKeyLayout } from '../../src/node/redis/schema';
 import { startRedisCluster, type RedisTestCluster } from '../support/redisCluster';
 import { sampleState, sessionStoreConformance } from '../support/sessionConformance';
 import { rejection } from '../helpers';

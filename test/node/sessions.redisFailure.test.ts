@@ -8,7 +8,7 @@ import {
 } from 'conversation-memory';
 // node-redis's own error classes: what the store really receives.
 import * as driver from '@redis/client/dist/lib/errors';
-import { redisFailure } from '../../src/node/redis/redisFailure';
+import { redisFailure } from '../../src/node/redis/failure';
 
 /** A socket error as Node raises it. */
 const socketError = (code: string): Error =>

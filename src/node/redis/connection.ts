@@ -4,13 +4,13 @@ import {
   type RedisClusterClient,
   type RedisClusterOptions,
   type RedisSessionClient,
-} from './redisClients';
-import { redisFailure } from './redisFailure';
-import { clusterRedisLine, type RedisLine, singleRedisLine } from './redisLine';
-import { type OwnedRedis, openOwnedRedis, type OwnedRedisSource } from './redisOwned';
-import { withRedisTimeout } from './redisTimeout';
+} from './clients';
+import { redisFailure } from './failure';
+import { clusterRedisLine, type RedisLine, singleRedisLine } from './line';
+import { type OwnedRedis, openOwnedRedis, type OwnedRedisSource } from './owned';
+import { withRedisTimeout } from './timeout';
 
-export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './redisClients';
+export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './clients';
 
 /**
  * Where a connection's commands go: a client the caller gave (one server's or a cluster's, used

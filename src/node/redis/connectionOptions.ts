@@ -1,8 +1,8 @@
 import { MemoryArgumentError } from 'conversation-memory';
 import { describeValue } from 'conversation-memory/store-kit';
-import type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './redisClients';
-import type { RedisConnectionSettings, RedisSource } from './redisConnection';
-import { checkRedisPrefix } from './redisKeys';
+import type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './clients';
+import type { RedisConnectionSettings, RedisSource } from './connection';
+import { checkRedisPrefix } from './schema';
 
 /** The default bound on each Redis command, in milliseconds. */
 const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;

@@ -1,4 +1,4 @@
-import { redisScript } from './redisScripts';
+import { redisScript } from './scripts';
 
 /**
  * Lua shared by the event scripts. `head(stream, meta)` returns `'none', 0` (no stream),

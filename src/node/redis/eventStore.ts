@@ -40,7 +40,7 @@ import {
   checkEventOptions,
 } from 'conversation-memory/store-kit';
 import { naming, withId } from '../environmentFailure';
-import { RedisConnection } from './redisConnection';
+import { RedisConnection } from './connection';
 import {
   APPEND_SCRIPT,
   DELETE_EVENTS_SCRIPT,
@@ -48,21 +48,21 @@ import {
   INFO_SCRIPT,
   PAGE_SCRIPT,
   SNAPSHOT_SCRIPT,
-} from './redisEventScripts';
+} from './eventScripts';
 import { readRedisEventStoreOptions, type RedisEventStoreOptions } from './redisEventStoreOptions';
 import {
   followRedisStream,
   type StreamListener,
   type SubscribeOptions,
   type Unsubscribe,
-} from './redisEventSubscription';
-import { type RedisEventKeyLayout, redisEventKeyLayout } from './redisKeys';
-import { redisStatusReply, redisText } from './redisReply';
-import { scanRedisKeys } from './redisScan';
-import { runScript } from './redisScripts';
+} from './eventSubscription';
+import { type RedisEventKeyLayout, redisEventKeyLayout } from './schema';
+import { redisStatusReply, redisText } from './reply';
+import { scanRedisKeys } from './scan';
+import { runScript } from './scripts';
 
 export type { RedisEventClient, RedisEventStoreOptions } from './redisEventStoreOptions';
-export type { StreamListener, SubscribeOptions, Unsubscribe } from './redisEventSubscription';
+export type { StreamListener, SubscribeOptions, Unsubscribe } from './eventSubscription';
 
 const API = 'RedisEventStore';
 /** Actions read per round trip: `read` and `load` never hold more of a stream than this at once. */

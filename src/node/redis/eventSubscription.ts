@@ -1,7 +1,7 @@
 import { EventCorruptError, type StoredAction, type StreamOptions } from 'conversation-memory';
 import { readActionJson } from 'conversation-memory/store-kit';
-import type { RedisConnection } from './redisConnection';
-import { redisText } from './redisReply';
+import type { RedisConnection } from './connection';
+import { redisText } from './reply';
 
 /**
  * Called with each action of a followed stream, in order, each once. It may return a promise:

@@ -1,4 +1,4 @@
-import { redisScript } from './redisScripts';
+import { redisScript } from './scripts';
 
 /**
  * The check both write scripts share: `seen(key)` returns the stored revision (`0` when there

@@ -26,21 +26,21 @@ import {
   readOptionFields,
 } from 'conversation-memory/store-kit';
 import { naming } from '../environmentFailure';
-import { RedisConnection } from './redisConnection';
+import { RedisConnection } from './connection';
 import {
   type RedisConnectionOptions,
   readRedisConnectionOptions,
   REDIS_CONNECTION_OPTIONS,
-} from './redisConnectionOptions';
-import { escapeRedisGlob, redisHashTag } from './redisKeys';
+} from './connectionOptions';
+import { escapeRedisGlob, redisHashTag } from './schema';
 import {
   KNOWLEDGE_DELETE_SCRIPT,
   KNOWLEDGE_READ_SCRIPT,
   KNOWLEDGE_SAVE_SCRIPT,
-} from './redisKnowledgeScripts';
-import { redisStatusReply, redisText } from './redisReply';
-import { scanRedisKeys } from './redisScan';
-import { runScript } from './redisScripts';
+} from './knowledgeScripts';
+import { redisStatusReply, redisText } from './reply';
+import { scanRedisKeys } from './scan';
+import { runScript } from './scripts';
 
 const API = 'RedisKnowledgeStore';
 

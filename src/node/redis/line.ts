@@ -1,4 +1,4 @@
-import type { RedisClusterClient, RedisSessionClient } from './redisClients';
+import type { RedisClusterClient, RedisSessionClient } from './clients';
 
 /**
  * What a connection sends its commands through, the same for one server and for a cluster: a

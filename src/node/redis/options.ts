@@ -5,7 +5,7 @@ import {
   type RedisConnectionRead,
   readRedisConnectionOptions,
   REDIS_CONNECTION_OPTIONS,
-} from './redisConnectionOptions';
+} from './connectionOptions';
 
 /**
  * The default key prefix. Not the reference's `selectools:session:`: its layout (a string per

@@ -4,9 +4,9 @@ import {
   type RedisClusterClient,
   type RedisClusterOptions,
   type RedisSessionClient,
-} from './redisClients';
-import { clusterRedisLine, type RedisLine, singleRedisLine } from './redisLine';
-import { withRedisTimeout } from './redisTimeout';
+} from './clients';
+import { clusterRedisLine, type RedisLine, singleRedisLine } from './line';
+import { withRedisTimeout } from './timeout';
 
 /**
  * A client the store made and must close: a node-redis client or cluster client, and its line.

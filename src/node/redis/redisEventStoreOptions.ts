@@ -1,12 +1,12 @@
 import { MemoryArgumentError } from 'conversation-memory';
 import { snapshotEveryOf, readOptionFields } from 'conversation-memory/store-kit';
-import type { RedisClusterClient, RedisSessionClient } from './redisClients';
+import type { RedisClusterClient, RedisSessionClient } from './clients';
 import {
   type RedisConnectionOptions,
   type RedisConnectionRead,
   readRedisConnectionOptions,
   REDIS_CONNECTION_OPTIONS,
-} from './redisConnectionOptions';
+} from './connectionOptions';
 
 /**
  * The default key prefix of `RedisEventStore`. The event store's keys never collide with the

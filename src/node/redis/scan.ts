@@ -1,5 +1,5 @@
-import type { RedisConnection } from './redisConnection';
-import { redisText as text } from './redisReply';
+import type { RedisConnection } from './connection';
+import { redisText as text } from './reply';
 
 /** Keys asked of each SCAN step (a hint to the server, as in the reference). */
 const SCAN_COUNT = '100';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RedisConnection } from './redisConnection';
+import type { RedisConnection } from './connection';
 
 /**
  * A Lua script the store runs with `EVALSHA` (falling back to `EVAL` when the server does not
@@ -34,7 +34,7 @@ const writing = (source: string) => redisScript(source, { writes: true });
 const reading = (source: string) => redisScript(source, { writes: false });
 
 /**
- * The structural check shared by the scripts, kept equal to `redisRecord.ts` (which adds what Lua
+ * The structural check shared by the scripts, kept equal to `sessionRecord.ts` (which adds what Lua
  * cannot check: the memory decodes, the id fields match the key). `probe(key)` returns `'none'`,
  * `'corrupt'` (not a hash, or a field the store never writes that way), or `'hash', fields, len`
  * with fields = {revision, created_at, updated_at, session_id, namespace} and len = the memory's

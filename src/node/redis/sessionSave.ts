@@ -2,12 +2,12 @@ import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { SessionConflictError } from 'conversation-memory';
 import { type SessionKey } from 'conversation-memory/store-kit';
-import type { RedisConnection } from './redisConnection';
-import { redisExpirySeconds } from './redisExpiry';
-import type { RedisKeyLayout } from './redisKeys';
-import { readRedisMemory, readRedisRecord, recordToken } from './redisRecord';
-import { READ_SCRIPT, runScript, SAVE_SCRIPT } from './redisScripts';
-import type { VerifiedTokens } from './verifiedTokens';
+import type { RedisConnection } from './connection';
+import { redisExpirySeconds } from './sessionExpiry';
+import type { RedisKeyLayout } from './schema';
+import { readRedisMemory, readRedisRecord, recordToken } from './sessionRecord';
+import { READ_SCRIPT, runScript, SAVE_SCRIPT } from './scripts';
+import type { VerifiedTokens } from './sessionVerifiedTokens';
 
 /**
  * What one save needs from its store.

@@ -27,17 +27,17 @@ import {
   checkSessionOptions,
 } from 'conversation-memory/store-kit';
 import { naming } from '../environmentFailure';
-import { RedisConnection } from './redisConnection';
-import { type RedisKeyLayout, redisKeyLayout } from './redisKeys';
-import { readRedisMemory, readRedisRecord } from './redisRecord';
-import { saveRedisRecord } from './redisSave';
-import { scanRedisKeys } from './redisScan';
-import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './redisScripts';
-import { readRedisStoreOptions, type RedisSessionStoreOptions } from './redisStoreOptions';
-import { VerifiedTokens } from './verifiedTokens';
+import { RedisConnection } from './connection';
+import { type RedisKeyLayout, redisKeyLayout } from './schema';
+import { readRedisMemory, readRedisRecord } from './sessionRecord';
+import { saveRedisRecord } from './sessionSave';
+import { scanRedisKeys } from './scan';
+import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './scripts';
+import { readRedisStoreOptions, type RedisSessionStoreOptions } from './options';
+import { VerifiedTokens } from './sessionVerifiedTokens';
 
-export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './redisClients';
-export type { RedisSessionStoreOptions } from './redisStoreOptions';
+export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './clients';
+export type { RedisSessionStoreOptions } from './options';
 
 const API = 'RedisSessionStore';
 

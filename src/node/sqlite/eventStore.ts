@@ -1,4 +1,4 @@
-import { sqliteFailurePlace } from './sqliteFailurePlace';
+import { sqliteFailurePlace } from './failurePlace';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
@@ -43,9 +43,9 @@ import { prepareEventSchema } from './eventSchema';
 import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
 import { EVENT_PAGE, type EventStatements, prepareEventStatements } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
-import { openDatabase } from './openDatabase';
-import { gapBetween, gapFromOf } from './streamGap';
-import { checkPage, shapeError, streamShapeOf } from './streamShape';
+import { openDatabase } from './connection';
+import { gapBetween, gapFromOf } from './eventStreamGap';
+import { checkPage, shapeError, streamShapeOf } from './eventStreamShape';
 
 export type { SqliteEventStoreOptions } from './eventStoreOptions';
 

@@ -1,6 +1,6 @@
 import { MemoryArgumentError } from 'conversation-memory';
 import { snapshotEveryOf, readOptionFields } from 'conversation-memory/store-kit';
-import { lockTimeoutOf } from './storeOptions';
+import { lockTimeoutOf } from './options';
 
 /** How long an append waits for another connection's write lock, by default (milliseconds). */
 

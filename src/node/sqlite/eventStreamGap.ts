@@ -1,7 +1,7 @@
 import type { EventCorruptError } from 'conversation-memory';
 import { EVENT_PAGE, type EventStatements } from './eventStatements';
 import type { StreamPlace } from './eventSnapshots';
-import { checkPage } from './streamShape';
+import { checkPage } from './eventStreamShape';
 
 /**
  * Where a stream's gap may start, from its head's `gap_from` (the lowest version of an action

@@ -1,4 +1,4 @@
-import { sqliteFailurePlace } from './sqliteFailurePlace';
+import { sqliteFailurePlace } from './failurePlace';
 import type BetterSqlite3 from 'better-sqlite3';
 import { MemoryArgumentError, type MemoryDecodeError } from 'conversation-memory';
 import {
@@ -31,14 +31,14 @@ import {
 import type { either as E } from 'fp-ts';
 import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import { rethrowBusy, retryWhileBusy } from './busyRetry';
-import { openDatabase } from './openDatabase';
+import { openDatabase } from './connection';
 import {
   type KnowledgeRow,
   type KnowledgeStatements,
   prepareKnowledgeSchema,
-} from './sqliteKnowledgeSchema';
-import { readSqliteReferenceEntries } from './sqliteReferenceKnowledge';
-import { lockTimeoutOf } from './storeOptions';
+} from './knowledgeStatements';
+import { readSqliteReferenceEntries } from './knowledgeReference';
+import { lockTimeoutOf } from './options';
 
 const API = 'SqliteKnowledgeStore';
 

@@ -1,11 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
-import { unindexSession } from './ftsIndex';
-import { openDatabase } from './openDatabase';
+import { unindexSession } from './sessionFtsIndex';
+import { openDatabase } from './connection';
 import { prepareSchema } from './schema';
 import { readMemoryJson, readRowMeta } from './sessionRow';
-import { type MetaRow, prepareStatements, type Statements } from './statements';
-import { ValidatedRows } from './validatedRows';
+import { type MetaRow, prepareStatements, type Statements } from './sessionStatements';
+import { ValidatedRows } from './sessionValidatedRows';
 
 /** SQLite's own (blocking) wait before the store's non-blocking retries take over. */
 const BUSY_TIMEOUT_MS = 20;

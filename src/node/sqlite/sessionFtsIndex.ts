@@ -1,6 +1,6 @@
 import type { Message } from 'conversation-memory';
 import { readMemoryJson } from './sessionRow';
-import type { Statements } from './statements';
+import type { Statements } from './sessionStatements';
 
 /** The FTS5 statements (present when FTS5 search is on). */
 type FtsStatements = NonNullable<Statements['fts']>;

@@ -1,6 +1,6 @@
 import { snippetOf } from 'conversation-memory/store-kit';
-import type { ScoredSession } from './scoredSession';
-import type { MatchRow } from './statements';
+import type { ScoredSession } from './sessionScored';
+import type { MatchRow } from './sessionStatements';
 
 /** Snippets kept per session, as the reference. */
 const MAX_SNIPPETS = 5;

@@ -1,10 +1,10 @@
 import { rankSearchResults } from 'conversation-memory/store-kit';
-import type { ScoredSession } from './scoredSession';
+import type { ScoredSession } from './sessionScored';
 import { rethrowBusy } from './busyRetry';
-import { backfillIndex, matchExpression } from './ftsIndex';
-import { scoreMatches } from './ftsScore';
+import { backfillIndex, matchExpression } from './sessionFtsIndex';
+import { scoreMatches } from './sessionFtsScore';
 import type { SessionDatabase } from './sessionDatabase';
-import type { Statements } from './statements';
+import type { Statements } from './sessionStatements';
 
 /**
  * The reference's FTS5 search on a database with FTS5 on: first the lazy backfill (only when

@@ -1,5 +1,5 @@
 import { scoreSessionMessages } from 'conversation-memory/store-kit';
-import type { ScoredSession } from './scoredSession';
+import type { ScoredSession } from './sessionScored';
 import { readParsedMemory, type SessionRow } from './sessionRow';
 
 /**

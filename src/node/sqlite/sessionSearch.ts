@@ -1,9 +1,9 @@
 import { type SessionSearchResult } from 'conversation-memory';
 import { rankSearchResults } from 'conversation-memory/store-kit';
-import { searchWithFts } from './ftsSearch';
-import { rowAddressOf, shadowingKeyOf } from './referenceRows';
-import { scanSessions } from './scanSearch';
-import type { ScoredSession } from './scoredSession';
+import { searchWithFts } from './sessionFtsSearch';
+import { rowAddressOf, shadowingKeyOf } from './sessionReferenceRows';
+import { scanSessions } from './sessionScanSearch';
+import type { ScoredSession } from './sessionScored';
 import type { SessionDatabase } from './sessionDatabase';
 import { readRowMeta } from './sessionRow';
 

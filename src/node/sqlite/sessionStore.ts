@@ -1,4 +1,4 @@
-import { sqliteFailurePlace } from './sqliteFailurePlace';
+import { sqliteFailurePlace } from './failurePlace';
 import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import {
   isConversationMemoryError,
@@ -30,15 +30,15 @@ import {
   checkSessionOptions,
 } from 'conversation-memory/store-kit';
 import { rethrowBusy } from './busyRetry';
-import { indexSession, moveIndex } from './ftsIndex';
-import { searchRows } from './searchRows';
-import { referenceRowKey, rowAddressOf, shadowingKeyOf } from './referenceRows';
+import { indexSession, moveIndex } from './sessionFtsIndex';
+import { searchRows } from './sessionSearch';
+import { referenceRowKey, rowAddressOf, shadowingKeyOf } from './sessionReferenceRows';
 import { SessionDatabase } from './sessionDatabase';
 import { loadedFromRow, readRowMeta } from './sessionRow';
-import type { MetaRow } from './statements';
-import { readStoreOptions, type SqliteSessionStoreOptions } from './storeOptions';
+import type { MetaRow } from './sessionStatements';
+import { readStoreOptions, type SqliteSessionStoreOptions } from './options';
 
-export type { SqliteSessionStoreOptions } from './storeOptions';
+export type { SqliteSessionStoreOptions } from './options';
 
 const API = 'SqliteSessionStore';
 
