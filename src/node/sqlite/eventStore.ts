@@ -11,7 +11,6 @@ import {
   type LoadedStream,
   type LoadOptions,
   type MemoryAction,
-  MemoryArgumentError,
   type MemoryConfig,
   type MemoryState,
   type ReadOptions,
@@ -36,18 +35,20 @@ import {
   sessionAddressOf,
   sessionKeyOf,
   checkEventOptions,
+  openStoreCall,
+  type StoreCall,
 } from 'conversation-memory/store-kit';
 import { asUnavailable, type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
 import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
 import { EVENT_PAGE, type EventStatements, prepareEventStatements } from './eventStatements';
-import { readEventStoreOptions, type SqliteEventStoreOptions } from './eventStoreOptions';
+import { readEventStoreOptions, type SqliteEventStoreOptions } from './options';
 import { openDatabase } from './connection';
 import { gapBetween, gapFromOf } from './eventStreamGap';
 import { checkPage, shapeError, streamShapeOf } from './eventStreamShape';
 
-export type { SqliteEventStoreOptions } from './eventStoreOptions';
+export type { SqliteEventStoreOptions } from './options';
 
 const API = 'SqliteEventStore';
 /** SQLite's own (blocking) wait before the non-blocking retries take over. */
@@ -160,12 +161,9 @@ export class SqliteEventStore implements EventStore {
     );
   }
 
-  #stillOpen(api: string): () => void {
-    const check = (): void => {
-      if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
-    };
-    check();
-    return check;
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   /** Runs `step` in one read snapshot (retried while busy). */
@@ -218,8 +216,7 @@ export class SqliteEventStore implements EventStore {
     options: AppendOptions,
   ): Promise<AppendResult> {
     return unavailableOnFailure(this.#failurePlace('append', streamId, true, options), async () => {
-      const stillOpen = this.#stillOpen('append');
-      const api = `${API}.append`;
+      const { api, stillOpen } = this.#call('append');
       const checked = checkAppend(streamId, actions, options, api);
       const { key, expectedVersion } = checked;
       const sql = this.#sql;
@@ -318,9 +315,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
-    const stillOpen = this.#stillOpen('read');
-    checkEventOptions(options, 'read', `${API}.read`);
-    const api = `${API}.read`;
+    const { api, stillOpen } = this.#call('read');
+    checkEventOptions(options, 'read', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     try {
@@ -334,9 +330,8 @@ export class SqliteEventStore implements EventStore {
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
     return unavailableOnFailure(this.#failurePlace('load', streamId, false, options), async () => {
-      const stillOpen = this.#stillOpen('load');
-      checkEventOptions(options, 'load', `${API}.load`);
-      const api = `${API}.load`;
+      const { api, stillOpen } = this.#call('load');
+      checkEventOptions(options, 'load', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const atVersion = atVersionOf(options, api);
       const start = await this.#read((): LoadStart | null => {
@@ -372,12 +367,9 @@ export class SqliteEventStore implements EventStore {
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     return unavailableOnFailure(this.#failurePlace('streams', undefined, false), async () => {
-      const stillOpen = this.#stillOpen('streams');
+      const { api, stillOpen } = this.#call('streams');
       // Read once: the listing sees the copy.
-      const namespace = namespaceOf(
-        checkEventOptions(options, 'streams', `${API}.streams`).namespace,
-        `${API}.streams`,
-      );
+      const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
       const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
       const rows = await this.#read(() => this.#sql.list.all(), stillOpen);
       const found: StreamInfo[] = [];
@@ -402,9 +394,8 @@ export class SqliteEventStore implements EventStore {
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
     return unavailableOnFailure(this.#failurePlace('delete', streamId, true, options), async () => {
-      const stillOpen = this.#stillOpen('delete');
-      checkEventOptions(options, 'delete', `${API}.delete`);
-      const api = `${API}.delete`;
+      const { api, stillOpen } = this.#call('delete');
+      checkEventOptions(options, 'delete', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const sql = this.#sql;
       const remove = this.#db.transaction((): boolean => {

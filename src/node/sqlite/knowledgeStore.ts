@@ -1,6 +1,6 @@
 import { sqliteFailurePlace } from './failurePlace';
 import type BetterSqlite3 from 'better-sqlite3';
-import { MemoryArgumentError, type MemoryDecodeError } from 'conversation-memory';
+import { type MemoryDecodeError } from 'conversation-memory';
 import {
   checkKnowledgeOptions,
   checkKnowledgeRevision,
@@ -26,7 +26,8 @@ import {
   namespaceOf,
   sessionAddressOf,
   sessionKeyOf,
-  readOptionFields,
+  openStoreCall,
+  type StoreCall,
 } from 'conversation-memory/store-kit';
 import type { either as E } from 'fp-ts';
 import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
@@ -38,26 +39,14 @@ import {
   prepareKnowledgeSchema,
 } from './knowledgeStatements';
 import { readSqliteReferenceEntries } from './knowledgeReference';
-import { lockTimeoutOf } from './options';
+import { readKnowledgeStoreOptions, type SqliteKnowledgeStoreOptions } from './options';
 
 const API = 'SqliteKnowledgeStore';
 
 /** SQLite's own (blocking) wait before the store's non-blocking retries take over. */
 const BUSY_TIMEOUT_MS = 20;
 
-/**
- * Options of {@link SqliteKnowledgeStore}: the database file (`':memory:'` for a private one)
- * and how long a write waits for another connection's lock, in milliseconds (default 10,000).
- *
- * @example
- * ```ts
- * const options: SqliteKnowledgeStoreOptions = { path: 'knowledge.db', lockTimeoutMs: 5000 };
- * ```
- */
-export interface SqliteKnowledgeStoreOptions {
-  readonly path: string;
-  readonly lockTimeoutMs?: number | undefined;
-}
+export type { SqliteKnowledgeStoreOptions } from './options';
 
 /** A stored row, read: the state and revision, or what is wrong with it. */
 type ReadRow =
@@ -105,24 +94,9 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   #closed = false;
 
   constructor(options: SqliteKnowledgeStoreOptions) {
-    if (typeof options !== 'object' || options === null) {
-      throw new MemoryArgumentError(
-        API,
-        "options must be an object such as { path: 'knowledge.db' }",
-      );
-    }
-    // Read once, before the file is opened: options that cannot be read create nothing.
-    const { path, lockTimeoutMs } = readOptionFields(options, ['path', 'lockTimeoutMs'], API, {
-      hints: { filename: 'path', file: 'path' },
-    });
-    if (typeof path !== 'string' || path === '') {
-      throw new MemoryArgumentError(
-        API,
-        `options.path must be the database file's path, received ${describeValue(path)}`,
-      );
-    }
+    const { path, lockTimeoutMs } = readKnowledgeStoreOptions(options, API);
     this.#path = path;
-    this.#lockTimeoutMs = lockTimeoutOf(lockTimeoutMs, API);
+    this.#lockTimeoutMs = lockTimeoutMs;
     const { db, prepared } = openDatabase(
       path,
       this.#lockTimeoutMs,
@@ -137,13 +111,9 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     this.#sql = prepared;
   }
 
-  #open(method: string): { api: string; stillOpen: () => void } {
-    const api = `${API}.${method}`;
-    const stillOpen = (): void => {
-      if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
-    };
-    stillOpen();
-    return { api, stillOpen };
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
@@ -174,7 +144,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
     return unavailableOnFailure(this.#failurePlace('load', id, false, options), async () => {
-      const { api, stillOpen } = this.#open('load');
+      const { api, stillOpen } = this.#call('load');
       checkKnowledgeOptions(options, 'load', api);
       const { key } = sessionKeyOf(id, options, api);
       const row = await retryWhileBusy(
@@ -198,7 +168,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     options?: KnowledgeSaveOptions,
   ): Promise<SavedKnowledge> {
     return unavailableOnFailure(this.#failurePlace('save', id, true, options), async () => {
-      const { api, stillOpen } = this.#open('save');
+      const { api, stillOpen } = this.#call('save');
       checkKnowledgeOptions(options, 'save', api);
       const { key } = sessionKeyOf(id, options, api);
       const expected = expectedRevisionOf(options, api);
@@ -236,7 +206,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
     return unavailableOnFailure(this.#failurePlace('delete', id, true, options), async () => {
-      const { api, stillOpen } = this.#open('delete');
+      const { api, stillOpen } = this.#call('delete');
       checkKnowledgeOptions(options, 'delete', api);
       const { key } = sessionKeyOf(id, options, api);
       const remove = this.#db.transaction((): boolean => {
@@ -255,7 +225,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
     return unavailableOnFailure(this.#failurePlace('list', undefined, false), async () => {
-      const { api, stillOpen } = this.#open('list');
+      const { api, stillOpen } = this.#call('list');
       checkKnowledgeOptions(options, 'list', api);
       const namespace = namespaceOf(listNamespace(options, api), api);
       const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
@@ -300,7 +270,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     return unavailableOnFailure(
       this.#failurePlace('readReferenceEntries', undefined, false),
       async () => {
-        const { stillOpen } = this.#open('readReferenceEntries');
+        const { stillOpen } = this.#call('readReferenceEntries');
         const read = this.#db.transaction(() => readSqliteReferenceEntries(this.#db, api));
         return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
       },
@@ -317,7 +287,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
    * ```
    */
   async asideCount(): Promise<number> {
-    this.#open('asideCount');
+    this.#call('asideCount');
     return this.#sql.asideCount.get()?.n ?? 0;
   }
 

@@ -28,6 +28,8 @@ import {
   sessionKeyOf,
   describeValue,
   checkSessionOptions,
+  openStoreCall,
+  type StoreCall,
 } from 'conversation-memory/store-kit';
 import { rethrowBusy } from './busyRetry';
 import { indexSession, moveIndex } from './sessionFtsIndex';
@@ -36,7 +38,7 @@ import { referenceRowKey, rowAddressOf, shadowingKeyOf } from './sessionReferenc
 import { SessionDatabase } from './sessionDatabase';
 import { loadedFromRow, readRowMeta } from './sessionRow';
 import type { MetaRow } from './sessionStatements';
-import { readStoreOptions, type SqliteSessionStoreOptions } from './options';
+import { readSessionStoreOptions, type SqliteSessionStoreOptions } from './options';
 
 export type { SqliteSessionStoreOptions } from './options';
 
@@ -93,7 +95,7 @@ export class SqliteSessionStore implements SessionStore {
   #closed = false;
 
   constructor(options: SqliteSessionStoreOptions) {
-    const settings = readStoreOptions(options, API);
+    const settings = readSessionStoreOptions(options, API);
     this.#path = settings.path;
     this.#ttl = settings.ttl;
     this.#now = settings.now;
@@ -105,12 +107,9 @@ export class SqliteSessionStore implements SessionStore {
     return this.#database.sql.fts !== undefined;
   }
 
-  #open(api: string): () => void {
-    const check = (): void => {
-      if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
-    };
-    check();
-    return check;
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
@@ -258,26 +257,26 @@ export class SqliteSessionStore implements SessionStore {
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
     return unavailableOnFailure(this.#failurePlace('save', sessionId, true, options), async () => {
-      const stillOpen = this.#open('save');
-      checkSessionOptions(options, 'save', `${API}.save`);
-      const where = sessionKeyOf(sessionId, options, `${API}.save`);
-      const expected = expectedRevisionOf(options, `${API}.save`);
+      const { api, stillOpen } = this.#call('save');
+      checkSessionOptions(options, 'save', api);
+      const where = sessionKeyOf(sessionId, options, api);
+      const expected = expectedRevisionOf(options, api);
       return this.#save('save', where, this.#encode('save', state), expected, stillOpen);
     });
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     return unavailableOnFailure(this.#failurePlace('load', sessionId, false, options), async () => {
-      const stillOpen = this.#open('load');
-      checkSessionOptions(options, 'load', `${API}.load`);
-      const where = sessionKeyOf(sessionId, options, `${API}.load`);
+      const { api, stillOpen } = this.#call('load');
+      checkSessionOptions(options, 'load', api);
+      const where = sessionKeyOf(sessionId, options, api);
       return this.#load('load', where, stillOpen);
     });
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
     return unavailableOnFailure(this.#failurePlace('list', undefined, false), async () => {
-      const stillOpen = this.#open('list');
+      const { stillOpen } = this.#call('list');
       const now = this.#now();
       const expired: MetaRow[] = [];
       const listed = await this.#database.read(() => {
@@ -314,9 +313,9 @@ export class SqliteSessionStore implements SessionStore {
     return unavailableOnFailure(
       this.#failurePlace('delete', sessionId, true, options),
       async () => {
-        const stillOpen = this.#open('delete');
-        checkSessionOptions(options, 'delete', `${API}.delete`);
-        const where = sessionKeyOf(sessionId, options, `${API}.delete`);
+        const { api, stillOpen } = this.#call('delete');
+        checkSessionOptions(options, 'delete', api);
+        const where = sessionKeyOf(sessionId, options, api);
         const { sql } = this.#database;
         return this.#database.write(
           () => {
@@ -342,9 +341,9 @@ export class SqliteSessionStore implements SessionStore {
     return unavailableOnFailure(
       this.#failurePlace('exists', sessionId, false, options),
       async () => {
-        const stillOpen = this.#open('exists');
-        checkSessionOptions(options, 'exists', `${API}.exists`);
-        const where = sessionKeyOf(sessionId, options, `${API}.exists`);
+        const { api, stillOpen } = this.#call('exists');
+        checkSessionOptions(options, 'exists', api);
+        const where = sessionKeyOf(sessionId, options, api);
         const row = await this.#database.read(() => {
           const key = this.#rowKeyOf(where);
           return key === undefined ? undefined : this.#database.sql.selectMeta.get(key);
@@ -356,17 +355,14 @@ export class SqliteSessionStore implements SessionStore {
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     return unavailableOnFailure(this.#failurePlace('branch', newId, true, options), async () => {
-      const stillOpen = this.#open('branch');
-      checkSessionOptions(options, 'branch', `${API}.branch`);
-      const source = sessionKeyOf(sourceId, options, `${API}.branch`);
-      const target = sessionKeyOf(newId, options, `${API}.branch`);
-      const expected = expectedRevisionOf(options, `${API}.branch`);
+      const { api, stillOpen } = this.#call('branch');
+      checkSessionOptions(options, 'branch', api);
+      const source = sessionKeyOf(sourceId, options, api);
+      const target = sessionKeyOf(newId, options, api);
+      const expected = expectedRevisionOf(options, api);
       const loaded = await this.#load('branch', source, stillOpen);
       if (loaded === null) {
-        throw new MemoryArgumentError(
-          `${API}.branch`,
-          `session ${describeValue(source.key)} not found`,
-        );
+        throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
       }
       const encoded = this.#encode('branch', loaded.state);
       return this.#save('branch', target, encoded, expected, stillOpen);
@@ -375,12 +371,12 @@ export class SqliteSessionStore implements SessionStore {
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
     return unavailableOnFailure(this.#failurePlace('search', undefined, false), async () => {
-      const stillOpen = this.#open('search');
+      const { api, stillOpen } = this.#call('search');
       // Read once: the search sees the copy.
-      const given = checkSessionOptions(options, 'search', `${API}.search`);
+      const given = checkSessionOptions(options, 'search', api);
       const terms = searchTerms(query);
       const limit = searchLimitOf(given.limit);
-      const namespace = namespaceOf(given.namespace, `${API}.search`);
+      const namespace = namespaceOf(given.namespace, api);
       if (terms.length === 0 || limit <= 0) return Object.freeze([]);
       const now = this.#now();
       return searchRows(this.#database, {
