@@ -156,14 +156,14 @@ export const readRedisConnectionOptions = (
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new MemoryArgumentError(
       api,
-      `options.commandTimeoutMs must be a positive number of milliseconds, received ${String(timeoutMs)}`,
+      `options.commandTimeoutMs must be a positive number of milliseconds, received ${describeValue(timeoutMs)}`,
     );
   }
   const replicas = minReplicas ?? 0;
   if (typeof replicas !== 'number' || !Number.isSafeInteger(replicas) || replicas < 0) {
     throw new MemoryArgumentError(
       api,
-      `options.minReplicas must be an integer ≥ 0 (the replicas that must confirm each write), received ${String(replicas)}`,
+      `options.minReplicas must be an integer ≥ 0 (the replicas that must confirm each write), received ${describeValue(replicas)}`,
     );
   }
   return {

@@ -38,6 +38,9 @@ import {
   sessionAddressOf,
   sessionKeyOf,
   checkEventOptions,
+  describeValue,
+  openStoreCall,
+  type StoreCall,
 } from 'conversation-memory/store-kit';
 import { naming, withId } from '../environmentFailure';
 import { RedisConnection } from './connection';
@@ -49,7 +52,7 @@ import {
   PAGE_SCRIPT,
   SNAPSHOT_SCRIPT,
 } from './eventScripts';
-import { readRedisEventStoreOptions, type RedisEventStoreOptions } from './redisEventStoreOptions';
+import { readEventStoreOptions, type RedisEventStoreOptions } from './options';
 import {
   followRedisStream,
   type StreamListener,
@@ -61,7 +64,7 @@ import { redisStatusReply, redisText } from './reply';
 import { scanRedisKeys } from './scan';
 import { runScript } from './scripts';
 
-export type { RedisEventClient, RedisEventStoreOptions } from './redisEventStoreOptions';
+export type { RedisEventClient, RedisEventStoreOptions } from './options';
 export type { StreamListener, SubscribeOptions, Unsubscribe } from './eventSubscription';
 
 const API = 'RedisEventStore';
@@ -127,16 +130,16 @@ export class RedisEventStore implements EventStore {
   #closed = false;
 
   constructor(options: RedisEventStoreOptions) {
-    const settings = readRedisEventStoreOptions(options, API);
+    const settings = readEventStoreOptions(options, API);
     this.prefix = settings.prefix;
     this.#connection = new RedisConnection(settings.source, settings.connection);
     this.#layout = redisEventKeyLayout(settings.prefix);
     this.#snapshotEvery = settings.snapshotEvery;
   }
 
-  #open(api: string): string {
-    if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
-    return `${API}.${api}`;
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   #keys(key: string): [string, string, string] {
@@ -227,7 +230,7 @@ export class RedisEventStore implements EventStore {
     const [stream, meta] = this.#keys(key);
     for (let next = from; next <= to;) {
       if (next > from) await yieldToLoop();
-      this.#open(api.slice(API.length + 1));
+      openStoreCall(api, () => this.#closed);
       const count = Math.min(PAGE, to - next + 1);
       const reply = await runScript(
         this.#connection,
@@ -267,7 +270,7 @@ export class RedisEventStore implements EventStore {
     options: AppendOptions,
   ): Promise<AppendResult> {
     return naming(streamId, async () => {
-      const api = this.#open('append');
+      const { api } = this.#call('append');
       const checked = checkAppend(streamId, actions, options, api);
       const { key, expectedVersion } = checked;
       const given = checked.config === undefined ? undefined : createMemory(checked.config).config;
@@ -381,8 +384,8 @@ export class RedisEventStore implements EventStore {
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
-    const api = this.#open('read');
-    checkEventOptions(options, 'read', `${API}.read`);
+    const { api } = this.#call('read');
+    checkEventOptions(options, 'read', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     try {
@@ -397,8 +400,8 @@ export class RedisEventStore implements EventStore {
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
     return naming(streamId, async () => {
-      const api = this.#open('load');
-      checkEventOptions(options, 'load', `${API}.load`);
+      const { api } = this.#call('load');
+      checkEventOptions(options, 'load', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const atVersion = atVersionOf(options, api);
       const head = await this.#head(api, key, atVersion);
@@ -413,12 +416,9 @@ export class RedisEventStore implements EventStore {
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
-    const api = this.#open('streams');
+    const { api } = this.#call('streams');
     // Read once: the listing sees the copy.
-    const namespace = namespaceOf(
-      checkEventOptions(options, 'streams', `${API}.streams`).namespace,
-      api,
-    );
+    const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
     const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
     const found: StreamInfo[] = [];
     for await (const batch of scanRedisKeys(
@@ -450,8 +450,8 @@ export class RedisEventStore implements EventStore {
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
     return naming(streamId, async () => {
-      const api = this.#open('delete');
-      checkEventOptions(options, 'delete', `${API}.delete`);
+      const { api } = this.#call('delete');
+      checkEventOptions(options, 'delete', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const reply = await runScript(
         this.#connection,
@@ -494,14 +494,14 @@ export class RedisEventStore implements EventStore {
     listener: StreamListener,
     options?: SubscribeOptions,
   ): Unsubscribe {
-    const api = this.#open('subscribe');
+    const { api } = this.#call('subscribe');
     // Read once: the subscription sees the copy.
     const given = checkEventOptions(options, 'subscribe', api);
     const { key } = sessionKeyOf(streamId, options, api);
     if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
       throw new MemoryArgumentError(
         api,
-        `fromVersion must be an integer ≥ 0 (0: from the first action), received ${String(fromVersion)}`,
+        `fromVersion must be an integer ≥ 0 (0: from the first action), received ${describeValue(fromVersion)}`,
       );
     }
     if (typeof listener !== 'function') {

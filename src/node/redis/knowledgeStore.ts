@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { MemoryArgumentError } from 'conversation-memory';
 import {
   checkKnowledgeOptions,
   checkKnowledgeRevision,
@@ -23,15 +22,12 @@ import {
   namespaceOf,
   sessionAddressOf,
   sessionKeyOf,
-  readOptionFields,
+  openStoreCall,
+  type StoreCall,
 } from 'conversation-memory/store-kit';
 import { naming } from '../environmentFailure';
 import { RedisConnection } from './connection';
-import {
-  type RedisConnectionOptions,
-  readRedisConnectionOptions,
-  REDIS_CONNECTION_OPTIONS,
-} from './connectionOptions';
+import { readKnowledgeStoreOptions, type RedisKnowledgeStoreOptions } from './options';
 import { escapeRedisGlob, redisHashTag } from './schema';
 import {
   KNOWLEDGE_DELETE_SCRIPT,
@@ -44,27 +40,7 @@ import { runScript } from './scripts';
 
 const API = 'RedisKnowledgeStore';
 
-/**
- * The prefix of every key a {@link RedisKnowledgeStore} writes, unless `prefix` says otherwise.
- *
- * @example
- * ```ts
- * DEFAULT_REDIS_KNOWLEDGE_PREFIX; // 'conversation-memory:knowledge:'
- * ```
- */
-export const DEFAULT_REDIS_KNOWLEDGE_PREFIX = 'conversation-memory:knowledge:';
-
-/**
- * Options of {@link RedisKnowledgeStore}: the connection options of `RedisSessionStore` (`url`,
- * `cluster` or `client`; `prefix`, `commandTimeoutMs`, `minReplicas`). Knowledge has no TTL.
- *
- * @example
- * ```ts
- * const options: RedisKnowledgeStoreOptions = { url: 'redis://localhost:6379', prefix: 'app:k:' };
- * ```
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a named type of its own, like RedisSessionStoreOptions
-export interface RedisKnowledgeStoreOptions extends RedisConnectionOptions {}
+export { DEFAULT_REDIS_KNOWLEDGE_PREFIX, type RedisKnowledgeStoreOptions } from './options';
 
 /** A record as the read script returns it. */
 type Record =
@@ -129,23 +105,14 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   #closed = false;
 
   constructor(options: RedisKnowledgeStoreOptions) {
-    if (typeof options !== 'object' || options === null) {
-      throw new MemoryArgumentError(
-        API,
-        "options must be an object such as { url: 'redis://localhost:6379' }",
-      );
-    }
-    // Read once: the checks below see the copy.
-    const given = readOptionFields(options, REDIS_CONNECTION_OPTIONS, API);
-    const settings = readRedisConnectionOptions(given, DEFAULT_REDIS_KNOWLEDGE_PREFIX, API);
+    const settings = readKnowledgeStoreOptions(options, API);
     this.prefix = settings.prefix;
     this.#connection = new RedisConnection(settings.source, settings.connection);
   }
 
-  #open(method: string): string {
-    const api = `${API}.${method}`;
-    if (this.#closed) throw new MemoryArgumentError(api, 'the store is closed');
-    return api;
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   #hash(key: string): string {
@@ -178,7 +145,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
     return naming(id, async () => {
-      const api = this.#open('load');
+      const { api } = this.#call('load');
       checkKnowledgeOptions(options, 'load', api);
       const { key } = sessionKeyOf(id, options, api);
       const record = await this.#read(key, api);
@@ -196,7 +163,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
     options?: KnowledgeSaveOptions,
   ): Promise<SavedKnowledge> {
     return naming(id, async () => {
-      const api = this.#open('save');
+      const { api } = this.#call('save');
       checkKnowledgeOptions(options, 'save', api);
       const { key } = sessionKeyOf(id, options, api);
       const expected = expectedRevisionOf(options, api);
@@ -230,7 +197,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
     return naming(id, async () => {
-      const api = this.#open('delete');
+      const { api } = this.#call('delete');
       checkKnowledgeOptions(options, 'delete', api);
       const { key } = sessionKeyOf(id, options, api);
       const current = await this.#read(key, api);
@@ -250,7 +217,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   }
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
-    const api = this.#open('list');
+    const { api } = this.#call('list');
     checkKnowledgeOptions(options, 'list', api);
     const namespace = namespaceOf(listNamespace(options, api), api);
     const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
@@ -278,7 +245,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
    * ```
    */
   async asideKeys(): Promise<readonly string[]> {
-    const api = this.#open('asideKeys');
+    const { api } = this.#call('asideKeys');
     const keys: string[] = [];
     const pattern = `${escapeRedisGlob(`${this.prefix}{`)}*}kcorrupt:*`;
     for await (const batch of scanRedisKeys(this.#connection, pattern, api)) keys.push(...batch);

@@ -25,6 +25,8 @@ import {
   sessionKeyOf,
   describeValue,
   checkSessionOptions,
+  openStoreCall,
+  type StoreCall,
 } from 'conversation-memory/store-kit';
 import { naming } from '../environmentFailure';
 import { RedisConnection } from './connection';
@@ -33,7 +35,7 @@ import { readRedisMemory, readRedisRecord } from './sessionRecord';
 import { saveRedisRecord } from './sessionSave';
 import { scanRedisKeys } from './scan';
 import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './scripts';
-import { readRedisStoreOptions, type RedisSessionStoreOptions } from './options';
+import { readSessionStoreOptions, type RedisSessionStoreOptions } from './options';
 import { VerifiedTokens } from './sessionVerifiedTokens';
 
 export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './clients';
@@ -90,7 +92,7 @@ export class RedisSessionStore implements SessionStore {
   #closed = false;
 
   constructor(options: RedisSessionStoreOptions) {
-    const settings = readRedisStoreOptions(options, API);
+    const settings = readSessionStoreOptions(options, API);
     this.prefix = settings.prefix;
     this.#connection = new RedisConnection(settings.source, settings.connection);
     this.#layout = redisKeyLayout(settings.prefix);
@@ -103,9 +105,9 @@ export class RedisSessionStore implements SessionStore {
     return this.#clock();
   }
 
-  #open(api: string): string {
-    if (this.#closed) throw new MemoryArgumentError(`${API}.${api}`, 'the store is closed');
-    return `${API}.${api}`;
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async #read(key: string, withMemory: boolean, api: string) {
@@ -121,7 +123,7 @@ export class RedisSessionStore implements SessionStore {
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
     return naming(sessionId, async () => {
-      const api = this.#open('save');
+      const { api } = this.#call('save');
       checkSessionOptions(options, 'save', api);
       return this.#save(api, sessionId, state, options);
     });
@@ -149,8 +151,8 @@ export class RedisSessionStore implements SessionStore {
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     return naming(sessionId, async () => {
-      const api = this.#open('load');
-      checkSessionOptions(options, 'load', `${API}.load`);
+      const { api } = this.#call('load');
+      checkSessionOptions(options, 'load', api);
       const where = sessionKeyOf(sessionId, options, api);
       const hash = this.#layout.session(where.key);
       const record = await this.#read(where.key, true, api);
@@ -191,7 +193,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    const api = this.#open('list');
+    const { api } = this.#call('list');
     const out: SessionMetadata[] = [];
     for await (const found of this.#scan('', api)) {
       out.push(
@@ -210,8 +212,8 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     return naming(sessionId, async () => {
-      const api = this.#open('delete');
-      checkSessionOptions(options, 'delete', `${API}.delete`);
+      const { api } = this.#call('delete');
+      checkSessionOptions(options, 'delete', api);
       const where = sessionKeyOf(sessionId, options, api);
       const hash = this.#layout.session(where.key);
       this.#verified.delete(hash);
@@ -229,8 +231,8 @@ export class RedisSessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     return naming(sessionId, async () => {
-      const api = this.#open('exists');
-      checkSessionOptions(options, 'exists', `${API}.exists`);
+      const { api } = this.#call('exists');
+      checkSessionOptions(options, 'exists', api);
       const where = sessionKeyOf(sessionId, options, api);
       const record = await this.#read(where.key, false, api);
       return record.kind === 'live' || record.kind === 'corrupt';
@@ -239,8 +241,8 @@ export class RedisSessionStore implements SessionStore {
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     return naming(newId, async () => {
-      const api = this.#open('branch');
-      checkSessionOptions(options, 'branch', `${API}.branch`);
+      const { api } = this.#call('branch');
+      checkSessionOptions(options, 'branch', api);
       const source = sessionKeyOf(sourceId, options, api);
       sessionKeyOf(newId, options, api);
       const loaded = await this.load(source.id, { namespace: source.namespace });
@@ -252,9 +254,9 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    const api = this.#open('search');
+    const { api } = this.#call('search');
     // Read once: the search sees the copy.
-    const given = checkSessionOptions(options, 'search', `${API}.search`);
+    const given = checkSessionOptions(options, 'search', api);
     const terms = searchTerms(query);
     const limit = searchLimitOf(given.limit);
     const namespace = namespaceOf(given.namespace, api);
@@ -289,7 +291,7 @@ export class RedisSessionStore implements SessionStore {
    * ```
    */
   async asideKeys(): Promise<readonly string[]> {
-    const api = this.#open('asideKeys');
+    const { api } = this.#call('asideKeys');
     const keys: string[] = [];
     for await (const batch of scanRedisKeys(this.#connection, this.#layout.asidePattern(), api)) {
       keys.push(...batch);
