@@ -560,6 +560,30 @@ describe('RedisEventStore: subscribe', () => {
     );
   });
 
+  it("a key of another type at the stream's name: onError gets StoreUnavailableError with the server's WRONGTYPE reply as cause", async () => {
+    const store = make();
+    await admin.set(`${store.prefix}{typed}ev`, 'not a stream');
+    const errors: unknown[] = [];
+    const stop = store.subscribe('typed', 0, () => undefined, {
+      onError: (error) => errors.push(error),
+    });
+    try {
+      await until(() => errors.length >= 1);
+    } finally {
+      await stop();
+    }
+    const error = errors[0] as StoreUnavailableError;
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error).toMatchObject({
+      code: 'CM_STORE_UNAVAILABLE',
+      transient: false,
+      mayHaveWritten: false,
+      id: 'typed',
+    });
+    expect((error.cause as Error).message).toMatch(/^WRONGTYPE/);
+    expect(error.message).toContain('give the store a prefix of its own');
+  });
+
   it('namespaces, a given client (duplicated, left open), close() stopping subscriptions, and a corrupt entry', async () => {
     const client = createClient({ url: server.url });
     client.on('error', () => undefined);

@@ -63,6 +63,49 @@ const LASTING: readonly {
   },
 ];
 
+/**
+ * What an error reply of the server becomes (the reply is the `cause`): a refusal for now or
+ * `OOM` (nothing ran: `transient`, nothing written); `WRONGTYPE` (a key of the store's holds
+ * another type: it lasts until someone removes that key); any other reply (`NOSCRIPT` after the
+ * store's fallback, a script's error, an unknown command) lasts too. A reply raised inside a
+ * script may follow writes of that script (Lua scripts are not rolled back): for a writing call
+ * it says the write may have been applied.
+ */
+const replyFailure = (error: Error, api: string, writes: boolean): StoreUnavailableError => {
+  const { message } = error;
+  const options = { cause: error };
+  if (REFUSAL.test(message)) {
+    return new StoreUnavailableError(api, 'Redis refused the command for now', false, options);
+  }
+  if (/^OOM\b/.test(message)) {
+    return new StoreUnavailableError(
+      api,
+      'Redis is out of memory (its maxmemory) and refused the command',
+      false,
+      options,
+    );
+  }
+  // Redis 7 ends an error raised inside a script with `script: <sha1>, on @user_script:<line>.`
+  const inScript = writes && /\bscript: [0-9a-f]{40}\b/.test(message);
+  if (/^WRONGTYPE\b/.test(message)) {
+    return new StoreUnavailableError(
+      api,
+      "a key in the store's place holds another type of value than the store writes there (another program's key, under the store's prefix?)",
+      inScript,
+      {
+        ...options,
+        remedy:
+          'delete or rename that key with your Redis client, or give the store a prefix of its own (options.prefix)',
+      },
+    );
+  }
+  return new StoreUnavailableError(api, 'Redis answered the command with an error', inScript, {
+    ...options,
+    remedy:
+      "see the server's reply (the cause); if it names one of the store's scripts, report it as a bug of conversation-memory",
+  });
+};
+
 /** The lasting failure `error` is (see {@link LASTING}), looking into what it wraps. */
 const lastingOf = (error: Error): (typeof LASTING)[number] | undefined => {
   // node-redis wraps a failed connection's reply in a ReconnectStrategyError (`originalError`).
@@ -90,9 +133,9 @@ const classNames = (error: object): string[] => {
 /**
  * What a failed Redis call becomes: our own errors as they are; a failure that lasts (credentials
  * refused or missing, a user without permission) a
- * {@link StoreUnavailableError} that says what is wrong and what to do (`transient: false`); a
- * server's reply that is not a refusal (`NOSCRIPT`, a script's error) as it is, for the caller to
- * handle; everything else
+ * {@link StoreUnavailableError} that says what is wrong and what to do (`transient: false`); an
+ * error reply of the server a {@link StoreUnavailableError} too, with the reply as `cause` (see
+ * `replyFailure`); everything else
  * that says the server could not serve the call (the connection, a timeout, a cluster failing
  * over) a {@link StoreUnavailableError}, with `mayHaveWritten` when `writes` and the command may
  * have reached the server (a dropped connection or a late reply, not a refusal or a command never
@@ -117,12 +160,7 @@ export const redisFailure = (error: unknown, api: string, writes: boolean): unkn
     });
   }
   const names = classNames(error);
-  if (names.includes('ErrorReply')) {
-    if (!REFUSAL.test(error.message)) return error;
-    return new StoreUnavailableError(api, 'Redis refused the command for now', false, {
-      cause: error,
-    });
-  }
+  if (names.includes('ErrorReply')) return replyFailure(error, api, writes);
   if (error.name === 'TimeoutError' || names.includes('TimeoutError')) {
     return new StoreUnavailableError(api, 'Redis did not answer in time', writes, { cause: error });
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { StoreUnavailableError } from 'conversation-memory';
 import type { RedisConnection } from './connection';
 
 /**
@@ -161,8 +162,11 @@ redis.call('DEL', KEYS[1])
 return live
 `);
 
-const isNoScript = (error: unknown): boolean =>
-  error instanceof Error && error.message.startsWith('NOSCRIPT');
+/** Whether the server did not have the script cached (its reply, as `redisFailure` wraps it). */
+const isNoScript = (error: unknown): boolean => {
+  const reply = error instanceof StoreUnavailableError ? error.cause : error;
+  return reply instanceof Error && reply.message.startsWith('NOSCRIPT');
+};
 
 /**
  * Runs a script by its SHA-1, sending the source only when the server does not have it; on a
