@@ -1,37 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import {
   type AppendOptions,
   type AppendResult,
-  createMemory,
-  EventConflictError,
-  EventCorruptError,
   type EventStore,
   type LoadedStream,
   type LoadOptions,
   type MemoryAction,
   MemoryArgumentError,
-  type MemoryConfig,
-  type MemoryState,
   type ReadOptions,
-  memoryReducer,
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
 } from 'conversation-memory';
 import {
-  applyStoredAction,
   atVersionOf,
   checkAppend,
   checkAtVersion,
-  checkSameConfig,
   compareCodePoints,
-  readActionJson,
   readConfigJson,
-  readSnapshotJson,
-  encodeActionJson,
-  encodeConfigJson,
-  encodeSnapshotJson,
   namespaceKeyPrefix,
   namespaceOf,
   readRangeOf,
@@ -44,14 +29,7 @@ import {
 } from 'conversation-memory/store-kit';
 import { naming, withId } from '../environmentFailure';
 import { RedisConnection } from './connection';
-import {
-  APPEND_SCRIPT,
-  DELETE_EVENTS_SCRIPT,
-  HEAD_SCRIPT,
-  INFO_SCRIPT,
-  PAGE_SCRIPT,
-  SNAPSHOT_SCRIPT,
-} from './eventScripts';
+import { DELETE_EVENTS_SCRIPT, INFO_SCRIPT } from './eventScripts';
 import { readEventStoreOptions, type RedisEventStoreOptions } from './options';
 import {
   followRedisStream,
@@ -63,25 +41,13 @@ import { type RedisEventKeyLayout, redisEventKeyLayout } from './schema';
 import { redisStatusReply, redisText } from './reply';
 import { scanRedisKeys } from './scan';
 import { runScript } from './scripts';
+import { RedisEventStreams } from './eventStreams';
+import { appendToStream } from './eventAppend';
 
 export type { RedisEventClient, RedisEventStoreOptions } from './options';
 export type { StreamListener, SubscribeOptions, Unsubscribe } from './eventSubscription';
 
 const API = 'RedisEventStore';
-/** Actions read per round trip: `read` and `load` never hold more of a stream than this at once. */
-const PAGE = 512;
-/** Rounds of an append whose config check meets a config stored in another spelling. */
-const CONFIG_ROUNDS = 3;
-
-/** A stream's head, read in one step. */
-interface Head {
-  readonly version: number;
-  readonly config: unknown;
-  readonly createdAt: unknown;
-  readonly incarnation: string;
-  readonly snapshotVersion: number;
-  readonly snapshot: unknown;
-}
 
 /**
  * An {@link EventStore} on Redis Streams, one server or a Redis Cluster (node-redis 5 or 6, an
@@ -125,7 +91,7 @@ export class RedisEventStore implements EventStore {
   readonly prefix: string;
   readonly #connection: RedisConnection;
   readonly #layout: RedisEventKeyLayout;
-  readonly #snapshotEvery: number;
+  readonly #streams: RedisEventStreams;
   readonly #subscriptions = new Set<Unsubscribe>();
   #closed = false;
 
@@ -134,134 +100,17 @@ export class RedisEventStore implements EventStore {
     this.prefix = settings.prefix;
     this.#connection = new RedisConnection(settings.source, settings.connection);
     this.#layout = redisEventKeyLayout(settings.prefix);
-    this.#snapshotEvery = settings.snapshotEvery;
+    this.#streams = new RedisEventStreams(
+      this.#connection,
+      this.#layout,
+      settings.snapshotEvery,
+      () => this.#closed,
+    );
   }
 
   /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
   #call(method: string): StoreCall {
     return openStoreCall(`${API}.${method}`, () => this.#closed);
-  }
-
-  #keys(key: string): [string, string, string] {
-    return [this.#layout.stream(key), this.#layout.meta(key), this.#layout.snapshots(key)];
-  }
-
-  #at(api: string, key: string, version: number) {
-    return { key, version, location: `redis:${this.#layout.stream(key)}`, api };
-  }
-
-  #corrupt(api: string, key: string, why: unknown): EventCorruptError {
-    const { location } = this.#at(api, key, 0);
-    return new EventCorruptError(api, key, 0, location, [`stream: ${String(redisText(why))}`]);
-  }
-
-  /** The stream's head, with the snapshot at or below `atVersion`; `null` when absent. */
-  async #head(api: string, key: string, atVersion: number | undefined): Promise<Head | null> {
-    const reply = await runScript(
-      this.#connection,
-      HEAD_SCRIPT,
-      this.#keys(key),
-      [atVersion === undefined ? '' : String(atVersion), String(this.#snapshotEvery)],
-      api,
-    );
-    const { status, rest } = redisStatusReply(reply, api);
-    if (status === 'none') return null;
-    if (status === 'corrupt') throw this.#corrupt(api, key, rest[0]);
-    const version = Number(redisText(rest[0]));
-    if (status !== 'ok' || !Number.isSafeInteger(version)) {
-      throw new Error(`[conversation-memory] ${api}: unexpected reply from Redis`);
-    }
-    return {
-      version,
-      config: redisText(rest[1]),
-      createdAt: redisText(rest[2]),
-      incarnation: redisText(rest[3]) ?? '',
-      snapshotVersion: Number(redisText(rest[4]) ?? 0),
-      snapshot: redisText(rest[5]),
-    };
-  }
-
-  /**
-   * The state at `target` from the head's snapshot (or an earlier one when it does not decode),
-   * without the tail; `null` when the stream was deleted or created again meanwhile.
-   */
-  async #snapshotStart(
-    api: string,
-    key: string,
-    head: Head,
-    config: MemoryConfig,
-    target: number,
-  ): Promise<{ state: MemoryState; version: number } | null> {
-    let version = head.snapshotVersion;
-    let json = head.snapshot;
-    // The head script picked a snapshot ≤ the stream's version; for a lower target look again.
-    if (version > target) {
-      version = target + 1;
-      json = undefined;
-    }
-    while (version > 0) {
-      if (version <= target) {
-        const state = readSnapshotJson(json, config, { stream: key, version });
-        if (state !== undefined) return { state, version };
-      }
-      const reply = await runScript(
-        this.#connection,
-        SNAPSHOT_SCRIPT,
-        [this.#layout.meta(key), this.#layout.snapshots(key)],
-        [head.incarnation, String(Math.min(version - 1, target))],
-        api,
-      );
-      const { status, rest } = redisStatusReply(reply, api);
-      if (status === 'gone') return null;
-      version = Number(redisText(rest[0]) ?? 0);
-      json = redisText(rest[1]);
-    }
-    return { state: createMemory(config), version: 0 };
-  }
-
-  /** The actions from `from` to `to` of the incarnation read, page by page; `false` when gone. */
-  async *#pages(
-    api: string,
-    key: string,
-    incarnation: string,
-    from: number,
-    to: number,
-  ): AsyncGenerator<StoredAction, boolean> {
-    const [stream, meta] = this.#keys(key);
-    for (let next = from; next <= to;) {
-      if (next > from) await yieldToLoop();
-      openStoreCall(api, () => this.#closed);
-      const count = Math.min(PAGE, to - next + 1);
-      const reply = await runScript(
-        this.#connection,
-        PAGE_SCRIPT,
-        [stream, meta],
-        [incarnation, String(next), String(to), String(count)],
-        api,
-      );
-      const { status, rest } = redisStatusReply(reply, api);
-      if (status === 'gone') return false;
-      for (let i = 0; i + 1 < rest.length; i += 2) {
-        const version = next + i / 2;
-        const id = redisText(rest[i]);
-        const at = this.#at(api, key, version);
-        if (id !== `${version}-0`) {
-          throw new EventCorruptError(api, key, version, at.location, [
-            `entry id: expected ${version}-0, got ${String(id)}`,
-          ]);
-        }
-        yield Object.freeze({ version, action: readActionJson(redisText(rest[i + 1]), at) });
-      }
-      const got = rest.length / 2;
-      if (got < count) {
-        const { location } = this.#at(api, key, next + got);
-        throw new EventCorruptError(api, key, next + got, location, [
-          `entry: missing (the stream holds fewer entries than its version)`,
-        ]);
-      }
-      next += got;
-    }
-    return true;
   }
 
   async append(
@@ -272,115 +121,8 @@ export class RedisEventStore implements EventStore {
     return naming(streamId, async () => {
       const { api } = this.#call('append');
       const checked = checkAppend(streamId, actions, options, api);
-      const { key, expectedVersion } = checked;
-      const given = checked.config === undefined ? undefined : createMemory(checked.config).config;
-      const incarnation = randomUUID();
-      const snapshots = await this.#snapshotsOf(api, key, given, incarnation, checked);
-      const encoded = checked.actions.map(encodeActionJson);
-      let configCheck = given === undefined ? '' : encodeConfigJson(given);
-      for (let round = 0; round < CONFIG_ROUNDS; round++) {
-        const reply = await runScript(
-          this.#connection,
-          APPEND_SCRIPT,
-          this.#keys(key),
-          [
-            String(expectedVersion),
-            configCheck,
-            encodeConfigJson(given ?? createMemory().config),
-            String(Date.now() / 1000),
-            incarnation,
-            snapshots.incarnation,
-            String(encoded.length),
-            ...encoded,
-            ...snapshots.pairs,
-          ],
-          api,
-        );
-        const { status, rest } = redisStatusReply(reply, api);
-        if (status === 'ok') {
-          await this.#connection.confirmWrite(this.#layout.stream(key), api);
-          return Object.freeze({ version: Number(redisText(rest[0])) });
-        }
-        if (status === 'conflict') {
-          throw new EventConflictError(api, key, expectedVersion, Number(redisText(rest[0])));
-        }
-        if (status === 'corrupt') throw this.#corrupt(api, key, rest[0]);
-        if (status !== 'config' || given === undefined) break;
-        // The stored config is spelt differently: compare the decoded ones, then require that text.
-        const stored = redisText(rest[0]);
-        checkSameConfig(key, readConfigJson(stored, this.#at(api, key, 0)), given, api);
-        configCheck = stored ?? '';
-      }
-      throw new Error(`[conversation-memory] ${api}: unexpected reply from Redis`);
+      return appendToStream(this.#streams, this.#connection, this.#layout, api, checked);
     });
-  }
-
-  /**
-   * The snapshots an append reaches (versions and envelopes, as script arguments) and the
-   * incarnation they were computed on. Only an optimisation: when the state before the batch
-   * cannot be rebuilt (a stale version, a corrupt record) or an action cannot be applied, none.
-   */
-  async #snapshotsOf(
-    api: string,
-    key: string,
-    given: MemoryConfig | undefined,
-    incarnation: string,
-    {
-      expectedVersion: before,
-      actions,
-    }: { expectedVersion: number; actions: readonly MemoryAction[] },
-  ): Promise<{ incarnation: string; pairs: string[] }> {
-    const every = this.#snapshotEvery;
-    const none = { incarnation: '', pairs: [] };
-    if (Math.floor((before + actions.length) / every) === Math.floor(before / every)) return none;
-    try {
-      let start: { state: MemoryState; incarnation: string; config: MemoryConfig };
-      const head = await this.#head(api, key, before);
-      if (head === null) {
-        if (before !== 0) return none;
-        const config = given ?? createMemory().config;
-        start = { state: createMemory(config), incarnation, config };
-      } else {
-        if (head.version !== before) return none;
-        const config = readConfigJson(head.config, this.#at(api, key, 0));
-        const loaded = await this.#replay(api, key, head, config, before);
-        if (loaded === null) return none;
-        start = { state: loaded, incarnation: head.incarnation, config };
-      }
-      let { state } = start;
-      const pairs: string[] = [];
-      actions.forEach((action, i) => {
-        state = memoryReducer(state, action);
-        const version = before + i + 1;
-        if (version % every === 0) {
-          const at = { stream: key, version, config: start.config };
-          pairs.push(String(version), encodeSnapshotJson(state, at));
-        }
-      });
-      return { incarnation: start.incarnation, pairs };
-    } catch {
-      return none;
-    }
-  }
-
-  /** The state at `target` (snapshot + tail); `null` when the stream went meanwhile. */
-  async #replay(
-    api: string,
-    key: string,
-    head: Head,
-    config: MemoryConfig,
-    target: number,
-  ): Promise<MemoryState | null> {
-    const start = await this.#snapshotStart(api, key, head, config, target);
-    if (start === null) return null;
-    let { state } = start;
-    const pages = this.#pages(api, key, head.incarnation, start.version + 1, target);
-    for (;;) {
-      const next = await pages.next();
-      if (next.done === true) return next.value ? state : null;
-      const { version, action } = next.value;
-      state = applyStoredAction(state, action, this.#at(api, key, version));
-    }
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
@@ -389,9 +131,9 @@ export class RedisEventStore implements EventStore {
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     try {
-      const head = await this.#head(api, key, 0);
+      const head = await this.#streams.head(api, key, 0);
       if (head === null) return;
-      yield* this.#pages(api, key, head.incarnation, from, Math.min(to, head.version));
+      yield* this.#streams.pages(api, key, head.incarnation, from, Math.min(to, head.version));
     } catch (error) {
       // A failure to reach Redis names the stream, as the other methods' do.
       throw withId(error, streamId);
@@ -404,12 +146,12 @@ export class RedisEventStore implements EventStore {
       checkEventOptions(options, 'load', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const atVersion = atVersionOf(options, api);
-      const head = await this.#head(api, key, atVersion);
+      const head = await this.#streams.head(api, key, atVersion);
       if (head === null) return null;
       const target = atVersion ?? head.version;
       checkAtVersion(key, target, head.version, api);
-      const config = readConfigJson(head.config, this.#at(api, key, 0));
-      const state = await this.#replay(api, key, head, config, target);
+      const config = readConfigJson(head.config, this.#streams.at(api, key, 0));
+      const state = await this.#streams.replay(api, key, head, config, target);
       // The stream was deleted while it was being read: it is absent now.
       return state === null ? null : Object.freeze({ state, version: target });
     });
@@ -429,7 +171,7 @@ export class RedisEventStore implements EventStore {
       const keys = batch.flatMap((name) => this.#layout.streamKeyOf(name) ?? []);
       const replies = await Promise.all(
         keys.map((key) =>
-          runScript(this.#connection, INFO_SCRIPT, this.#keys(key).slice(0, 2), [], api),
+          runScript(this.#connection, INFO_SCRIPT, this.#streams.keys(key).slice(0, 2), [], api),
         ),
       );
       replies.forEach((reply, i) => {
@@ -456,7 +198,7 @@ export class RedisEventStore implements EventStore {
       const reply = await runScript(
         this.#connection,
         DELETE_EVENTS_SCRIPT,
-        this.#keys(key),
+        this.#streams.keys(key),
         [],
         api,
       );
