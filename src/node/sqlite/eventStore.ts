@@ -1,10 +1,8 @@
 import { sqliteFailurePlace } from './failurePlace';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   type AppendOptions,
   type AppendResult,
-  createMemory,
   EventConflictError,
   EventCorruptError,
   type EventStore,
@@ -23,12 +21,8 @@ import {
   atVersionOf,
   checkAppend,
   checkAtVersion,
-  checkSameConfig,
   compareCodePoints,
-  readActionJson,
   readConfigJson,
-  encodeActionJson,
-  encodeConfigJson,
   namespaceKeyPrefix,
   namespaceOf,
   readRangeOf,
@@ -41,29 +35,19 @@ import {
 import { asUnavailable, type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
 import { prepareEventSchema } from './eventSchema';
-import { snapshotAtOrBelow, type StreamPlace, writeSnapshots } from './eventSnapshots';
-import { EVENT_PAGE, type EventStatements, prepareEventStatements } from './eventStatements';
+import { snapshotAtOrBelow } from './eventSnapshots';
+import { type EventStatements, prepareEventStatements } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './options';
 import { openDatabase } from './connection';
-import { gapBetween, gapFromOf } from './eventStreamGap';
-import { checkPage, shapeError, streamShapeOf } from './eventStreamShape';
+import { SqliteEventStreams } from './eventStreams';
+import { appendRows } from './eventAppend';
+import { streamShapeOf } from './eventStreamShape';
 
 export type { SqliteEventStoreOptions } from './options';
 
 const API = 'SqliteEventStore';
 /** SQLite's own (blocking) wait before the non-blocking retries take over. */
 const BUSY_TIMEOUT_MS = 20;
-
-/**
- * A stream's head, checked: its id, its config (unchecked), its version, and where a gap may be
- * (`undefined`: no action was ever removed from it, so it has none).
- */
-interface Head {
-  readonly id: number;
-  readonly config: unknown;
-  readonly version: number;
-  readonly gapFrom: number | undefined;
-}
 
 /** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
 interface LoadStart {
@@ -116,6 +100,7 @@ export class SqliteEventStore implements EventStore {
   readonly #location: string;
   readonly #snapshotEvery: number;
   readonly #lockTimeoutMs: number;
+  readonly #streams: SqliteEventStreams;
   #closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
@@ -137,6 +122,7 @@ export class SqliteEventStore implements EventStore {
     );
     this.#db = db;
     this.#sql = prepared;
+    this.#streams = new SqliteEventStreams(db, prepared, this.#location, settings.lockTimeoutMs);
   }
 
   /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
@@ -166,50 +152,6 @@ export class SqliteEventStore implements EventStore {
     return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
-  /** Runs `step` in one read snapshot (retried while busy). */
-  #read<T>(step: () => T, stillOpen: () => void): Promise<T> {
-    const read = this.#db.transaction(step);
-    return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
-  }
-
-  #at(api: string, key: string, version: number) {
-    return { key, version, location: this.#location, api };
-  }
-
-  #place(api: string, key: string, id: number): StreamPlace {
-    return { key, id, location: this.#location, api };
-  }
-
-  /**
-   * The stream's head, checked (inside a transaction): `undefined` when there is no stream.
-   *
-   * @throws EventCorruptError when its actions do not run from 1 to its version
-   */
-  #head(api: string, key: string): Head | undefined {
-    const row = this.#sql.selectHead.get(key);
-    if (row === undefined) return undefined;
-    const shape = streamShapeOf(row);
-    if ('problem' in shape) throw shapeError(shape, this.#at(api, key, 0));
-    return {
-      id: row.id,
-      config: row.config,
-      version: shape.version,
-      gapFrom: gapFromOf(row.gap_from),
-    };
-  }
-
-  /**
-   * Rejects when the stream has a gap at or below `to` (inside a transaction). Only a stream whose
-   * head records a removed action is looked at (see `gapBetween`); any other is whole.
-   *
-   * @throws EventCorruptError at the first missing version
-   */
-  #checkWhole(api: string, key: string, head: Head, to: number): void {
-    if (head.gapFrom === undefined || head.gapFrom > to) return;
-    const gap = gapBetween(this.#sql, this.#place(api, key, head.id), head.gapFrom, to);
-    if (gap !== undefined) throw gap;
-  }
-
   async append(
     streamId: string,
     actions: readonly MemoryAction[],
@@ -219,46 +161,9 @@ export class SqliteEventStore implements EventStore {
       const { api, stillOpen } = this.#call('append');
       const checked = checkAppend(streamId, actions, options, api);
       const { key, expectedVersion } = checked;
-      const sql = this.#sql;
-      const write = this.#db.transaction((): number => {
-        // A damaged stream is reported, never appended to: a gap anywhere, even below a snapshot.
-        const head = this.#head(api, key);
-        if (head !== undefined) this.#checkWhole(api, key, head, head.version);
-        const actual = head?.version ?? 0;
-        if (actual !== expectedVersion) {
-          throw new EventConflictError(api, key, expectedVersion, actual);
-        }
-        let config = checked.config;
-        let id: number;
-        if (head === undefined) {
-          config ??= createMemory().config;
-          id = Number(
-            sql.insertStream.run(key, encodeConfigJson(config), Date.now() / 1000).lastInsertRowid,
-          );
-        } else {
-          id = head.id;
-          if (config !== undefined) {
-            checkSameConfig(key, readConfigJson(head.config, this.#at(api, key, 0)), config, api);
-          }
-        }
-        checked.actions.forEach((action, i) => {
-          sql.insertAction.run(id, actual + i + 1, encodeActionJson(action));
-        });
-        const version = actual + checked.actions.length;
-        sql.setVersion.run(version, id);
-        // Snapshots are an optimisation: a config that does not decode means none this time.
-        const snapshotConfig = (): MemoryConfig =>
-          config ??
-          (head === undefined
-            ? createMemory().config
-            : readConfigJson(head.config, this.#at(api, key, 0)));
-        writeSnapshots(this.#sql, this.#place(api, key, id), snapshotConfig, {
-          before: actual,
-          actions: checked.actions,
-          every: this.#snapshotEvery,
-        });
-        return version;
-      });
+      const write = this.#db.transaction(() =>
+        appendRows(this.#streams, this.#sql, api, checked, this.#snapshotEvery),
+      );
       const version = await retryWhileBusy(
         () => write.immediate(),
         this.#lockTimeoutMs,
@@ -278,51 +183,15 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  /**
-   * Pages through the actions of stream `id` from `from` to `to`, each page one read; ends early
-   * (`false`) when the stream was deleted meanwhile (its id is never reused), and rejects at the
-   * first version missing in a stream that is still there.
-   */
-  async *#pages(
-    api: string,
-    key: string,
-    id: number,
-    from: number,
-    to: number,
-    stillOpen: () => void,
-  ): AsyncGenerator<StoredAction, boolean> {
-    for (let next = from; next <= to;) {
-      if (next > from) await yieldToLoop();
-      stillOpen();
-      const page = await this.#read(
-        () =>
-          this.#sql.isLive.get(id) === undefined
-            ? undefined
-            : this.#sql.page.all(id, next, to, EVENT_PAGE),
-        stillOpen,
-      );
-      if (page === undefined) return false;
-      const want = Math.min(EVENT_PAGE, to - next + 1);
-      const { sound, gap } = checkPage(page, next, want, this.#at(api, key, next));
-      for (const { version, payload } of sound) {
-        const at = this.#at(api, key, version as number);
-        yield Object.freeze({ version: version as number, action: readActionJson(payload, at) });
-      }
-      if (gap !== undefined) throw gap;
-      next += page.length;
-    }
-    return true;
-  }
-
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
     const { api, stillOpen } = this.#call('read');
     checkEventOptions(options, 'read', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     try {
-      const head = await this.#read(() => this.#head(api, key), stillOpen);
+      const head = await this.#streams.read(() => this.#streams.head(api, key), stillOpen);
       if (head === undefined) return;
-      yield* this.#pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
+      yield* this.#streams.pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
     } catch (error) {
       throw asUnavailable(error, this.#failurePlace('read', streamId, false, options));
     }
@@ -334,17 +203,17 @@ export class SqliteEventStore implements EventStore {
       checkEventOptions(options, 'load', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const atVersion = atVersionOf(options, api);
-      const start = await this.#read((): LoadStart | null => {
-        const head = this.#head(api, key);
+      const start = await this.#streams.read((): LoadStart | null => {
+        const head = this.#streams.head(api, key);
         if (head === undefined) return null;
         const target = atVersion ?? head.version;
         checkAtVersion(key, target, head.version, api);
         // The snapshot it starts from may be above a gap: the actions below it are checked too.
-        this.#checkWhole(api, key, head, target);
-        const config = readConfigJson(head.config, this.#at(api, key, 0));
+        this.#streams.checkWhole(api, key, head, target);
+        const config = readConfigJson(head.config, this.#streams.at(api, key, 0));
         const snapshot = snapshotAtOrBelow(
           this.#sql,
-          this.#place(api, key, head.id),
+          this.#streams.place(api, key, head.id),
           config,
           target,
         );
@@ -352,7 +221,14 @@ export class SqliteEventStore implements EventStore {
       }, stillOpen);
       if (start === null) return null;
       let { state } = start;
-      const pages = this.#pages(api, key, start.id, start.from + 1, start.target, stillOpen);
+      const pages = this.#streams.pages(
+        api,
+        key,
+        start.id,
+        start.from + 1,
+        start.target,
+        stillOpen,
+      );
       for (;;) {
         const next = await pages.next();
         if (next.done === true) {
@@ -360,7 +236,7 @@ export class SqliteEventStore implements EventStore {
           return next.value ? { state, version: start.target } : null;
         }
         const { version, action } = next.value;
-        state = applyStoredAction(state, action, this.#at(api, key, version));
+        state = applyStoredAction(state, action, this.#streams.at(api, key, version));
       }
     });
   }
@@ -371,7 +247,7 @@ export class SqliteEventStore implements EventStore {
       // Read once: the listing sees the copy.
       const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
       const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
-      const rows = await this.#read(() => this.#sql.list.all(), stillOpen);
+      const rows = await this.#streams.read(() => this.#sql.list.all(), stillOpen);
       const found: StreamInfo[] = [];
       for (const row of rows) {
         if (!row.stream.startsWith(prefix)) continue;
