@@ -1,7 +1,9 @@
+import type { SessionKey } from 'conversation-memory/store-kit';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
 import { unindexSession } from './sessionFtsIndex';
 import { openDatabase } from './connection';
+import { referenceRowKey } from './sessionReferenceRows';
 import { prepareSchema } from './schema';
 import { readMemoryJson, readRowMeta } from './sessionRow';
 import { type MetaRow, prepareStatements, type Statements } from './sessionStatements';
@@ -169,6 +171,18 @@ export class SessionDatabase {
   }
 
   /** Closes the connection. */
+  /**
+   * The key of the row that holds a pair's session (call inside a transaction): its storage key,
+   * or the row the reference wrote under its reference key when ours is absent (see
+   * {@link referenceRowKey}); `undefined` when neither is there.
+   */
+  rowKeyOf(where: SessionKey): string | undefined {
+    const { selectMeta } = this.sql;
+    if (selectMeta.get(where.key) !== undefined) return where.key;
+    const legacy = referenceRowKey(where);
+    return legacy !== undefined && selectMeta.get(legacy) !== undefined ? legacy : undefined;
+  }
+
   close(): void {
     this.#db.close();
   }

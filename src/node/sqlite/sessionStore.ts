@@ -8,7 +8,6 @@ import {
   type SavedSession,
   type SaveOptions,
   type SearchOptions,
-  SessionConflictError,
   SessionCorruptError,
   type SessionMetadata,
   type SessionOptions,
@@ -17,7 +16,6 @@ import {
   toDict,
 } from 'conversation-memory';
 import {
-  checkExpectedRevision,
   compareCodePoints,
   expectedRevisionOf,
   isSessionExpired,
@@ -32,11 +30,11 @@ import {
   type StoreCall,
 } from 'conversation-memory/store-kit';
 import { rethrowBusy } from './busyRetry';
-import { indexSession, moveIndex } from './sessionFtsIndex';
 import { searchRows } from './sessionSearch';
 import { referenceRowKey, rowAddressOf, shadowingKeyOf } from './sessionReferenceRows';
 import { SessionDatabase } from './sessionDatabase';
-import { loadedFromRow, readRowMeta } from './sessionRow';
+import { type SessionClock, saveSessionRow } from './sessionWrite';
+import { loadedFromRow } from './sessionRow';
 import type { MetaRow } from './sessionStatements';
 import { readSessionStoreOptions, type SqliteSessionStoreOptions } from './options';
 
@@ -92,6 +90,10 @@ export class SqliteSessionStore implements SessionStore {
   readonly #path: string;
   readonly #ttl: number | undefined;
   readonly #now: () => number;
+  readonly #clock: SessionClock = {
+    now: () => this.#now(),
+    expired: (updatedAt, now) => this.#expired(updatedAt, now),
+  };
   #closed = false;
 
   constructor(options: SqliteSessionStoreOptions) {
@@ -149,98 +151,13 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  /**
-   * The key of the row that holds a pair's session (call inside a transaction): its storage key,
-   * or the row the reference wrote under its reference key when ours is absent (see
-   * {@link referenceRowKey}); `undefined` when neither is there.
-   */
-  #rowKeyOf(where: SessionKey): string | undefined {
-    const { selectMeta } = this.#database.sql;
-    if (selectMeta.get(where.key) !== undefined) return where.key;
-    const legacy = referenceRowKey(where);
-    return legacy !== undefined && selectMeta.get(legacy) !== undefined ? legacy : undefined;
-  }
-
-  /**
-   * The revision check, the write and the re-index, in one `BEGIN IMMEDIATE` transaction. A row
-   * the reference wrote for the pair (when ours is absent) is its current session, and moves to
-   * the storage key (its search index too).
-   */
-  async #save(
-    api: string,
-    where: SessionKey,
-    encoded: { json: string; state: MemoryState },
-    expected: number | undefined,
-    stillOpen: () => void,
-  ): Promise<SavedSession> {
-    const { sql } = this.#database;
-    const { key } = where;
-    const revision = await this.#database.write(
-      () => {
-        const now = this.#now();
-        const source = this.#rowKeyOf(where) ?? key;
-        const current = this.#database.current(source, (updatedAt) =>
-          this.#expired(updatedAt, now),
-        );
-        const live = current !== undefined && 'revision' in current ? current : undefined;
-        checkExpectedRevision(key, expected, live?.revision ?? 0, `${API}.${api}`);
-        // A row that does not decode is kept for inspection before it is replaced.
-        if (current !== undefined && 'problems' in current) {
-          sql.moveAside.run(now, current.problems.join('\n'), source);
-        }
-        const next = (live?.revision ?? 0) + 1;
-        const { json, state } = encoded;
-        sql.upsert.run(key, json, state.messages.length, live?.createdAt ?? now, now, next);
-        if (source !== key) {
-          sql.deleteRow.run(source);
-          if (sql.fts !== undefined) moveIndex(sql.fts, source, key);
-          this.#database.known.delete(source);
-        }
-        if (sql.fts !== undefined) indexSession(sql.fts, key, state.messages, now);
-        this.#database.known.add(key);
-        return next;
-      },
-      (busy) => this.#gaveUp(api, where, expected, busy),
-      stillOpen,
-    );
-    return Object.freeze({ revision });
-  }
-
-  /**
-   * A save that could not get the write lock in time: a conflict (nothing was written), with the
-   * revision found outside the lock (WAL readers need none) and the busy error as its `cause`.
-   */
-  #gaveUp(api: string, where: SessionKey, expected: number | undefined, busy: unknown): never {
-    let actual = 0;
-    try {
-      const { selectMeta } = this.#database.sql;
-      const legacy = referenceRowKey(where);
-      const row =
-        selectMeta.get(where.key) ?? (legacy === undefined ? undefined : selectMeta.get(legacy));
-      if (row !== undefined && !this.#expired(row.updated_at, this.#now())) {
-        const meta = readRowMeta(row);
-        if ('meta' in meta) actual = meta.meta.revision;
-      }
-    } catch {
-      // Unreadable as well: report no revision.
-    }
-    throw new SessionConflictError(
-      `${API}.${api}`,
-      where.key,
-      expected ?? actual,
-      actual,
-      "another writer kept the database locked for longer than the store's lockTimeoutMs",
-      { cause: busy },
-    );
-  }
-
   async #load(
     api: string,
     where: SessionKey,
     stillOpen: () => void,
   ): Promise<LoadedSession | null> {
     const row = await this.#database.read(() => {
-      const key = this.#rowKeyOf(where);
+      const key = this.#database.rowKeyOf(where);
       return key === undefined ? undefined : this.#database.sql.selectRow.get(key);
     }, stillOpen);
     if (row === undefined) return null;
@@ -261,7 +178,15 @@ export class SqliteSessionStore implements SessionStore {
       checkSessionOptions(options, 'save', api);
       const where = sessionKeyOf(sessionId, options, api);
       const expected = expectedRevisionOf(options, api);
-      return this.#save('save', where, this.#encode('save', state), expected, stillOpen);
+      return saveSessionRow(
+        this.#database,
+        this.#clock,
+        api,
+        where,
+        this.#encode('save', state),
+        expected,
+        stillOpen,
+      );
     });
   }
 
@@ -345,7 +270,7 @@ export class SqliteSessionStore implements SessionStore {
         checkSessionOptions(options, 'exists', api);
         const where = sessionKeyOf(sessionId, options, api);
         const row = await this.#database.read(() => {
-          const key = this.#rowKeyOf(where);
+          const key = this.#database.rowKeyOf(where);
           return key === undefined ? undefined : this.#database.sql.selectMeta.get(key);
         }, stillOpen);
         return row !== undefined && !this.#expired(row.updated_at, this.#now());
@@ -365,7 +290,7 @@ export class SqliteSessionStore implements SessionStore {
         throw new MemoryArgumentError(api, `session ${describeValue(source.key)} not found`);
       }
       const encoded = this.#encode('branch', loaded.state);
-      return this.#save('branch', target, encoded, expected, stillOpen);
+      return saveSessionRow(this.#database, this.#clock, api, target, encoded, expected, stillOpen);
     });
   }
 
