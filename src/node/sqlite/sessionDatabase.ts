@@ -170,7 +170,6 @@ export class SessionDatabase {
     }
   }
 
-  /** Closes the connection. */
   /**
    * The key of the row that holds a pair's session (call inside a transaction): its storage key,
    * or the row the reference wrote under its reference key when ours is absent (see
@@ -183,6 +182,7 @@ export class SessionDatabase {
     return legacy !== undefined && selectMeta.get(legacy) !== undefined ? legacy : undefined;
   }
 
+  /** Closes the connection. */
   close(): void {
     this.#db.close();
   }
