@@ -23,7 +23,7 @@ import {
 import { RedisEventStore, RedisSessionStore } from 'conversation-memory/node';
 import type { EventStore } from 'conversation-memory';
 import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
-import { redisEventKeyLayout } from '../../src/node/redis/redisKeys';
+import { redisEventKeyLayout } from '../../src/node/redis/schema';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';
 import { CONFIG, collect } from '../stores/storeSamples';
 import { rejection, user } from '../helpers';
@@ -559,6 +559,30 @@ describe('RedisEventStore: subscribe', () => {
         code: 'CM_EVENT_CONFLICT',
       },
     );
+  });
+
+  it("a key of another type at the stream's name: onError gets StoreUnavailableError with the server's WRONGTYPE reply as cause", async () => {
+    const store = make();
+    await admin.set(`${store.prefix}{typed}ev`, 'not a stream');
+    const errors: unknown[] = [];
+    const stop = store.subscribe('typed', 0, () => undefined, {
+      onError: (error) => errors.push(error),
+    });
+    try {
+      await until(() => errors.length >= 1);
+    } finally {
+      await stop();
+    }
+    const error = errors[0] as StoreUnavailableError;
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error).toMatchObject({
+      code: 'CM_STORE_UNAVAILABLE',
+      transient: false,
+      mayHaveWritten: false,
+      id: 'typed',
+    });
+    expect((error.cause as Error).message).toMatch(/^WRONGTYPE/);
+    expect(error.message).toContain('give the store a prefix of its own');
   });
 
   it('namespaces, a given client (duplicated, left open), close() stopping subscriptions, and a corrupt entry', async () => {

@@ -15,7 +15,7 @@ import { compareCodePoints } from 'conversation-memory/store-kit';
 import { RedisEventStore } from 'conversation-memory/node';
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
 import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
-import { redisEventKeyLayout } from '../../src/node/redis/redisKeys';
+import { redisEventKeyLayout } from '../../src/node/redis/schema';
 import { startRedisCluster, type RedisTestCluster } from '../support/redisCluster';
 import { collect } from '../stores/storeSamples';
 import { user } from '../helpers';

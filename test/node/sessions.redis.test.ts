@@ -15,7 +15,7 @@ import {
 } from 'conversation-memory';
 import { RedisSessionStore } from 'conversation-memory/node';
 import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
-import { redisKeyLayout } from '../../src/node/redis/redisKeys';
+import { redisKeyLayout } from '../../src/node/redis/schema';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';
 import { appendWithRetry } from '../support/sessionAppend';
 import { sampleState } from '../stores/storeSamples';

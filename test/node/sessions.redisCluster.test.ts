@@ -12,7 +12,7 @@ import { compareCodePoints, sessionKeyOf } from 'conversation-memory/store-kit';
 import { RedisSessionStore } from 'conversation-memory/node';
 import calculateSlot from '@redis/client/dist/lib/utils/calculate-slot';
 import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
-import { redisKeyLayout } from '../../src/node/redis/redisKeys';
+import { redisKeyLayout } from '../../src/node/redis/schema';
 import { startRedisCluster, type RedisTestCluster } from '../support/redisCluster';
 import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   isConversationMemoryError,
   MemoryArgumentError,
@@ -8,7 +8,11 @@ import {
 } from 'conversation-memory';
 // node-redis's own error classes: what the store really receives.
 import * as driver from '@redis/client/dist/lib/errors';
-import { redisFailure } from '../../src/node/redis/redisFailure';
+import { createClient } from 'redis';
+import { RedisSessionStore } from 'conversation-memory/node';
+import { createMemory } from 'conversation-memory';
+import { redisFailure } from '../../src/node/redis/failure';
+import { startRedisServer } from '../support/redisServer';
 
 /** A socket error as Node raises it. */
 const socketError = (code: string): Error =>
@@ -73,12 +77,10 @@ describe('redisFailure: what a failed Redis call becomes', () => {
     expect(read).toMatchObject({ code: 'CM_STORE_UNAVAILABLE', mayHaveWritten: false });
   });
 
-  it('passes through our own errors, other server replies (NOSCRIPT, a script error) and non-errors', () => {
+  it('passes through our own errors and non-errors', () => {
     for (const error of [
       new MemoryArgumentError('RedisSessionStore.load', 'the store is closed'),
       new SessionConflictError('RedisSessionStore.save', 's1', 1, 2),
-      new driver.SimpleError('NOSCRIPT No matching script. Please use EVAL.'),
-      new driver.SimpleError('ERR Error running script'),
       'a string',
     ]) {
       expect(redisFailure(error, 'RedisSessionStore.load', true)).toBe(error);
@@ -120,5 +122,133 @@ describe('redisFailure: what a failed Redis call becomes', () => {
         },
       ),
     );
+  });
+});
+
+describe("redisFailure: the server's error replies, from a real Redis", () => {
+  let server: Awaited<ReturnType<typeof startRedisServer>>;
+  let raw: ReturnType<typeof createClient>;
+  beforeAll(async () => {
+    server = await startRedisServer({ own: true });
+    raw = createClient({ url: server.url });
+    raw.on('error', () => undefined);
+    await raw.connect();
+    await raw.set('a-string', 'x');
+  });
+  afterAll(async () => {
+    raw.destroy();
+    await server.stop();
+  });
+
+  /** The error the server really replies to `args` (a node-redis ErrorReply). */
+  const replyTo = async (args: string[]): Promise<Error> => {
+    try {
+      await raw.sendCommand(args);
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error(`no error reply to ${args.join(' ')}`);
+  };
+
+  /** Each reply, what it becomes: transient or lasting, and whether a write may have happened. */
+  const REPLIES: readonly {
+    readonly name: string;
+    readonly args: string[];
+    readonly what: RegExp;
+    readonly transient: boolean;
+    readonly inScript: boolean;
+  }[] = [
+    {
+      name: 'WRONGTYPE (a command on a key of another type)',
+      args: ['HGET', 'a-string', 'f'],
+      what: /another type of value/,
+      transient: false,
+      inScript: false,
+    },
+    {
+      name: 'WRONGTYPE raised inside a script',
+      args: [
+        'EVAL',
+        "redis.call('SET', KEYS[2], 'y'); return redis.call('HGET', KEYS[1], 'f')",
+        '2',
+        'a-string',
+        'other',
+      ],
+      what: /another type of value/,
+      transient: false,
+      inScript: true,
+    },
+    {
+      name: 'NOSCRIPT (nothing ran)',
+      args: ['EVALSHA', 'ffffffffffffffffffffffffffffffffffffffff', '0'],
+      what: /answered the command with an error/,
+      transient: false,
+      inScript: false,
+    },
+    {
+      name: "a script's error reply",
+      args: ['EVAL', "return redis.error_reply('ERR boom')", '0'],
+      what: /answered the command with an error/,
+      transient: false,
+      inScript: false,
+    },
+    {
+      name: 'a Lua error in a script (it may have written before)',
+      args: ['EVAL', "redis.call('SET', KEYS[1], 'y'); error('x')", '1', 'other'],
+      what: /answered the command with an error/,
+      transient: false,
+      inScript: true,
+    },
+    {
+      name: 'an unknown command',
+      args: ['NOSUCHCOMMAND'],
+      what: /answered the command with an error/,
+      transient: false,
+      inScript: false,
+    },
+  ];
+
+  it.each(REPLIES)('$name: StoreUnavailableError with the reply as cause', async (reply) => {
+    const cause = await replyTo(reply.args);
+    for (const writes of [false, true]) {
+      const error = redisFailure(cause, 'RedisSessionStore.save', writes) as StoreUnavailableError;
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error).toMatchObject({
+        code: 'CM_STORE_UNAVAILABLE',
+        transient: reply.transient,
+        cause,
+      });
+      expect(error.message).toMatch(reply.what);
+      expect(error.mayHaveWritten).toBe(writes && reply.inScript);
+    }
+  });
+
+  it('OOM (over maxmemory): transient, nothing written', async () => {
+    await raw.sendCommand(['CONFIG', 'SET', 'maxmemory', '1']);
+    let cause: Error;
+    try {
+      cause = await replyTo(['SET', 'more', 'x']);
+    } finally {
+      await raw.sendCommand(['CONFIG', 'SET', 'maxmemory', '0']);
+    }
+    expect(cause.message).toMatch(/^OOM/);
+    const error = redisFailure(cause, 'RedisSessionStore.save', true) as StoreUnavailableError;
+    expect(error).toMatchObject({ transient: true, mayHaveWritten: false, cause });
+    expect(error.message).toContain('out of memory');
+    expect(error.message).toContain('try again later');
+  });
+
+  it('a store still falls back from EVALSHA to EVAL when the server lost its scripts (NOSCRIPT)', async () => {
+    const store = new RedisSessionStore({ url: server.url, prefix: 'noscript:' });
+    try {
+      await store.save('s1', createMemory());
+      await raw.sendCommand(['SCRIPT', 'FLUSH']);
+      expect((await store.load('s1'))?.revision).toBe(1);
+      expect(await store.save('s1', createMemory(), { expectedRevision: 1 })).toEqual({
+        revision: 2,
+      });
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -11,7 +11,7 @@ import {
   redisEventKeyLayout,
   redisHashTag,
   redisKeyLayout,
-} from '../../src/node/redis/redisKeys';
+} from '../../src/node/redis/schema';
 
 /** Text rich in what matters here: braces, `%` escapes, `:`, glob characters, a few letters. */
 const tricky = (maxLength: number) =>

@@ -11,19 +11,16 @@
 export {
   JsonFileSessionStore,
   type JsonFileSessionStoreOptions,
-} from '../../node/jsonFile/JsonFileSessionStore';
+} from '../../node/jsonFile/sessionStore';
 export {
   RedisSessionStore,
   type RedisClusterClient,
   type RedisClusterOptions,
   type RedisSessionClient,
   type RedisSessionStoreOptions,
-} from '../../node/redis/RedisSessionStore';
-export {
-  SqliteSessionStore,
-  type SqliteSessionStoreOptions,
-} from '../../node/sqlite/SqliteSessionStore';
-export { SqliteEventStore, type SqliteEventStoreOptions } from '../../node/sqlite/SqliteEventStore';
+} from '../../node/redis/sessionStore';
+export { SqliteSessionStore, type SqliteSessionStoreOptions } from '../../node/sqlite/sessionStore';
+export { SqliteEventStore, type SqliteEventStoreOptions } from '../../node/sqlite/eventStore';
 export {
   RedisEventStore,
   type RedisEventClient,
@@ -31,13 +28,13 @@ export {
   type StreamListener,
   type SubscribeOptions,
   type Unsubscribe,
-} from '../../node/redis/RedisEventStore';
+} from '../../node/redis/eventStore';
 export {
   SqliteKnowledgeStore,
   type SqliteKnowledgeStoreOptions,
-} from '../../node/sqlite/SqliteKnowledgeStore';
+} from '../../node/sqlite/knowledgeStore';
 export {
   RedisKnowledgeStore,
   DEFAULT_REDIS_KNOWLEDGE_PREFIX,
   type RedisKnowledgeStoreOptions,
-} from '../../node/redis/RedisKnowledgeStore';
+} from '../../node/redis/knowledgeStore';

@@ -13,7 +13,7 @@ import {
   type RecordPlace,
 } from 'conversation-memory/store-kit';
 import { EVENT_PAGE, type EventStatements } from './eventStatements';
-import { checkPage } from './streamShape';
+import { checkPage } from './eventStreamShape';
 
 /**
  * A stream of the SQLite event store, for reading its records: its key, its never-reused id, the

@@ -1,11 +1,13 @@
+import type { SessionKey } from 'conversation-memory/store-kit';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
-import { unindexSession } from './ftsIndex';
-import { openDatabase } from './openDatabase';
+import { unindexSession } from './sessionFtsIndex';
+import { openDatabase } from './connection';
+import { referenceRowKey } from './sessionReferenceRows';
 import { prepareSchema } from './schema';
 import { readMemoryJson, readRowMeta } from './sessionRow';
-import { type MetaRow, prepareStatements, type Statements } from './statements';
-import { ValidatedRows } from './validatedRows';
+import { type MetaRow, prepareStatements, type Statements } from './sessionStatements';
+import { ValidatedRows } from './sessionValidatedRows';
 
 /** SQLite's own (blocking) wait before the store's non-blocking retries take over. */
 const BUSY_TIMEOUT_MS = 20;
@@ -166,6 +168,18 @@ export class SessionDatabase {
     } catch (error) {
       if (!isBusyError(error)) throw error;
     }
+  }
+
+  /**
+   * The key of the row that holds a pair's session (call inside a transaction): its storage key,
+   * or the row the reference wrote under its reference key when ours is absent (see
+   * {@link referenceRowKey}); `undefined` when neither is there.
+   */
+  rowKeyOf(where: SessionKey): string | undefined {
+    const { selectMeta } = this.sql;
+    if (selectMeta.get(where.key) !== undefined) return where.key;
+    const legacy = referenceRowKey(where);
+    return legacy !== undefined && selectMeta.get(legacy) !== undefined ? legacy : undefined;
   }
 
   /** Closes the connection. */

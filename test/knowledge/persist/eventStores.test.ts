@@ -16,7 +16,7 @@ import {
   seek,
 } from 'conversation-memory';
 import { RedisEventStore, SqliteEventStore } from 'conversation-memory/node';
-import { redisEventKeyLayout } from '../../../src/node/redis/redisKeys';
+import { redisEventKeyLayout } from '../../../src/node/redis/schema';
 import { conversationStepsArb, playSteps } from '../../arbitraries/knowledgeActions';
 import { user } from '../../helpers';
 import { collect } from '../../stores/storeSamples';

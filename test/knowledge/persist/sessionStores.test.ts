@@ -24,7 +24,7 @@ import {
   SqliteSessionStore,
 } from 'conversation-memory/node';
 import { sessionFileName } from '../../../src/node/jsonFile/fileNames';
-import { redisKeyLayout } from '../../../src/node/redis/redisKeys';
+import { redisKeyLayout } from '../../../src/node/redis/schema';
 import { conversationStepsArb, playSteps } from '../../arbitraries/knowledgeActions';
 import { rejection, user } from '../../helpers';
 import { startRedisServer, type RedisTestServer } from '../../support/redisServer';

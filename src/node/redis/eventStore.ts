@@ -1,0 +1,294 @@
+import {
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type LoadedStream,
+  type LoadOptions,
+  type MemoryAction,
+  MemoryArgumentError,
+  type ReadOptions,
+  type StoredAction,
+  type StreamInfo,
+  type StreamOptions,
+} from 'conversation-memory';
+import {
+  atVersionOf,
+  checkAppend,
+  checkAtVersion,
+  compareCodePoints,
+  readConfigJson,
+  namespaceKeyPrefix,
+  namespaceOf,
+  readRangeOf,
+  sessionAddressOf,
+  sessionKeyOf,
+  checkEventOptions,
+  describeValue,
+  openStoreCall,
+  type StoreCall,
+} from 'conversation-memory/store-kit';
+import { naming, withId } from '../environmentFailure';
+import { RedisConnection } from './connection';
+import { DELETE_EVENTS_SCRIPT, INFO_SCRIPT } from './eventScripts';
+import { readEventStoreOptions, type RedisEventStoreOptions } from './options';
+import {
+  followRedisStream,
+  type StreamListener,
+  type SubscribeOptions,
+  type Unsubscribe,
+} from './eventSubscription';
+import { type RedisEventKeyLayout, redisEventKeyLayout } from './schema';
+import { redisStatusReply, redisText } from './reply';
+import { scanRedisKeys } from './scan';
+import { runScript } from './scripts';
+import { RedisEventStreams } from './eventStreams';
+import { appendToStream } from './eventAppend';
+
+export type { RedisEventClient, RedisEventStoreOptions } from './options';
+export type { StreamListener, SubscribeOptions, Unsubscribe } from './eventSubscription';
+
+const API = 'RedisEventStore';
+
+/**
+ * An {@link EventStore} on Redis Streams, one server or a Redis Cluster (node-redis 5 or 6, an
+ * optional peer loaded only when the store makes its own client), shared by any number of
+ * processes and machines.
+ *
+ * Layout (see `redisEventKeyLayout`; it cannot collide with the session store's keys, even under
+ * one prefix, and a stream's three keys share one Cluster slot): a Redis Stream per conversation
+ * at `${prefix}{${key}}ev` whose entry `v-0` holds the action of version `v` (field `a`, its
+ * JSON); a hash `${prefix}{${key}}evc` with the stream's config, creation time and incarnation (a
+ * random id per creation, so a reader notices a stream deleted and created again); a hash of
+ * snapshots `${prefix}{${key}}evs` (field = version).
+ *
+ * Every append is one Lua script: the version check (the number of entries, and the last id
+ * `version-0`), the config written by the creating append, the `XADD`s of the batch with explicit
+ * ids and the snapshots it reaches run alone on the server, so of concurrent appends at one
+ * expected version exactly one wins and the others write nothing. The snapshot states are
+ * computed here beforehand (from the state at the expected version) and written by the script
+ * only if the stream is still the one they were computed on. `read` and `load` page through
+ * `XRANGE` (512 entries at a time); `streams` walks the meta keys with SCAN on every
+ * master. `subscribe` follows a stream live with blocking `XREAD`s on a connection of its own.
+ * Failures to reach Redis reject with `StoreUnavailableError`; with `minReplicas`, an append
+ * resolves only once that many replicas hold it.
+ *
+ * @example
+ * ```ts
+ * import { RedisEventStore } from 'conversation-memory/node';
+ *
+ * const store = new RedisEventStore({ url: 'redis://localhost:6379/0' });
+ * const loaded = await store.load('thread-7');
+ * await store.append('thread-7', [memoryActions.messageAdded(userMessage('hi'))], {
+ *   expectedVersion: loaded?.version ?? 0,
+ * });
+ * const unsubscribe = store.subscribe('thread-7', 0, ({ version, action }) => show(version, action));
+ * await unsubscribe();
+ * await store.close();
+ * ```
+ */
+export class RedisEventStore implements EventStore {
+  /** The prefix in front of every key this store reads or writes. */
+  readonly prefix: string;
+  readonly #connection: RedisConnection;
+  readonly #layout: RedisEventKeyLayout;
+  readonly #streams: RedisEventStreams;
+  readonly #subscriptions = new Set<Unsubscribe>();
+  #closed = false;
+
+  constructor(options: RedisEventStoreOptions) {
+    const settings = readEventStoreOptions(options, API);
+    this.prefix = settings.prefix;
+    this.#connection = new RedisConnection(settings.source, settings.connection);
+    this.#layout = redisEventKeyLayout(settings.prefix);
+    this.#streams = new RedisEventStreams(
+      this.#connection,
+      this.#layout,
+      settings.snapshotEvery,
+      () => this.#closed,
+    );
+  }
+
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
+  }
+
+  async append(
+    streamId: string,
+    actions: readonly MemoryAction[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    return naming(streamId, async () => {
+      const { api } = this.#call('append');
+      const checked = checkAppend(streamId, actions, options, api);
+      return appendToStream(this.#streams, this.#connection, this.#layout, api, checked);
+    });
+  }
+
+  async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
+    const { api } = this.#call('read');
+    checkEventOptions(options, 'read', api);
+    const { key } = sessionKeyOf(streamId, options, api);
+    const { from, to } = readRangeOf(options, api);
+    try {
+      const head = await this.#streams.head(api, key, 0);
+      if (head === null) return;
+      yield* this.#streams.pages(api, key, head.incarnation, from, Math.min(to, head.version));
+    } catch (error) {
+      // A failure to reach Redis names the stream, as the other methods' do.
+      throw withId(error, streamId);
+    }
+  }
+
+  async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
+    return naming(streamId, async () => {
+      const { api } = this.#call('load');
+      checkEventOptions(options, 'load', api);
+      const { key } = sessionKeyOf(streamId, options, api);
+      const atVersion = atVersionOf(options, api);
+      const head = await this.#streams.head(api, key, atVersion);
+      if (head === null) return null;
+      const target = atVersion ?? head.version;
+      checkAtVersion(key, target, head.version, api);
+      const config = readConfigJson(head.config, this.#streams.at(api, key, 0));
+      const state = await this.#streams.replay(api, key, head, config, target);
+      // The stream was deleted while it was being read: it is absent now.
+      return state === null ? null : Object.freeze({ state, version: target });
+    });
+  }
+
+  async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
+    const { api } = this.#call('streams');
+    // Read once: the listing sees the copy.
+    const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
+    const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+    const found: StreamInfo[] = [];
+    for await (const batch of scanRedisKeys(
+      this.#connection,
+      this.#layout.metaPattern(start),
+      api,
+    )) {
+      const keys = batch.flatMap((name) => this.#layout.streamKeyOf(name) ?? []);
+      const replies = await Promise.all(
+        keys.map((key) =>
+          runScript(this.#connection, INFO_SCRIPT, this.#streams.keys(key).slice(0, 2), [], api),
+        ),
+      );
+      replies.forEach((reply, i) => {
+        const { status, rest } = redisStatusReply(reply, api);
+        if (status !== 'ok') return; // gone meanwhile, or damaged: `load` reports those
+        found.push(
+          Object.freeze({
+            streamId: (keys[i] as string).slice(start.length),
+            ...sessionAddressOf(keys[i] as string),
+            version: Number(redisText(rest[0])),
+            createdAt: Number(redisText(rest[1]) ?? Number.NaN),
+          }),
+        );
+      });
+    }
+    return Object.freeze(found.sort((a, b) => compareCodePoints(a.streamId, b.streamId)));
+  }
+
+  async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
+    return naming(streamId, async () => {
+      const { api } = this.#call('delete');
+      checkEventOptions(options, 'delete', api);
+      const { key } = sessionKeyOf(streamId, options, api);
+      const reply = await runScript(
+        this.#connection,
+        DELETE_EVENTS_SCRIPT,
+        this.#streams.keys(key),
+        [],
+        api,
+      );
+      await this.#connection.confirmWrite(this.#layout.stream(key), api);
+      return reply === 1 || reply === '1';
+    });
+  }
+
+  /**
+   * Follows a stream live, from another process or machine (a UI server, an inspector): calls
+   * `listener` with each action after `fromVersion` (already stored or appended later), in order,
+   * each once, using blocking `XREAD`s on a connection of its own (made from the URL, or the
+   * given client's `duplicate()`). The stream need not exist yet. See {@link SubscribeOptions}
+   * for errors. `close()` stops every subscription of the store.
+   *
+   * @param streamId - the stream's id
+   * @param fromVersion - the version already seen (0: from the first action)
+   * @param listener - called with `{ version, action }`
+   * @param options - `namespace`, `onError`
+   * @returns the function that stops the subscription
+   * @throws SessionIdError, MemoryArgumentError (a bad `fromVersion`, a closed store, a client
+   *   without `duplicate()`)
+   * @example
+   * ```ts
+   * const unsubscribe = store.subscribe('thread-7', loaded.version, ({ version, action }) => {
+   *   ui.apply(version, action);
+   * }, { onError: (error) => log.warn(error) });
+   * // later
+   * await unsubscribe();
+   * ```
+   */
+  subscribe(
+    streamId: string,
+    fromVersion: number,
+    listener: StreamListener,
+    options?: SubscribeOptions,
+  ): Unsubscribe {
+    const { api } = this.#call('subscribe');
+    // Read once: the subscription sees the copy.
+    const given = checkEventOptions(options, 'subscribe', api);
+    const { key } = sessionKeyOf(streamId, options, api);
+    if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
+      throw new MemoryArgumentError(
+        api,
+        `fromVersion must be an integer ≥ 0 (0: from the first action), received ${describeValue(fromVersion)}`,
+      );
+    }
+    if (typeof listener !== 'function') {
+      throw new MemoryArgumentError(
+        api,
+        `listener must be a function, received ${typeof listener}`,
+      );
+    }
+    const report = given.onError;
+    if (report !== undefined && typeof report !== 'function') {
+      throw new MemoryArgumentError(api, 'options.onError must be a function');
+    }
+    // A lost connection, reported while following, names the stream as the other methods do.
+    const onError: SubscribeOptions['onError'] =
+      report === undefined
+        ? undefined
+        : (error, entry) =>
+            (report as NonNullable<SubscribeOptions['onError']>)(withId(error, streamId), entry);
+    const stop = followRedisStream(
+      {
+        connection: this.#connection.dedicated(api),
+        name: this.#layout.stream(key),
+        key,
+        location: `redis:${this.#layout.stream(key)}`,
+        api,
+      },
+      fromVersion,
+      listener,
+      onError,
+    );
+    const unsubscribe: Unsubscribe = async () => {
+      this.#subscriptions.delete(unsubscribe);
+      await stop();
+    };
+    this.#subscriptions.add(unsubscribe);
+    return unsubscribe;
+  }
+
+  /**
+   * Stops every subscription and closes the clients the store made from `url`; a client passed
+   * as `client` stays open.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#subscriptions].map((unsubscribe) => unsubscribe()));
+    await this.#connection.close();
+  }
+}

@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import {
+  checkKnowledgeOptions,
+  checkKnowledgeRevision,
+  KnowledgeCorruptError,
+  type KnowledgeListing,
+  type KnowledgeSaveOptions,
+  type KnowledgeState,
+  type KnowledgeStore,
+  type KnowledgeStoreOptions,
+  knowledgeStateToSave,
+  listNamespace,
+  type LoadedKnowledge,
+  readKnowledgeJson,
+  type SavedKnowledge,
+} from 'conversation-memory/knowledge';
+import {
+  compareCodePoints,
+  describeValue,
+  expectedRevisionOf,
+  namespaceKeyPrefix,
+  namespaceOf,
+  sessionAddressOf,
+  sessionKeyOf,
+  openStoreCall,
+  type StoreCall,
+} from 'conversation-memory/store-kit';
+import { naming } from '../environmentFailure';
+import { RedisConnection } from './connection';
+import { readKnowledgeStoreOptions, type RedisKnowledgeStoreOptions } from './options';
+import { escapeRedisGlob, redisHashTag } from './schema';
+import {
+  KNOWLEDGE_DELETE_SCRIPT,
+  KNOWLEDGE_READ_SCRIPT,
+  KNOWLEDGE_SAVE_SCRIPT,
+} from './knowledgeScripts';
+import { redisStatusReply, redisText } from './reply';
+import { scanRedisKeys } from './scan';
+import { runScript } from './scripts';
+
+const API = 'RedisKnowledgeStore';
+
+export { DEFAULT_REDIS_KNOWLEDGE_PREFIX, type RedisKnowledgeStoreOptions } from './options';
+
+/** A record as the read script returns it. */
+type Record =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'live'; readonly state: KnowledgeState; readonly revision: number }
+  | {
+      readonly kind: 'corrupt';
+      readonly problems: readonly string[];
+      /** The version read (its revision and `updated_at` fields), for the write scripts. */
+      readonly version: readonly [string, string];
+    };
+
+const readRecord = (reply: unknown, api: string): Record => {
+  const { status, rest } = redisStatusReply(reply, api);
+  if (status === 'none') return { kind: 'absent' };
+  if (status !== 'hash') {
+    return {
+      kind: 'corrupt',
+      problems: [`(root): expected a hash, got a Redis ${describeValue(status)}`],
+      version: ['', ''],
+    };
+  }
+  const [state, revisionText, updatedAt] = rest.map(redisText);
+  const version = [revisionText ?? '', updatedAt ?? '-'] as const;
+  const revision = Number(revisionText);
+  if (revisionText === undefined || !Number.isSafeInteger(revision) || revision < 1) {
+    const problem = `revision: expected an integer ≥ 1, got ${describeValue(revisionText ?? null)}`;
+    return { kind: 'corrupt', problems: [problem], version };
+  }
+  const read = readKnowledgeJson(state ?? null);
+  return 'problems' in read
+    ? { kind: 'corrupt', problems: read.problems, version }
+    : { kind: 'live', state: read.state, revision };
+};
+
+/**
+ * A {@link KnowledgeStore} on Redis (one server or a Cluster, node-redis 5 or 6, an optional peer
+ * loaded only when the store makes its own client), shared by any number of processes: one hash
+ * per storage key at `${prefix}{${key}}k` (the braces are a Cluster hash tag) with the fields
+ * `state` (the state's JSON), `revision` and `updated_at` (Unix seconds). Every save is one Lua
+ * script, so the revision check and the write are atomic on the server: a stale
+ * `expectedRevision` fails with `KnowledgeConflictError` and writes nothing. A record that does
+ * not decode makes `load` reject with `KnowledgeCorruptError` naming its key; `list` skips it; a
+ * save or delete over it renames it to `${prefix}{${key}}kcorrupt:<time>:<nonce>` first (same
+ * slot), so nothing damaged is lost. `list` walks the keys with SCAN (never KEYS) on every master.
+ * Connection failures are `StoreUnavailableError`, as for `RedisSessionStore`.
+ *
+ * @example
+ * ```ts
+ * import { RedisKnowledgeStore } from 'conversation-memory/node';
+ *
+ * const store = new RedisKnowledgeStore({ url: 'redis://localhost:6379/0' });
+ * const loaded = await store.load('user-42', { namespace: 'acme' });
+ * await store.save('user-42', next, { namespace: 'acme', expectedRevision: loaded?.revision ?? 0 });
+ * await store.close(); // quits the client it made
+ * ```
+ */
+export class RedisKnowledgeStore implements KnowledgeStore {
+  /** The prefix in front of every key this store reads or writes. */
+  readonly prefix: string;
+  readonly #connection: RedisConnection;
+  #closed = false;
+
+  constructor(options: RedisKnowledgeStoreOptions) {
+    const settings = readKnowledgeStoreOptions(options, API);
+    this.prefix = settings.prefix;
+    this.#connection = new RedisConnection(settings.source, settings.connection);
+  }
+
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
+  }
+
+  #hash(key: string): string {
+    return `${this.prefix}{${redisHashTag(key)}}k`;
+  }
+
+  #aside(key: string): string {
+    return `${this.prefix}{${redisHashTag(key)}}kcorrupt:${Date.now()}:${randomUUID().slice(0, 8)}`;
+  }
+
+  /** The storage key of a record's hash name, or `undefined` for another key. */
+  #keyOf(name: string): string | undefined {
+    const start = `${this.prefix}{`;
+    if (!name.startsWith(start) || !name.endsWith('}k')) return undefined;
+    const tag = name.slice(start.length, -2);
+    if (tag === '' || tag.includes('}')) return undefined;
+    return tag.replace(/%(25|7D)/g, (escape) => (escape === '%25' ? '%' : '}'));
+  }
+
+  async #read(key: string, api: string): Promise<Record> {
+    const reply = await runScript(
+      this.#connection,
+      KNOWLEDGE_READ_SCRIPT,
+      [this.#hash(key)],
+      [],
+      api,
+    );
+    return readRecord(reply, api);
+  }
+
+  async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
+    return naming(id, async () => {
+      const { api } = this.#call('load');
+      checkKnowledgeOptions(options, 'load', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const record = await this.#read(key, api);
+      if (record.kind === 'absent') return null;
+      if (record.kind === 'corrupt') {
+        throw new KnowledgeCorruptError(api, key, this.#hash(key), record.problems);
+      }
+      return Object.freeze({ state: record.state, revision: record.revision });
+    });
+  }
+
+  async save(
+    id: string,
+    state: KnowledgeState,
+    options?: KnowledgeSaveOptions,
+  ): Promise<SavedKnowledge> {
+    return naming(id, async () => {
+      const { api } = this.#call('save');
+      checkKnowledgeOptions(options, 'save', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const expected = expectedRevisionOf(options, api);
+      const json = JSON.stringify(knowledgeStateToSave(state, api));
+      // The script cannot decode a state: the client reads first, and names a damaged version.
+      const current = await this.#read(key, api);
+      const version = current.kind === 'corrupt' ? current.version : ['', ''];
+      const hash = this.#hash(key);
+      const reply = await runScript(
+        this.#connection,
+        KNOWLEDGE_SAVE_SCRIPT,
+        [hash, this.#aside(key)],
+        [
+          ...version,
+          expected === undefined ? '' : String(expected),
+          json,
+          String(Date.now() / 1000),
+        ],
+        api,
+      );
+      const { status, rest } = redisStatusReply(reply, api);
+      const revision = Number(redisText(rest[0]) ?? rest[0]);
+      if (status === 'conflict') checkKnowledgeRevision(key, expected, revision, api);
+      if (status !== 'ok' || !Number.isSafeInteger(revision)) {
+        throw new Error(`[conversation-memory] ${api}: unexpected reply from Redis`);
+      }
+      await this.#connection.confirmWrite(hash, api);
+      return Object.freeze({ revision });
+    });
+  }
+
+  async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
+    return naming(id, async () => {
+      const { api } = this.#call('delete');
+      checkKnowledgeOptions(options, 'delete', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const current = await this.#read(key, api);
+      if (current.kind === 'absent') return false;
+      const version = current.kind === 'corrupt' ? current.version : ['', ''];
+      const hash = this.#hash(key);
+      const reply = await runScript(
+        this.#connection,
+        KNOWLEDGE_DELETE_SCRIPT,
+        [hash, this.#aside(key)],
+        [...version],
+        api,
+      );
+      await this.#connection.confirmWrite(hash, api);
+      return Number(reply) === 1;
+    });
+  }
+
+  async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
+    const { api } = this.#call('list');
+    checkKnowledgeOptions(options, 'list', api);
+    const namespace = namespaceOf(listNamespace(options, api), api);
+    const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+    const pattern = `${escapeRedisGlob(`${this.prefix}{${redisHashTag(start)}`)}*${escapeRedisGlob('}k')}`;
+    const out: KnowledgeListing[] = [];
+    for await (const batch of scanRedisKeys(this.#connection, pattern, api)) {
+      const keys = batch.flatMap((name) => this.#keyOf(name) ?? []);
+      const records = await Promise.all(keys.map((key) => this.#read(key, api)));
+      for (const [i, record] of records.entries()) {
+        const key = keys[i] as string;
+        if (record.kind !== 'live' || !key.startsWith(start)) continue;
+        out.push(Object.freeze({ key, ...sessionAddressOf(key), revision: record.revision }));
+      }
+    }
+    return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
+  }
+
+  /**
+   * The keys of the damaged records that saves and deletes moved aside (kept for inspection;
+   * delete them with your Redis client when done), sorted.
+   *
+   * @example
+   * ```ts
+   * await store.asideKeys(); // ['conversation-memory:knowledge:{u1}kcorrupt:1764500000000:1a2b3c4d']
+   * ```
+   */
+  async asideKeys(): Promise<readonly string[]> {
+    const { api } = this.#call('asideKeys');
+    const keys: string[] = [];
+    const pattern = `${escapeRedisGlob(`${this.prefix}{`)}*}kcorrupt:*`;
+    for await (const batch of scanRedisKeys(this.#connection, pattern, api)) keys.push(...batch);
+    return Object.freeze(keys.sort(compareCodePoints));
+  }
+
+  /** Closes the client the store made from `url`; a client passed as `client` stays open. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#connection.close();
+  }
+}

@@ -1,0 +1,295 @@
+import { sqliteFailurePlace } from './failurePlace';
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  type AppendOptions,
+  type AppendResult,
+  EventConflictError,
+  EventCorruptError,
+  type EventStore,
+  type LoadedStream,
+  type LoadOptions,
+  type MemoryAction,
+  type MemoryConfig,
+  type MemoryState,
+  type ReadOptions,
+  type StoredAction,
+  type StreamInfo,
+  type StreamOptions,
+} from 'conversation-memory';
+import {
+  applyStoredAction,
+  atVersionOf,
+  checkAppend,
+  checkAtVersion,
+  compareCodePoints,
+  readConfigJson,
+  namespaceKeyPrefix,
+  namespaceOf,
+  readRangeOf,
+  sessionAddressOf,
+  sessionKeyOf,
+  checkEventOptions,
+  openStoreCall,
+  type StoreCall,
+} from 'conversation-memory/store-kit';
+import { asUnavailable, type FailurePlace, unavailableOnFailure } from '../environmentFailure';
+import { retryWhileBusy, rethrowBusy } from './busyRetry';
+import { prepareEventSchema } from './eventSchema';
+import { snapshotAtOrBelow } from './eventSnapshots';
+import { type EventStatements, prepareEventStatements } from './eventStatements';
+import { readEventStoreOptions, type SqliteEventStoreOptions } from './options';
+import { openDatabase } from './connection';
+import { SqliteEventStreams } from './eventStreams';
+import { appendRows } from './eventAppend';
+import { streamShapeOf } from './eventStreamShape';
+
+export type { SqliteEventStoreOptions } from './options';
+
+const API = 'SqliteEventStore';
+/** SQLite's own (blocking) wait before the non-blocking retries take over. */
+const BUSY_TIMEOUT_MS = 20;
+
+/** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
+interface LoadStart {
+  readonly id: number;
+  readonly config: MemoryConfig;
+  readonly from: number;
+  readonly target: number;
+  readonly state: MemoryState;
+}
+
+/**
+ * An {@link EventStore} in a SQLite file (better-sqlite3 12.x, an optional peer, loaded when a
+ * store is made), in WAL mode. Three tables: `event_streams` (a never-reused id per stream, its
+ * config, its creation time, its version), `event_actions` (one row per action, primary key
+ * `(stream, version)`) and `event_snapshots` (every `snapshotEvery` actions, the state's envelope
+ * bound to the stream's key and the version).
+ *
+ * An append is one `BEGIN IMMEDIATE` transaction: the version check, the action rows (the primary
+ * key makes a second action at a version impossible) and the snapshots it reaches commit together
+ * or not at all, so writers in other processes never lose or duplicate an action. A writer that
+ * finds the database locked waits without blocking the event loop and, after `lockTimeoutMs`,
+ * fails with `EventConflictError` (never `SQLITE_BUSY`). `read` and `load` page through the
+ * actions (`EVENT_PAGE` = 512 at a time), never holding a whole stream. A snapshot that does not decode,
+ * or is bound to another stream or version, is passed over (the actions are the truth); an action
+ * or config that does not decode rejects with `EventCorruptError`, and so does a stream whose
+ * actions do not run from 1 to its version without a gap (see `streamShapeOf`): `append`, `read`
+ * and `load` reject, writing nothing, and `streams()` leaves out a stream whose head shows it. A
+ * gap between the first and the last action is recorded by the schema's triggers when a row is
+ * deleted or moved (by any program: see `eventSchema`), so `append` and `load` see it without
+ * reading the actions, even below the snapshot a load starts from; only a stream with a recorded
+ * removal is searched for its gap. `read` finds it when it pages over it, and a `load` of a
+ * version below the gap still succeeds.
+ *
+ * @example
+ * ```ts
+ * import { SqliteEventStore } from 'conversation-memory/node';
+ *
+ * const store = new SqliteEventStore({ path: 'events.db' });
+ * const loaded = await store.load('thread-7');
+ * await store.append('thread-7', [memoryActions.messageAdded(userMessage('hi'))], {
+ *   expectedVersion: loaded?.version ?? 0,
+ * });
+ * await store.close();
+ * ```
+ */
+export class SqliteEventStore implements EventStore {
+  readonly #db: BetterSqlite3.Database;
+  readonly #sql: EventStatements;
+  readonly #path: string;
+  readonly #location: string;
+  readonly #snapshotEvery: number;
+  readonly #lockTimeoutMs: number;
+  readonly #streams: SqliteEventStreams;
+  #closed = false;
+
+  constructor(options: SqliteEventStoreOptions) {
+    const settings = readEventStoreOptions(options, API);
+    this.#path = settings.path;
+    this.#location = `sqlite:${settings.path}`;
+    this.#snapshotEvery = settings.snapshotEvery;
+    this.#lockTimeoutMs = settings.lockTimeoutMs;
+    const { db, prepared } = openDatabase(
+      settings.path,
+      settings.lockTimeoutMs,
+      { api: API, store: API, label: 'event database' },
+      (db) => {
+        prepareEventSchema(db);
+        const statements = prepareEventStatements(db);
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        return statements;
+      },
+    );
+    this.#db = db;
+    this.#sql = prepared;
+    this.#streams = new SqliteEventStreams(db, prepared, this.#location, settings.lockTimeoutMs);
+  }
+
+  /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
+  #failurePlace(
+    method: string,
+    id: string | undefined,
+    writes: boolean,
+    options?: unknown,
+  ): FailurePlace {
+    return sqliteFailurePlace(
+      {
+        store: API,
+        path: this.#path,
+        label: 'event database',
+        corrupt: (api, key, problem, cause) =>
+          new EventCorruptError(api, key, 0, this.#location, [problem], { cause }),
+      },
+      method,
+      id,
+      writes,
+      options,
+    );
+  }
+
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
+  }
+
+  async append(
+    streamId: string,
+    actions: readonly MemoryAction[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    return unavailableOnFailure(this.#failurePlace('append', streamId, true, options), async () => {
+      const { api, stillOpen } = this.#call('append');
+      const checked = checkAppend(streamId, actions, options, api);
+      const { key, expectedVersion } = checked;
+      const write = this.#db.transaction(() =>
+        appendRows(this.#streams, this.#sql, api, checked, this.#snapshotEvery),
+      );
+      const version = await retryWhileBusy(
+        () => write.immediate(),
+        this.#lockTimeoutMs,
+        (busy) => {
+          throw new EventConflictError(
+            api,
+            key,
+            expectedVersion,
+            expectedVersion,
+            `another writer kept the database locked for longer than lockTimeoutMs (${this.#lockTimeoutMs} ms)`,
+            { cause: busy },
+          );
+        },
+        stillOpen,
+      );
+      return { version };
+    });
+  }
+
+  async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
+    const { api, stillOpen } = this.#call('read');
+    checkEventOptions(options, 'read', api);
+    const { key } = sessionKeyOf(streamId, options, api);
+    const { from, to } = readRangeOf(options, api);
+    try {
+      const head = await this.#streams.read(() => this.#streams.head(api, key), stillOpen);
+      if (head === undefined) return;
+      yield* this.#streams.pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
+    } catch (error) {
+      throw asUnavailable(error, this.#failurePlace('read', streamId, false, options));
+    }
+  }
+
+  async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
+    return unavailableOnFailure(this.#failurePlace('load', streamId, false, options), async () => {
+      const { api, stillOpen } = this.#call('load');
+      checkEventOptions(options, 'load', api);
+      const { key } = sessionKeyOf(streamId, options, api);
+      const atVersion = atVersionOf(options, api);
+      const start = await this.#streams.read((): LoadStart | null => {
+        const head = this.#streams.head(api, key);
+        if (head === undefined) return null;
+        const target = atVersion ?? head.version;
+        checkAtVersion(key, target, head.version, api);
+        // The snapshot it starts from may be above a gap: the actions below it are checked too.
+        this.#streams.checkWhole(api, key, head, target);
+        const config = readConfigJson(head.config, this.#streams.at(api, key, 0));
+        const snapshot = snapshotAtOrBelow(
+          this.#sql,
+          this.#streams.place(api, key, head.id),
+          config,
+          target,
+        );
+        return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
+      }, stillOpen);
+      if (start === null) return null;
+      let { state } = start;
+      const pages = this.#streams.pages(
+        api,
+        key,
+        start.id,
+        start.from + 1,
+        start.target,
+        stillOpen,
+      );
+      for (;;) {
+        const next = await pages.next();
+        if (next.done === true) {
+          // The stream was deleted while it was being read: it is absent now.
+          return next.value ? { state, version: start.target } : null;
+        }
+        const { version, action } = next.value;
+        state = applyStoredAction(state, action, this.#streams.at(api, key, version));
+      }
+    });
+  }
+
+  async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
+    return unavailableOnFailure(this.#failurePlace('streams', undefined, false), async () => {
+      const { api, stillOpen } = this.#call('streams');
+      // Read once: the listing sees the copy.
+      const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
+      const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+      const rows = await this.#streams.read(() => this.#sql.list.all(), stillOpen);
+      const found: StreamInfo[] = [];
+      for (const row of rows) {
+        if (!row.stream.startsWith(prefix)) continue;
+        // A damaged stream is left out, as `load` rejects it.
+        const shape = streamShapeOf(row);
+        if ('problem' in shape) continue;
+        const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
+        found.push(
+          Object.freeze({
+            streamId: row.stream.slice(prefix.length),
+            ...sessionAddressOf(row.stream),
+            version: shape.version,
+            createdAt,
+          }),
+        );
+      }
+      return found.sort((a, b) => compareCodePoints(a.streamId, b.streamId));
+    });
+  }
+
+  async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
+    return unavailableOnFailure(this.#failurePlace('delete', streamId, true, options), async () => {
+      const { api, stillOpen } = this.#call('delete');
+      checkEventOptions(options, 'delete', api);
+      const { key } = sessionKeyOf(streamId, options, api);
+      const sql = this.#sql;
+      const remove = this.#db.transaction((): boolean => {
+        const row = sql.selectHead.get(key);
+        if (row === undefined) return false;
+        // The stream's row first: its actions' removal then records no gap (see eventSchema).
+        sql.deleteStream.run(row.id);
+        sql.deleteActions.run(row.id);
+        sql.deleteSnapshots.run(row.id);
+        return true;
+      });
+      return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}

@@ -1,0 +1,130 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { StoredAction } from 'conversation-memory';
+import { readActionJson } from 'conversation-memory/store-kit';
+import { rethrowBusy, retryWhileBusy } from './busyRetry';
+import type { StreamPlace } from './eventSnapshots';
+import { EVENT_PAGE, type EventStatements } from './eventStatements';
+import { gapBetween, gapFromOf } from './eventStreamGap';
+import { checkPage, shapeError, streamShapeOf } from './eventStreamShape';
+
+/**
+ * A stream's head, checked: its id, its config (unchecked), its version, and where a gap may be
+ * (`undefined`: no action was ever removed from it, so it has none).
+ */
+export interface EventHead {
+  readonly id: number;
+  readonly config: unknown;
+  readonly version: number;
+  readonly gapFrom: number | undefined;
+}
+
+/**
+ * The SQLite event store's reads of a stream, shared by its methods: one read snapshot (retried
+ * while busy), the head (checked), the check that no action is missing, and the actions page by
+ * page.
+ *
+ * @example
+ * ```ts
+ * const streams = new SqliteEventStreams(db, sql, 'sqlite:events.db', 10_000);
+ * const head = await streams.read(() => streams.head('SqliteEventStore.load', 'u1:s1'), stillOpen);
+ * ```
+ */
+export class SqliteEventStreams {
+  readonly #db: BetterSqlite3.Database;
+  readonly #sql: EventStatements;
+  readonly #location: string;
+  readonly #lockTimeoutMs: number;
+
+  constructor(
+    db: BetterSqlite3.Database,
+    sql: EventStatements,
+    location: string,
+    lockTimeoutMs: number,
+  ) {
+    this.#db = db;
+    this.#sql = sql;
+    this.#location = location;
+    this.#lockTimeoutMs = lockTimeoutMs;
+  }
+
+  /** Runs `step` in one read snapshot (retried while busy). */
+  read<T>(step: () => T, stillOpen: () => void): Promise<T> {
+    const read = this.#db.transaction(step);
+    return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+  }
+
+  at(api: string, key: string, version: number) {
+    return { key, version, location: this.#location, api };
+  }
+
+  place(api: string, key: string, id: number): StreamPlace {
+    return { key, id, location: this.#location, api };
+  }
+
+  /**
+   * The stream's head, checked (inside a transaction): `undefined` when there is no stream.
+   *
+   * @throws EventCorruptError when its actions do not run from 1 to its version
+   */
+  head(api: string, key: string): EventHead | undefined {
+    const row = this.#sql.selectHead.get(key);
+    if (row === undefined) return undefined;
+    const shape = streamShapeOf(row);
+    if ('problem' in shape) throw shapeError(shape, this.at(api, key, 0));
+    return {
+      id: row.id,
+      config: row.config,
+      version: shape.version,
+      gapFrom: gapFromOf(row.gap_from),
+    };
+  }
+
+  /**
+   * Rejects when the stream has a gap at or below `to` (inside a transaction). Only a stream whose
+   * head records a removed action is looked at (see `gapBetween`); any other is whole.
+   *
+   * @throws EventCorruptError at the first missing version
+   */
+  checkWhole(api: string, key: string, head: EventHead, to: number): void {
+    if (head.gapFrom === undefined || head.gapFrom > to) return;
+    const gap = gapBetween(this.#sql, this.place(api, key, head.id), head.gapFrom, to);
+    if (gap !== undefined) throw gap;
+  }
+
+  /**
+   * Pages through the actions of stream `id` from `from` to `to`, each page one read; ends early
+   * (`false`) when the stream was deleted meanwhile (its id is never reused), and rejects at the
+   * first version missing in a stream that is still there.
+   */
+  async *pages(
+    api: string,
+    key: string,
+    id: number,
+    from: number,
+    to: number,
+    stillOpen: () => void,
+  ): AsyncGenerator<StoredAction, boolean> {
+    for (let next = from; next <= to;) {
+      if (next > from) await yieldToLoop();
+      stillOpen();
+      const page = await this.read(
+        () =>
+          this.#sql.isLive.get(id) === undefined
+            ? undefined
+            : this.#sql.page.all(id, next, to, EVENT_PAGE),
+        stillOpen,
+      );
+      if (page === undefined) return false;
+      const want = Math.min(EVENT_PAGE, to - next + 1);
+      const { sound, gap } = checkPage(page, next, want, this.at(api, key, next));
+      for (const { version, payload } of sound) {
+        const at = this.at(api, key, version as number);
+        yield Object.freeze({ version: version as number, action: readActionJson(payload, at) });
+      }
+      if (gap !== undefined) throw gap;
+      next += page.length;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,299 @@
+import { sqliteFailurePlace } from './failurePlace';
+import type BetterSqlite3 from 'better-sqlite3';
+import { type MemoryDecodeError } from 'conversation-memory';
+import {
+  checkKnowledgeOptions,
+  checkKnowledgeRevision,
+  KnowledgeConflictError,
+  KnowledgeCorruptError,
+  type KnowledgeEntry,
+  type KnowledgeListing,
+  type KnowledgeSaveOptions,
+  type KnowledgeState,
+  type KnowledgeStore,
+  type KnowledgeStoreOptions,
+  knowledgeStateToSave,
+  listNamespace,
+  type LoadedKnowledge,
+  readKnowledgeJson,
+  type SavedKnowledge,
+} from 'conversation-memory/knowledge';
+import {
+  compareCodePoints,
+  describeValue,
+  expectedRevisionOf,
+  namespaceKeyPrefix,
+  namespaceOf,
+  sessionAddressOf,
+  sessionKeyOf,
+  openStoreCall,
+  type StoreCall,
+} from 'conversation-memory/store-kit';
+import type { either as E } from 'fp-ts';
+import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
+import { rethrowBusy, retryWhileBusy } from './busyRetry';
+import { openDatabase } from './connection';
+import {
+  type KnowledgeRow,
+  type KnowledgeStatements,
+  prepareKnowledgeSchema,
+} from './knowledgeStatements';
+import { readSqliteReferenceEntries } from './knowledgeReference';
+import { readKnowledgeStoreOptions, type SqliteKnowledgeStoreOptions } from './options';
+
+const API = 'SqliteKnowledgeStore';
+
+/** SQLite's own (blocking) wait before the store's non-blocking retries take over. */
+const BUSY_TIMEOUT_MS = 20;
+
+export type { SqliteKnowledgeStoreOptions } from './options';
+
+/** A stored row, read: the state and revision, or what is wrong with it. */
+type ReadRow =
+  | { readonly state: KnowledgeState; readonly revision: number }
+  | { readonly problems: readonly string[] };
+
+const readRow = (row: KnowledgeRow): ReadRow => {
+  const { revision } = row;
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
+    return { problems: [`revision: expected an integer ≥ 1, got ${describeValue(revision)}`] };
+  }
+  const read = readKnowledgeJson(row.state_json);
+  return 'problems' in read ? read : { state: read.state, revision };
+};
+
+/**
+ * A {@link KnowledgeStore} in a SQLite file (better-sqlite3 12.x, an optional peer), shared by
+ * any number of processes: table `knowledge_states(key, state_json, revision, updated_at)`, one
+ * row per storage key (`ns:id`), WAL mode. Every save is one `BEGIN IMMEDIATE` transaction (the
+ * revision check and the write), so writers never lose an update; a stale `expectedRevision`
+ * rejects with `KnowledgeConflictError`, and so does a write that waited `lockTimeoutMs` for
+ * another connection's lock (never `SQLITE_BUSY`). A row that does not decode makes `load`
+ * reject with `KnowledgeCorruptError` naming its key; `list` skips it; a save or delete over it
+ * first copies it into `knowledge_states_corrupt`: nothing damaged is deleted without a copy.
+ *
+ * The same file may hold the reference's `knowledge` table (selectools' `SQLiteKnowledgeStore`
+ * entries): {@link SqliteKnowledgeStore.readReferenceEntries} reads it as `KnowledgeEntry` facts;
+ * the store never writes it.
+ *
+ * @example
+ * ```ts
+ * import { SqliteKnowledgeStore } from 'conversation-memory/node';
+ *
+ * const store = new SqliteKnowledgeStore({ path: 'knowledge.db' });
+ * const loaded = await store.load('user-42', { namespace: 'acme' });
+ * await store.save('user-42', next, { namespace: 'acme', expectedRevision: loaded?.revision ?? 0 });
+ * await store.close();
+ * ```
+ */
+export class SqliteKnowledgeStore implements KnowledgeStore {
+  readonly #db: BetterSqlite3.Database;
+  readonly #sql: KnowledgeStatements;
+  readonly #path: string;
+  readonly #lockTimeoutMs: number;
+  #closed = false;
+
+  constructor(options: SqliteKnowledgeStoreOptions) {
+    const { path, lockTimeoutMs } = readKnowledgeStoreOptions(options, API);
+    this.#path = path;
+    this.#lockTimeoutMs = lockTimeoutMs;
+    const { db, prepared } = openDatabase(
+      path,
+      this.#lockTimeoutMs,
+      { api: API, store: API, label: 'knowledge database' },
+      (db) => {
+        const statements = prepareKnowledgeSchema(db, path === ':memory:');
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        return statements;
+      },
+    );
+    this.#db = db;
+    this.#sql = prepared;
+  }
+
+  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
+  }
+
+  /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
+  #failurePlace(
+    method: string,
+    id: string | undefined,
+    writes: boolean,
+    options?: unknown,
+  ): FailurePlace {
+    return sqliteFailurePlace(
+      {
+        store: API,
+        path: this.#path,
+        label: 'knowledge database',
+        corrupt: (api, key, problem, cause) =>
+          new KnowledgeCorruptError(api, key, this.#location(key), [problem], { cause }),
+      },
+      method,
+      id,
+      writes,
+      options,
+    );
+  }
+
+  #location(key: string): string {
+    return `sqlite:${this.#path}#${key}`;
+  }
+
+  async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
+    return unavailableOnFailure(this.#failurePlace('load', id, false, options), async () => {
+      const { api, stillOpen } = this.#call('load');
+      checkKnowledgeOptions(options, 'load', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const row = await retryWhileBusy(
+        () => this.#sql.select.get(key),
+        this.#lockTimeoutMs,
+        rethrowBusy,
+        stillOpen,
+      );
+      if (row === undefined) return null;
+      const read = readRow(row);
+      if ('problems' in read) {
+        throw new KnowledgeCorruptError(api, key, this.#location(key), read.problems);
+      }
+      return Object.freeze({ state: read.state, revision: read.revision });
+    });
+  }
+
+  async save(
+    id: string,
+    state: KnowledgeState,
+    options?: KnowledgeSaveOptions,
+  ): Promise<SavedKnowledge> {
+    return unavailableOnFailure(this.#failurePlace('save', id, true, options), async () => {
+      const { api, stillOpen } = this.#call('save');
+      checkKnowledgeOptions(options, 'save', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const expected = expectedRevisionOf(options, api);
+      const json = JSON.stringify(knowledgeStateToSave(state, api));
+      const write = this.#db.transaction((): number => {
+        const row = this.#sql.select.get(key);
+        const read = row === undefined ? undefined : readRow(row);
+        const actual = read !== undefined && 'revision' in read ? read.revision : 0;
+        checkKnowledgeRevision(key, expected, actual, api);
+        const now = Date.now() / 1000;
+        if (read !== undefined && 'problems' in read) {
+          this.#sql.moveAside.run(now, read.problems.join('\n'), key);
+        }
+        this.#sql.upsert.run(key, json, actual + 1, now);
+        return actual + 1;
+      });
+      const revision = await retryWhileBusy(
+        () => write.immediate(),
+        this.#lockTimeoutMs,
+        (busy) => {
+          throw new KnowledgeConflictError(
+            api,
+            key,
+            expected ?? 0,
+            expected ?? 0,
+            "another writer kept the database locked for longer than the store's lockTimeoutMs",
+            { cause: busy },
+          );
+        },
+        stillOpen,
+      );
+      return Object.freeze({ revision });
+    });
+  }
+
+  async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
+    return unavailableOnFailure(this.#failurePlace('delete', id, true, options), async () => {
+      const { api, stillOpen } = this.#call('delete');
+      checkKnowledgeOptions(options, 'delete', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const remove = this.#db.transaction((): boolean => {
+        const row = this.#sql.select.get(key);
+        if (row === undefined) return false;
+        const read = readRow(row);
+        if ('problems' in read) {
+          this.#sql.moveAside.run(Date.now() / 1000, read.problems.join('\n'), key);
+        }
+        this.#sql.remove.run(key);
+        return true;
+      });
+      return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+    });
+  }
+
+  async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
+    return unavailableOnFailure(this.#failurePlace('list', undefined, false), async () => {
+      const { api, stillOpen } = this.#call('list');
+      checkKnowledgeOptions(options, 'list', api);
+      const namespace = namespaceOf(listNamespace(options, api), api);
+      const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+      const rows = await retryWhileBusy(
+        () => this.#sql.selectAll.all(),
+        this.#lockTimeoutMs,
+        rethrowBusy,
+        stillOpen,
+      );
+      const out: KnowledgeListing[] = [];
+      for (const row of rows) {
+        if (typeof row.key !== 'string' || !row.key.startsWith(prefix)) continue;
+        const read = readRow(row);
+        if ('problems' in read) continue;
+        out.push(
+          Object.freeze({ key: row.key, ...sessionAddressOf(row.key), revision: read.revision }),
+        );
+      }
+      return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
+    });
+  }
+
+  /**
+   * Reads the reference's `knowledge` table in this file (selectools' `SQLiteKnowledgeStore`:
+   * `id, content, category, importance, persistent, ttl_days, created_at, updated_at, metadata`)
+   * as `KnowledgeEntry` facts, in insertion order, as `readReferenceKnowledgeRecord` reads each row
+   * (`persistent` 0/1 as a boolean, `metadata` JSON text, ISO timestamps). A file without the
+   * table has none. Put them into a state with the knowledge reducers (or as its `entries`,
+   * `nextId` unchanged: their ids are the reference's uuids).
+   *
+   * @returns `Right(entries)`, or `Left(MemoryDecodeError)` whose problems name each bad row by
+   *   its number and id
+   * @example
+   * ```ts
+   * const store = new SqliteKnowledgeStore({ path: 'knowledge.db' }); // the reference's file
+   * const read = await store.readReferenceEntries();
+   * if (read._tag === 'Right') console.log(read.right.map((entry) => entry.content));
+   * ```
+   */
+  async readReferenceEntries(): Promise<E.Either<MemoryDecodeError, readonly KnowledgeEntry[]>> {
+    const api = `${API}.readReferenceEntries`;
+    return unavailableOnFailure(
+      this.#failurePlace('readReferenceEntries', undefined, false),
+      async () => {
+        const { stillOpen } = this.#call('readReferenceEntries');
+        const read = this.#db.transaction(() => readSqliteReferenceEntries(this.#db, api));
+        return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+      },
+    );
+  }
+
+  /**
+   * How many damaged rows saves and deletes copied into `knowledge_states_corrupt` (kept for
+   * inspection; delete them with your SQLite client when done).
+   *
+   * @example
+   * ```ts
+   * await store.asideCount(); // 0
+   * ```
+   */
+  async asideCount(): Promise<number> {
+    this.#call('asideCount');
+    return this.#sql.asideCount.get()?.n ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}
