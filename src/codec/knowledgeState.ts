@@ -18,7 +18,7 @@ import { type Budget, BudgetSlot, ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';
 import { JsonObjectCodec } from './jsonCodecs';
 import { ownStruct } from './ownStruct';
-import { reportErrors } from './report';
+import { codecFailure, publicDecode } from './publicDecoder';
 
 const API = 'decodeKnowledgeState';
 
@@ -249,18 +249,12 @@ export const decodeKnowledgeState = (
   input: unknown,
 ): E.Either<MemoryDecodeError, KnowledgeState> => {
   const budget = new ProblemBudget();
-  try {
+  return publicDecode(API, () => {
     const { codec, slot } = (built ??= ((slot) => ({ codec: stateCodec(slot), slot }))(
       new BudgetSlot(),
     ));
     const decoded = slot.run(budget, () => codec.decode(input));
-    if (E.isLeft(decoded)) {
-      return E.left(
-        new MemoryDecodeError(API, reportErrors(decoded.left), {
-          countComplete: !budget.exhausted,
-        }),
-      );
-    }
+    if (E.isLeft(decoded)) return codecFailure(API, decoded.left, budget);
     const state = decoded.right as KnowledgeState;
     const lines: string[] = [];
     checkKnowledgeRules(state, (line) => lines.push(line) < MAX_RULE_PROBLEMS, describeValue);
@@ -270,11 +264,7 @@ export const decodeKnowledgeState = (
       );
     }
     return E.right(deepFreeze(state));
-  } catch (error) {
-    return E.left(
-      new MemoryDecodeError(API, [`(root): could not read the input: ${errorText(error)}`]),
-    );
-  }
+  });
 };
 
 /** A problem of a state, under the name `state` (`state.entities[0].id …`, `state: …`). */
