@@ -410,21 +410,6 @@ const check = (options: unknown): CheckedAgentOptions => {
   if (onError !== undefined && typeof onError !== 'function') {
     fail(`config.onError must be a function, received ${describeValue(onError)}`);
   }
-  const known = new Set([
-    'model',
-    'systemPrompt',
-    'maxIterations',
-    'summarizeOnTrim',
-    'summarizeProvider',
-    'summarizeModel',
-    'summarizeMaxTokens',
-    'onError',
-    'maskToolResults',
-    'markInterrupted',
-  ]);
-  for (const key of Object.keys(config)) {
-    if (!known.has(key)) fail(`config.${key} is not an option; expected ${[...known].join(', ')}`);
-  }
   const markInterrupted = config['markInterrupted'] ?? true;
   if (typeof markInterrupted !== 'boolean') {
     fail(

@@ -4,33 +4,22 @@ import { normalizeMessage } from '../internal/normalizeMessage';
 import { listItem, listLength } from '../internal/readList';
 import { readOptionFields } from '../internal/readOptionFields';
 import { userMessage } from '../messages/constructors';
-import type { MemoryEffect } from '../model/effects';
 import type { Message } from '../model/message';
 import { checkAgentOptions } from './checkAgentOptions';
+import { agentPersistence } from './run/agentPersistence';
+import { assembleRunContext, type AgentSetup } from './run/assembleRunContext';
 import type { ReportError } from './run/notify';
 import { runAgent } from './run/runAgent';
-import type { RunContext } from './run/context';
-import { loadSession, reapplyRun, saveSession } from './run/session';
-import { SessionStart } from './run/sessionStart';
-import { clearMemory as clearMemoryState } from '../core/clearMemory';
-import { ConversationMemory } from '../facade/ConversationMemory';
 import { takeTurn } from './run/memoryTurns';
-import { EventJournal } from './run/eventJournal';
-import { RecordedMemory } from '../facade/RecordedMemory';
 import type {
   Agent,
   AgentInput,
   AgentOptions,
   AgentRunResult,
-  AgentTool,
   ResumeOptions,
   RunOptions,
 } from './types';
 import { streamRun, type StreamSink } from './run/streamRun';
-import { PROVIDER_SAFE } from '../model/providerSafe';
-import { knowledgeTools } from './run/knowledgeTools';
-import { knowledgeRun } from './run/knowledgeStep';
-import { readToolResultTool } from './run/readToolResultTool';
 
 const API = 'agent.run';
 
@@ -150,23 +139,8 @@ const readResumeOptions = (
  */
 export const createAgent = (options: AgentOptions): Agent => {
   const checked = checkAgentOptions(options);
-  const { session, eventStore } = checked;
-  // A session or a stream needs a memory to load into: the agent makes one when none was given
-  // (for a stream, one that records its changes as actions), with the provider-safe policy
-  // unless the stream's config says otherwise. A given memory keeps its own policy.
-  const memory =
-    checked.memory ??
-    (eventStore !== undefined
-      ? new RecordedMemory(eventStore.config ?? PROVIDER_SAFE)
-      : session === undefined
-        ? undefined
-        : new ConversationMemory(PROVIDER_SAFE));
-  // Where a session or stream the store does not have starts: the memory as first found.
-  const sessionStart = new SessionStart();
-  const journal = () =>
-    eventStore === undefined
-      ? undefined
-      : new EventJournal(eventStore, memory as RecordedMemory, sessionStart);
+  const persistence = agentPersistence(checked);
+  const { memory } = persistence;
   const report: ReportError = (error, context) => {
     try {
       checked.onError?.(error, context as never);
@@ -174,78 +148,22 @@ export const createAgent = (options: AgentOptions): Agent => {
       // An onError that throws has nowhere left to report to.
     }
   };
-  const target = checked.provider.target ?? 'openai';
+  const setup: AgentSetup = {
+    checked,
+    memory,
+    target: checked.provider.target ?? 'openai',
+    report,
+  };
   const start = (
     messages: readonly Message[],
-    { runId, signal }: { runId: string; signal: AbortSignal | undefined },
+    run: { runId: string; signal: AbortSignal | undefined },
     resume: { readonly rerun: boolean } | undefined,
     sink?: StreamSink,
   ): Promise<AgentRunResult> => {
-    const knowledge = checked.knowledge;
-    const tools = new Map(checked.tools);
-    const toolSpecs = [...checked.toolSpecs];
-    const context: RunContext = {
-      runId,
-      signal,
-      provider: checked.provider,
-      target,
-      model: checked.model,
-      systemPrompt: checked.systemPrompt,
-      maxIterations: checked.maxIterations,
-      tools,
-      toolSpecs,
-      memory,
-      observers: checked.observers,
-      summarize: checked.summarize,
-      report,
-      added: [],
-      journal: journal(),
-      emit: sink?.emit,
-      whenRead: sink?.whenRead,
-      knowledge: knowledge === undefined ? undefined : knowledgeRun(knowledge),
-      mask: checked.mask === undefined ? undefined : { keep: checked.mask, view: undefined },
-      markInterrupted: checked.markInterrupted,
-    };
-    const runTools: AgentTool[] = [];
-    // The knowledge tools act for this run (its memory, stream and store revision).
-    if (knowledge?.knowledgeMemory !== undefined) {
-      runTools.push(...knowledgeTools(context, knowledge.knowledgeMemory));
-    }
-    // With masking, the model can read a masked result again (from this run's transcript).
-    if (context.mask !== undefined) runTools.push(readToolResultTool(context));
-    for (const tool of runTools) {
-      tools.set(tool.name, tool);
-      toolSpecs.push({
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.parameters,
-      });
-    }
-    return takeTurn(memory, async () => {
-      if (context.journal !== undefined) {
-        // The stream is the truth: load it, then every change of the run is appended.
-        await context.journal.load();
-        return runAgent(context, messages, resume);
-      }
-      if (session === undefined || memory === undefined) {
-        return runAgent(context, messages, resume);
-      }
-      // Load at the start (the stored state replaces the memory's), save at the end with the
-      // loaded revision; a run that throws saves nothing.
-      const revision = await loadSession(session, memory, sessionStart, context);
-      const result = await runAgent(context, messages, resume);
-      const added = context.added ?? [];
-      const hold = checked.summarize !== undefined;
-      await saveSession(
-        session,
-        memory,
-        revision,
-        (latest) => reapplyRun(latest, added, hold, context.knowledge?.actions ?? []),
-        sessionStart,
-        context,
-      );
-      return result;
-    });
+    const context = assembleRunContext(setup, run, persistence.journal(), sink);
+    return takeTurn(memory, () =>
+      persistence.around(context, () => runAgent(context, messages, resume)),
+    );
   };
   return {
     memory,
@@ -263,35 +181,6 @@ export const createAgent = (options: AgentOptions): Agent => {
         options.signal,
       );
     },
-    clearMemory: () =>
-      takeTurn(memory, async () => {
-        if (memory === undefined) return NO_EFFECTS;
-        const stream = journal();
-        if (stream !== undefined) {
-          // With a stream, the clear is appended (`memory/cleared`), like any change.
-          await stream.load();
-          let effects = NO_EFFECTS;
-          await stream.commit(() => {
-            effects = memory.clear();
-          });
-          return effects;
-        }
-        if (session === undefined) return memory.clear();
-        // With a session, the cleared memory is saved too (else the next run would load it back).
-        const run = { runId: 'clearMemory', observers: [], report };
-        const revision = await loadSession(session, memory, sessionStart, run);
-        const effects = memory.clear();
-        await saveSession(
-          session,
-          memory,
-          revision,
-          (latest) => clearMemoryState(latest).state,
-          sessionStart,
-          run,
-        );
-        return effects;
-      }),
+    clearMemory: () => takeTurn(memory, () => persistence.clear(report)),
   };
 };
-
-const NO_EFFECTS: readonly MemoryEffect[] = Object.freeze([]);

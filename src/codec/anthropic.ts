@@ -2,7 +2,6 @@ import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
 import { MemoryDecodeError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { errorText } from '../util/errorText';
 import { isPlainObject } from '../util/isPlainObject';
 import type { Message } from '../model/message';
 import { anthropicBlockCodecs, TextBlockCodec } from './anthropicBlocks';
@@ -10,7 +9,7 @@ import { anthropicToMessages, type DecodedMessage } from './anthropicToMessages'
 import { boundedArray } from './boundedArray';
 import { ProblemBudget } from './budget';
 import { ownStruct } from './ownStruct';
-import { reportErrors } from './report';
+import { codecFailure, publicDecode } from './publicDecoder';
 import { taggedCodec } from './taggedCodec';
 
 const API = 'fromAnthropic';
@@ -98,8 +97,8 @@ const transcriptCodec = (budget: ProblemBudget) => {
  * //        tool '4' (toolCallId 'toolu_1', toolName 'calc'), user 'Thanks'])
  * ```
  */
-export const fromAnthropic = (input: unknown): E.Either<MemoryDecodeError, Message[]> => {
-  try {
+export const fromAnthropic = (input: unknown): E.Either<MemoryDecodeError, Message[]> =>
+  publicDecode(API, () => {
     if (!isPlainObject(input)) {
       return E.left(
         new MemoryDecodeError(API, [
@@ -109,19 +108,7 @@ export const fromAnthropic = (input: unknown): E.Either<MemoryDecodeError, Messa
     }
     const budget = new ProblemBudget();
     const decoded = transcriptCodec(budget).decode(input);
-    if (E.isLeft(decoded)) {
-      return E.left(
-        new MemoryDecodeError(API, reportErrors(decoded.left), {
-          countComplete: !budget.exhausted,
-        }),
-      );
-    }
+    if (E.isLeft(decoded)) return codecFailure(API, decoded.left, budget);
     const { system, messages } = decoded.right;
     return E.right(anthropicToMessages(system, messages));
-  } catch (error) {
-    // Input that is not plain JSON can throw while it is read (a getter, a Proxy trap).
-    return E.left(
-      new MemoryDecodeError(API, [`(root): could not read the input: ${errorText(error)}`]),
-    );
-  }
-};
+  });

@@ -1,7 +1,7 @@
 import { either as E } from 'fp-ts';
 import * as t from 'io-ts';
 import { isConversationMemoryError } from '../errors/errorBrand';
-import { MemoryDecodeError } from '../errors/memoryErrors';
+import type { MemoryDecodeError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import { checkOptionFields } from '../internal/checkConfig';
 import { errorText } from '../util/errorText';
@@ -20,7 +20,7 @@ import { boundedArray } from './boundedArray';
 import { BudgetSlot, ProblemBudget, type Budget } from './budget';
 import { ownStruct } from './ownStruct';
 import { positionCodec } from './position';
-import { reportErrors } from './report';
+import { codecFailure, publicDecode } from './publicDecoder';
 import { taggedCodec, type TaggedMember } from './taggedCodec';
 
 const API = 'decodeAction';
@@ -177,20 +177,11 @@ const buildOnce = () => {
  */
 export const decodeAction = (input: unknown): E.Either<MemoryDecodeError, MemoryAction> => {
   const budget = new ProblemBudget();
-  try {
+  return publicDecode(API, () => {
     const { codec, slot } = (built ??= buildOnce());
     const decoded = slot.run(budget, () => codec.decode(input));
-    if (E.isRight(decoded)) {
-      const action = decoded.right;
-      // The payload's parts are copies made by the decode; freeze the record around them.
-      return E.right(Object.freeze(action));
-    }
-    return E.left(
-      new MemoryDecodeError(API, reportErrors(decoded.left), { countComplete: !budget.exhausted }),
-    );
-  } catch (error) {
-    return E.left(
-      new MemoryDecodeError(API, [`(root): could not read the input: ${errorText(error)}`]),
-    );
-  }
+    if (E.isLeft(decoded)) return codecFailure(API, decoded.left, budget);
+    // The payload's parts are copies made by the decode; freeze the record around them.
+    return E.right(Object.freeze(decoded.right));
+  });
 };

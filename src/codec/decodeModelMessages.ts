@@ -1,6 +1,5 @@
 import { either as E } from 'fp-ts';
-import { MemoryDecodeError } from '../errors/memoryErrors';
-import { errorText } from '../util/errorText';
+import type { MemoryDecodeError } from '../errors/memoryErrors';
 import { registerCanonical } from '../internal/normalizeMessage';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import { ProblemBudget } from './budget';
@@ -11,7 +10,7 @@ import {
   modelMessagesCodec,
   type ModelToolResult,
 } from './modelMessageCodec';
-import { reportErrors } from './report';
+import { codecFailure, publicDecode } from './publicDecoder';
 
 const API = 'fromModelMessages';
 
@@ -106,18 +105,17 @@ const toMessages = (message: DecodedModelMessage): Message[] => {
  */
 export const decodeModelMessages = (input: unknown): E.Either<MemoryDecodeError, Message[]> => {
   const budget = new ProblemBudget();
-  try {
-    const decoded = modelMessagesCodec(budget).decode({ messages: input });
-    if (E.isLeft(decoded)) {
-      const problems = reportErrors(decoded.left);
-      return E.left(new MemoryDecodeError(API, problems, { countComplete: !budget.exhausted }));
-    }
-    const messages = (decoded.right.messages as readonly DecodedModelMessage[]).flatMap(toMessages);
-    return E.right(messages.map(registerCanonical));
-  } catch (error) {
-    // Input that is not plain data can throw while it is read (a getter, a Proxy trap).
-    return E.left(
-      new MemoryDecodeError(API, [`messages: could not read the input: ${errorText(error)}`]),
-    );
-  }
+  // The input stands for the `messages` field, so its problems (and a throw) are named `messages…`.
+  return publicDecode(
+    API,
+    () => {
+      const decoded = modelMessagesCodec(budget).decode({ messages: input });
+      if (E.isLeft(decoded)) return codecFailure(API, decoded.left, budget);
+      const messages = (decoded.right.messages as readonly DecodedModelMessage[]).flatMap(
+        toMessages,
+      );
+      return E.right(messages.map(registerCanonical));
+    },
+    'messages',
+  );
 };

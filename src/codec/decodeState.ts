@@ -1,7 +1,6 @@
 import { either as E } from 'fp-ts';
 import { type DecodeErrorOptions, MemoryDecodeError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { errorText } from '../util/errorText';
 import { keySegment } from '../util/escapeText';
 import { isPlainObject } from '../util/isPlainObject';
 import { normalizeMessage } from '../internal/normalizeMessage';
@@ -16,6 +15,7 @@ import { fromDictWithEffects } from './fromDict';
 import { readItems } from './readItems';
 import { readRuns } from './readRuns';
 import { checkCounts, checkCoverageLength, checkTokenCounts, readPending } from './stateLists';
+import { publicDecode } from './publicDecoder';
 
 const API = 'decodeState';
 
@@ -114,13 +114,8 @@ const failWith = (found: ProblemList): E.Either<MemoryDecodeError, never> =>
  * const restored = decodeState(JSON.parse(localStorage.getItem('memory') ?? 'null'));
  * ```
  */
-export const decodeState = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
-  try {
-    return decode(input);
-  } catch (error) {
-    return fail([`(root): could not read the input: ${errorText(error)}`]);
-  }
-};
+export const decodeState = (input: unknown): E.Either<MemoryDecodeError, MemoryState> =>
+  publicDecode(API, () => decode(input));
 
 /**
  * Reads each field of the state once (own properties only); a missing one is a problem, except

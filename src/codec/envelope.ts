@@ -16,6 +16,7 @@ import type { MemoryDict } from '../serialization/types';
 import { decodeAction } from './decodeAction';
 import { decodeState as checkState } from './decodeState';
 import { fromDict } from './fromDict';
+import { publicDecode } from './publicDecoder';
 
 /**
  * The version of the envelope this library writes, and the newest it reads.
@@ -146,13 +147,8 @@ const under = (prefix: string, error: MemoryDecodeError) =>
  * if (isRight(decoded) && decoded.right.kind === 'state') useState(decoded.right.state);
  * ```
  */
-export const decodeEnvelope = (input: unknown): E.Either<MemoryDecodeError, DecodedEnvelope> => {
-  try {
-    return decode(input);
-  } catch (error) {
-    return fail([`(root): could not read the input: ${errorText(error)}`]);
-  }
-};
+export const decodeEnvelope = (input: unknown): E.Either<MemoryDecodeError, DecodedEnvelope> =>
+  publicDecode(API, () => decode(input));
 
 const decode = (input: unknown): E.Either<MemoryDecodeError, DecodedEnvelope> => {
   if (!isPlainObject(input)) {

@@ -41,6 +41,7 @@ import { runsOf } from '../internal/positions';
 import { type ExtensionState, readExtensionState } from './extensionState';
 import { knowledgeField, type KnowledgeRead } from './knowledgeField';
 import { reportErrors } from './report';
+import { publicDecode } from './publicDecoder';
 
 /**
  * Options for {@link fromDict}.
@@ -209,12 +210,7 @@ export const loadDict = (
   options: FromDictOptions | undefined,
 ): E.Either<MemoryDecodeError, Transition> => {
   const tokenizer = readOptions(options, api);
-  try {
-    return decode(input, tokenizer);
-  } catch (error) {
-    // Input that is not plain JSON can throw while it is read (a getter, a Proxy trap).
-    return fail([`(root): could not read the input: ${errorText(error)}`]);
-  }
+  return publicDecode(API, () => decode(input, tokenizer));
 };
 
 /** Reads `options.tokenizer` once; anything else in `options` is a programmer error. */

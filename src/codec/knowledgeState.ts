@@ -12,13 +12,12 @@ import {
 } from '../knowledge/codec/knowledgeLimits';
 import { MAX_FACT_SOURCES, type KnowledgeState, type RetireReason } from '../model/knowledge';
 import { describeValue, received } from '../util/describeValue';
-import { errorText } from '../util/errorText';
 import { boundedArray, BoundedArrayType } from './boundedArray';
 import { type Budget, BudgetSlot, ProblemBudget } from './budget';
 import { checkedCodec } from './checkedCodec';
 import { JsonObjectCodec } from './jsonCodecs';
 import { ownStruct } from './ownStruct';
-import { reportErrors } from './report';
+import { codecFailure, publicDecode } from './publicDecoder';
 
 const API = 'decodeKnowledgeState';
 
@@ -249,18 +248,12 @@ export const decodeKnowledgeState = (
   input: unknown,
 ): E.Either<MemoryDecodeError, KnowledgeState> => {
   const budget = new ProblemBudget();
-  try {
+  return publicDecode(API, () => {
     const { codec, slot } = (built ??= ((slot) => ({ codec: stateCodec(slot), slot }))(
       new BudgetSlot(),
     ));
     const decoded = slot.run(budget, () => codec.decode(input));
-    if (E.isLeft(decoded)) {
-      return E.left(
-        new MemoryDecodeError(API, reportErrors(decoded.left), {
-          countComplete: !budget.exhausted,
-        }),
-      );
-    }
+    if (E.isLeft(decoded)) return codecFailure(API, decoded.left, budget);
     const state = decoded.right as KnowledgeState;
     const lines: string[] = [];
     checkKnowledgeRules(state, (line) => lines.push(line) < MAX_RULE_PROBLEMS, describeValue);
@@ -270,9 +263,5 @@ export const decodeKnowledgeState = (
       );
     }
     return E.right(deepFreeze(state));
-  } catch (error) {
-    return E.left(
-      new MemoryDecodeError(API, [`(root): could not read the input: ${errorText(error)}`]),
-    );
-  }
+  });
 };

@@ -1,7 +1,6 @@
 import { either as E } from 'fp-ts';
 import { type DecodeErrorOptions, MemoryDecodeError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
-import { errorText } from '../util/errorText';
 import type { Message } from '../model/message';
 import { boundedArray } from './boundedArray';
 import { ProblemBudget } from './budget';
@@ -11,7 +10,7 @@ import {
   finishMessage,
   TranscriptRole,
 } from './openaiChatMessage';
-import { reportErrors } from './report';
+import { codecFailure, publicDecode } from './publicDecoder';
 
 const API = 'fromOpenAIChat';
 
@@ -88,8 +87,8 @@ const finish = (drafts: readonly DraftMessage[]): Message[] => {
  * // left(MemoryDecodeError: … [0].tool_calls[0].function.arguments: expected a JSON object string, got "{oops")
  * ```
  */
-export const fromOpenAIChat = (input: unknown): E.Either<MemoryDecodeError, Message[]> => {
-  try {
+export const fromOpenAIChat = (input: unknown): E.Either<MemoryDecodeError, Message[]> =>
+  publicDecode(API, () => {
     if (!Array.isArray(input)) {
       return fail([
         `(root): expected a list of Chat Completions messages, got ${describeValue(input)}`,
@@ -102,12 +101,6 @@ export const fromOpenAIChat = (input: unknown): E.Either<MemoryDecodeError, Mess
       budget,
     );
     const decoded = codec.decode(input);
-    if (E.isLeft(decoded)) {
-      return fail(reportErrors(decoded.left), { countComplete: !budget.exhausted });
-    }
+    if (E.isLeft(decoded)) return codecFailure(API, decoded.left, budget);
     return E.right(finish(decoded.right));
-  } catch (error) {
-    // A getter or Proxy trap of the input threw while it was read.
-    return fail([`(root): could not read the input: ${errorText(error)}`]);
-  }
-};
+  });

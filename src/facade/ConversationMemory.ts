@@ -12,6 +12,7 @@ import { reconfigureWith } from '../core/reconfigure';
 import { setSummary } from '../core/setSummary';
 import { ListenerError, MemoryArgumentError } from '../errors/memoryErrors';
 import { readState } from '../internal/readState';
+import { NO_EFFECTS } from '../internal/window';
 import { describeValue } from '../util/describeValue';
 import type { MemoryOptions } from '../model/config';
 import type { MemoryEffect, Transition } from '../model/effects';
@@ -35,7 +36,6 @@ import type { MemoryDict } from '../serialization/types';
 export type MemoryListener = (effects: readonly MemoryEffect[], state: MemoryState) => void;
 
 const NOTHING_TRIMMED: readonly Message[] = /* @__PURE__ */ Object.freeze([]);
-const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
 
 /** Set for the duration of `fromState`, so the constructor adopts a state instead of creating one. */
 let adopting: { readonly state: MemoryState } | undefined;

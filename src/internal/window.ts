@@ -73,8 +73,11 @@ const removedPositions = (
   start: number,
 ): number[] => removed.map((i) => (i < held ? positionAtIndex(runs, i) : start + (i - held)));
 
-/** The one empty effect list every no-op shares. */
-export const NO_EFFECTS: readonly MemoryEffect[] = /* @__PURE__ */ Object.freeze([]);
+/**
+ * The one empty effect list every no-op shares: the memory's reducers, the knowledge reducers,
+ * the object API and the agent. Typed `never[]` so that it is a list of either kind of effect.
+ */
+export const NO_EFFECTS: readonly never[] = /* @__PURE__ */ Object.freeze([]);
 
 /** The one empty list every empty field of a state shares. */
 export const EMPTY: readonly never[] = /* @__PURE__ */ Object.freeze([]);

@@ -1,5 +1,6 @@
 import type { KnowledgeState } from '../model/knowledge';
 import type { FactsDroppedEffect } from '../model/knowledgeEffects';
+import { NO_EFFECTS } from '../internal/window';
 import type { KnowledgeTransition } from './knowledgeDraft';
 
 /**
@@ -37,7 +38,7 @@ export const clearKnowledge = (state: KnowledgeState): KnowledgeTransition => {
   if (state.entries.length > 0) {
     effects.push({ type: 'knowledge/dropped', kind: 'entry', ids: state.entries.map((e) => e.id) });
   }
-  if (effects.length === 0) return { state, effects: Object.freeze([]) };
+  if (effects.length === 0) return { state, effects: NO_EFFECTS };
   const none = Object.freeze([]) as readonly never[];
   return {
     state: Object.freeze({ ...state, entities: none, relations: none, entries: none }),

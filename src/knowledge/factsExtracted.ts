@@ -9,6 +9,7 @@ import type {
 } from '../model/knowledge';
 import type { FactsExtractedPayload } from '../model/knowledgeActions';
 import type { MergeRule } from '../model/knowledgeEffects';
+import { NO_EFFECTS } from '../internal/window';
 import { dropRetiredBeyond, evictBeyond } from './evict';
 import { mentionedAgain, newFact, retiredFact } from './facts';
 import { KnowledgeDraft, type KnowledgeTransition } from './knowledgeDraft';
@@ -302,7 +303,7 @@ export const factsExtracted = (
 ): KnowledgeTransition => {
   const read = readFactsPayload(payload, 'factsExtracted');
   const cursor = state.cursors[read.source];
-  if (read.to < cursor) return { state, effects: Object.freeze([]) };
+  if (read.to < cursor) return { state, effects: NO_EFFECTS };
   const draft = new KnowledgeDraft(state);
   const from = Math.max(read.from, cursor);
   const source: FactSource = { from, to: read.to };

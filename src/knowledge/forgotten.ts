@@ -1,5 +1,6 @@
 import type { KnowledgeEntry, KnowledgeState } from '../model/knowledge';
 import type { ForgottenPayload } from '../model/knowledgeActions';
+import { NO_EFFECTS } from '../internal/window';
 import { retiredFact } from './facts';
 import { KnowledgeDraft, type KnowledgeTransition } from './knowledgeDraft';
 import { unindexEntry } from './knowledgeIndex';
@@ -47,7 +48,7 @@ export const forgotten = (
 ): KnowledgeTransition => {
   const read = readForgottenPayload(payload, 'forgotten');
   const entry = findEntry(state, read);
-  if (entry === undefined) return { state, effects: Object.freeze([]) };
+  if (entry === undefined) return { state, effects: NO_EFFECTS };
   const draft = new KnowledgeDraft(state);
   const i = draft.index.entryById.get(entry.id) as number;
   unindexEntry(draft.index, entry, i);

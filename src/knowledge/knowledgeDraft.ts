@@ -1,4 +1,5 @@
 import { deepFreeze, freezeWindow } from '../model/freeze';
+import { NO_EFFECTS } from '../internal/window';
 import type {
   Entity,
   KnowledgeCursors,
@@ -21,8 +22,6 @@ export interface KnowledgeTransition {
   readonly state: KnowledgeState;
   readonly effects: readonly KnowledgeEffect[];
 }
-
-const NO_EFFECTS: readonly KnowledgeEffect[] = /* @__PURE__ */ Object.freeze([]);
 
 /**
  * One reducer call's working copy of a knowledge state: arrays copied on their first write, the

@@ -1,5 +1,6 @@
 import type { KnowledgeState } from '../model/knowledge';
 import type { KnowledgeAction } from '../model/knowledgeActions';
+import { NO_EFFECTS } from '../internal/window';
 import { clearKnowledge } from './clearKnowledge';
 import { factsExtracted } from './factsExtracted';
 import { forgotten } from './forgotten';
@@ -41,6 +42,6 @@ export const knowledgeTransition = (
     case 'knowledge/cleared':
       return clearKnowledge(state);
     default:
-      return { state, effects: Object.freeze([]) };
+      return { state, effects: NO_EFFECTS };
   }
 };

@@ -1,6 +1,8 @@
 /**
  * `anthropicProvider.stream` with the real `@anthropic-ai/sdk` client (`messages.stream`) against
- * the loopback server speaking the Messages API's server-sent events.
+ * the loopback server speaking the Messages API's server-sent events: the shared streaming
+ * conformance suite (test/support/providerStreamingConformance.ts), then what is particular to
+ * Anthropic.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +20,8 @@ import {
   type AnthropicServerOptions,
   startAnthropicServer,
 } from '../support/loopback/anthropicServer';
+import { describeProviderStreaming } from '../support/providerStreamingConformance';
+import { anthropicSubject } from '../support/streamingSubjects';
 
 let server: AnthropicServer | undefined;
 afterEach(async () => {
@@ -60,53 +64,16 @@ const rejectionOf = async (promise: Promise<unknown>): Promise<unknown> =>
     (error: unknown) => error,
   );
 
+// Text, usage, tool calls, abort and an error mid-stream: the suite every provider adapter runs.
+describeProviderStreaming('anthropicProvider', anthropicSubject());
+
 describe('anthropicProvider.stream', () => {
-  it('streams text deltas, then finish with what complete returns, usage included', async () => {
-    const { provider, server } = await start({
-      respond: () => ({
-        text: 'Hello from Claude.',
-        usage: { input_tokens: 11, output_tokens: 4 },
-      }),
-    });
-    const parts = await collect(streamOf(provider)(request([user('hi')])));
-    const completed = await provider.complete(request([user('hi')]));
-    expect(deltas(parts)).toEqual(['Hello ', 'from ', 'Claude.']);
-    expect(parts.at(-1)).toEqual({ type: 'finish', result: completed });
-    expect(completed).toEqual({
-      message: { role: 'assistant', content: 'Hello from Claude.' },
-      usage: { inputTokens: 11, outputTokens: 4 },
-    });
+  it('asks for a stream, and complete does not', async () => {
+    const { provider, server } = await start({ respond: () => ({ text: 'Hello from Claude.' }) });
+    await collect(streamOf(provider)(request([user('hi')])));
+    await provider.complete(request([user('hi')]));
     expect(server.requests[0]?.stream).toBe(true);
     expect(server.requests[1]?.stream).toBeUndefined();
-  });
-
-  it('streams parallel tool_use blocks (input_json_delta) as complete tool-call parts', async () => {
-    const script = {
-      text: 'Adding both.',
-      toolUses: [
-        { id: 'toolu_a', name: 'calc', input: { expr: '2+2', note: 'a longer argument' } },
-        { id: 'toolu_b', name: 'calc', input: { expr: '3+3', list: [1, 2, 3] } },
-      ],
-    };
-    const { provider } = await start({ respond: () => script });
-    const parts = await collect(streamOf(provider)(request([user('add')])));
-    const completed = await provider.complete(request([user('add')]));
-    expect(parts.filter((part) => part.type === 'tool-call')).toEqual([
-      {
-        type: 'tool-call',
-        toolCallId: 'toolu_a',
-        toolName: 'calc',
-        input: { expr: '2+2', note: 'a longer argument' },
-      },
-      {
-        type: 'tool-call',
-        toolCallId: 'toolu_b',
-        toolName: 'calc',
-        input: { expr: '3+3', list: [1, 2, 3] },
-      },
-    ]);
-    expect(deltas(parts).join('')).toBe('Adding both.');
-    expect(parts.at(-1)).toEqual({ type: 'finish', result: completed });
   });
 
   it('sends a tool turn back (the rules check passes it) and streams the answer', async () => {
@@ -131,33 +98,6 @@ describe('anthropicProvider.stream', () => {
     );
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect((error as Error).message).toMatch(/tool_result/);
-  });
-
-  it('an abort mid-stream ends the iteration with the signal reason, and nothing after', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const { provider } = await start({
-      respond: () => ({ text: 'one two three four five' }),
-      // message_start, ping, content_block_start, then 'one ', 'two ': hold before 'three '.
-      beforeEvent: (index) => (index === 5 ? held : undefined),
-    });
-    const controller = new AbortController();
-    const reason = new Error('user pressed stop');
-    const parts = streamOf(provider)(request([user('count')], { signal: controller.signal }));
-    const iterator = parts[Symbol.asyncIterator]();
-    expect(await iterator.next()).toEqual({
-      done: false,
-      value: { type: 'text-delta', text: 'one ' },
-    });
-    expect(await iterator.next()).toEqual({
-      done: false,
-      value: { type: 'text-delta', text: 'two ' },
-    });
-    const third = iterator.next();
-    controller.abort(reason);
-    release();
-    await expect(third).rejects.toBe(reason);
-    expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 
   it('a final message that is not valid is the ProviderResponseError complete gives', async () => {

@@ -1,6 +1,7 @@
 /**
  * `openaiProvider.stream` with the real `openai` client against the loopback Chat Completions
- * server speaking OpenAI's server-sent events: text, parallel tool calls, usage, abort, errors.
+ * server speaking OpenAI's server-sent events: the shared streaming conformance suite
+ * (test/support/providerStreamingConformance.ts), then what is particular to OpenAI.
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ import {
 import { assistant, call, tool, user } from '../helpers';
 import { rejection, request, useOpenAIServer, weatherTool } from '../support/openaiHarness';
 import type { ScriptedReply } from '../support/loopback/openaiServer';
+import { describeProviderStreaming } from '../support/providerStreamingConformance';
+import { openaiSubject } from '../support/streamingSubjects';
 
 const start = useOpenAIServer();
 
@@ -41,53 +44,17 @@ const both = async (reply: ScriptedReply, messages = [user('hi')]) => {
   return { streamed, completed, server };
 };
 
+// Text, usage, tool calls, abort and an error mid-stream: the suite every provider adapter runs.
+describeProviderStreaming('openaiProvider', openaiSubject());
+
 describe('openaiProvider.stream', () => {
-  it('streams the text as it arrives, then finish with what complete returns, usage included', async () => {
-    const { streamed, completed, server } = await both({
-      text: 'Hello there, how are you?',
-      usage: { promptTokens: 12, completionTokens: 6 },
-    });
-    expect(deltas(streamed)).toEqual(['Hello ', 'there, ', 'how ', 'are ', 'you?']);
-    expect(streamed.at(-1)).toEqual({ type: 'finish', result: completed });
-    expect(completed).toEqual({
-      message: { role: 'assistant', content: 'Hello there, how are you?' },
-      usage: { inputTokens: 12, outputTokens: 6 },
-    });
+  it('asks for a stream with usage, and complete does not', async () => {
+    const { server } = await both({ text: 'Hello there.' });
     expect(server.requests[0]).toMatchObject({
       stream: true,
       stream_options: { include_usage: true },
     });
     expect(server.requests[1]?.stream).toBeUndefined();
-  });
-
-  it('assembles parallel tool calls from interleaved fragments, one tool-call part each', async () => {
-    const { streamed, completed } = await both({
-      text: 'Checking both.',
-      toolCalls: [
-        {
-          id: 'call_p',
-          name: 'get_weather',
-          arguments: { city: 'Paris', note: 'a long argument' },
-        },
-        { id: 'call_l', name: 'get_weather', arguments: { city: 'Lyon 🌧' } },
-      ],
-    });
-    expect(streamed.filter((part) => part.type === 'tool-call')).toEqual([
-      {
-        type: 'tool-call',
-        toolCallId: 'call_p',
-        toolName: 'get_weather',
-        input: { city: 'Paris', note: 'a long argument' },
-      },
-      {
-        type: 'tool-call',
-        toolCallId: 'call_l',
-        toolName: 'get_weather',
-        input: { city: 'Lyon 🌧' },
-      },
-    ]);
-    expect(deltas(streamed).join('')).toBe('Checking both.');
-    expect(streamed.at(-1)).toEqual({ type: 'finish', result: completed });
   });
 
   it('gives tool calls alone with null content, as complete does', async () => {
@@ -130,33 +97,6 @@ describe('openaiProvider.stream', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it('an abort mid-stream ends the iteration with the signal reason, and nothing after', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const { provider } = await start({
-      respond: () => 'one two three four five six',
-      beforeChunk: (index) => (index === 3 ? held : undefined),
-    });
-    const controller = new AbortController();
-    const reason = new Error('user pressed stop');
-    const iterator = streamOf(provider)(request([user('count')], { signal: controller.signal }))[
-      Symbol.asyncIterator
-    ]();
-    expect(await iterator.next()).toEqual({
-      done: false,
-      value: { type: 'text-delta', text: 'one ' },
-    });
-    expect(await iterator.next()).toEqual({
-      done: false,
-      value: { type: 'text-delta', text: 'two ' },
-    });
-    const third = iterator.next();
-    controller.abort(reason);
-    release();
-    await expect(third).rejects.toBe(reason);
-    expect(await iterator.next()).toEqual({ done: true, value: undefined });
-  });
-
   it('a stream cut before its finish_reason, a chunk of the wrong shape, or bad JSON is a ProviderResponseError', async () => {
     const sse = (...chunks: unknown[]) => ({
       raw: chunks.map((c) => `data: ${typeof c === 'string' ? c : JSON.stringify(c)}\n\n`).join(''),
@@ -191,18 +131,6 @@ describe('openaiProvider.stream', () => {
       expect(isConversationMemoryError(error) && error.code).toBe('CM_PROVIDER_RESPONSE');
       expect((error as Error).message).toMatch(message);
     }
-  });
-
-  it("an error the server sends mid-stream is the client's APIError, unchanged", async () => {
-    const { provider } = await start({
-      respond: () => ({
-        raw: `data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: {"error":{"message":"overloaded","type":"server_error"}}\n\n`,
-        contentType: 'text/event-stream',
-      }),
-    });
-    const error = await rejection(collect(streamOf(provider)(request([user('hi')]))));
-    expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect((error as Error).message).toMatch(/overloaded/);
   });
 
   it('drives agent.stream end to end: deltas, the tool turn, finish, a valid memory, no 400', async () => {

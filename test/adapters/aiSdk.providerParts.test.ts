@@ -1,6 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { describe, expect, it } from 'vitest';
-import { isConversationMemoryError } from 'conversation-memory';
+import { AgentConfigError, isConversationMemoryError } from 'conversation-memory';
 import { aiSdkProvider, toCompletionResult, toToolSet } from 'conversation-memory/ai-sdk';
 
 const ok = { text: '', toolCalls: [], usage: { inputTokens: 1, outputTokens: 2 } };
@@ -85,17 +85,17 @@ describe('toToolSet', () => {
 });
 
 describe('aiSdkProvider options', () => {
-  it('throws MemoryArgumentError for invalid options', () => {
-    expect(() => aiSdkProvider(undefined as never)).toThrow(
-      /aiSdkProvider: options must be an object/,
-    );
-    expect(() => aiSdkProvider({} as never)).toThrow(
-      /options\.model must be an AI SDK LanguageModel/,
-    );
+  it('throws AgentConfigError for invalid options, as the other provider factories', () => {
     const model = createOpenAI({ apiKey: 'k' }).chat('gpt-4o-mini');
-    expect(() => aiSdkProvider({ model, name: 3 as never })).toThrow(
-      /options\.name must be a string/,
-    );
-    expect(() => aiSdkProvider({ model, maxRetries: -1 })).toThrow(/options\.maxRetries/);
+    const cases: [unknown, RegExp][] = [
+      [undefined, /aiSdkProvider: options must be an object/],
+      [{}, /options\.model must be an AI SDK LanguageModel/],
+      [{ model, name: 3 }, /options\.name must be a string, received 3/],
+      [{ model, maxRetries: -1 }, /options\.maxRetries must be a whole number ≥ 0, received -1/],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => aiSdkProvider(options as never)).toThrow(AgentConfigError);
+      expect(() => aiSdkProvider(options as never)).toThrow(message);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   AgentConfigError,
@@ -267,6 +268,44 @@ describe('bad input and replies', () => {
       expect(() => createAgent(options as never)).toThrow(AgentConfigError);
       expect(() => createAgent(options as never)).toThrow(text);
     }
+  });
+
+  it('refuses every unknown config key with one check: the first, naming the key and the options', () => {
+    // checkAgentOptions once checked config's keys a second time against the same ten names; this
+    // class (any key that is not one of them) shows the first check refuses all of them.
+    const known = [
+      'model',
+      'systemPrompt',
+      'maxIterations',
+      'summarizeOnTrim',
+      'summarizeProvider',
+      'summarizeModel',
+      'summarizeMaxTokens',
+      'onError',
+      'maskToolResults',
+      'markInterrupted',
+    ];
+    const provider = new LocalProvider();
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 12 }).filter((key) => !known.includes(key)),
+        fc.anything(),
+        (key, value) => {
+          const error = (() => {
+            try {
+              createAgent({ provider, config: { [key]: value } as never });
+            } catch (caught) {
+              return caught;
+            }
+            return undefined;
+          })();
+          expect(error).toBeInstanceOf(AgentConfigError);
+          expect((error as AgentConfigError).detail).toMatch(
+            /^options\.config(\.|\[).* is not an option( \(did you mean \w+\?\))?; expected model, systemPrompt, maxIterations, summarizeOnTrim, summarizeProvider, summarizeModel, summarizeMaxTokens, onError, maskToolResults, markInterrupted$/s,
+          );
+        },
+      ),
+    );
   });
 
   it('rejects an invalid input message before touching memory', async () => {

@@ -2,14 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Reads the project's Markdown (README.md and every docs/**\/*.md) for the docs tests: its fenced
+ * Reads the project's Markdown (README.md, CONTRIBUTING.md and every docs/**\/*.md) for the docs tests: its fenced
  * code blocks, its headings and their GitHub anchors, and its links.
  */
 
 /** The repository's root directory, with a trailing slash. */
 export const rootDir = fileURLToPath(new URL('../../', import.meta.url));
 
-/** README.md, then every Markdown file under docs/, as paths relative to the root. */
+/** README.md, CONTRIBUTING.md, then every Markdown file under docs/, as paths relative to the root. */
 export const markdownFiles = (): readonly string[] => {
   const walk = (dir: string): string[] =>
     readdirSync(new URL(dir, `file://${rootDir}`), { withFileTypes: true })
@@ -21,7 +21,7 @@ export const markdownFiles = (): readonly string[] => {
             : [],
       )
       .sort();
-  return ['README.md', ...walk('docs/')];
+  return ['README.md', 'CONTRIBUTING.md', ...walk('docs/')];
 };
 
 export const readMarkdown = (file: string): string =>

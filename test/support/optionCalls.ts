@@ -1214,7 +1214,7 @@ const otherCalls = (): OptionCall[] => [
   {
     call: 'aiSdkProvider',
     api: 'aiSdkProvider',
-    error: MemoryArgumentError,
+    error: AgentConfigError,
     options: {
       model: new MockLanguageModelV3(),
       defaultModelName: 'mock',

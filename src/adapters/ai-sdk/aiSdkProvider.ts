@@ -1,6 +1,6 @@
 import { generateText, type LanguageModel } from 'ai';
-import { MemoryArgumentError } from 'conversation-memory';
-import { readOptionFields } from 'conversation-memory/store-kit';
+import { AgentConfigError } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 // Not yet exported from 'conversation-memory' (the lead will export the agent's types).
 import type {
   CompletionRequest,
@@ -8,6 +8,7 @@ import type {
   CompletionStreamPart,
   Provider,
 } from 'conversation-memory';
+import { readAdapterOptions } from '../shared/readAdapterOptions';
 import { streamTextParts } from './streamTextParts';
 import { toCompletionResult } from './toCompletionResult';
 import { toModelMessages } from './toModelMessages';
@@ -36,23 +37,22 @@ export interface AiSdkProviderOptions {
 
 /** The options, read once and checked: the copy the provider uses. */
 const checkOptions = (options: AiSdkProviderOptions): AiSdkProviderOptions => {
-  if (typeof options !== 'object' || options === null) {
-    throw new MemoryArgumentError(
-      API,
-      `options must be an object such as { model }, received ${String(options)}`,
-    );
-  }
-  // Read once: an unknown key, or options that cannot be read (with the cause), are refused.
-  const given = readOptionFields(options, ['model', 'defaultModelName', 'name', 'maxRetries'], API);
+  // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
+  const given = readAdapterOptions(
+    options,
+    ['model', 'defaultModelName', 'name', 'maxRetries'],
+    API,
+    { example: '{ model }', error: AgentConfigError, required: true },
+  );
   const { model, defaultModelName, name, maxRetries } = given as Partial<AiSdkProviderOptions>;
   if (
     model === undefined ||
     model === null ||
     (typeof model !== 'string' && typeof model !== 'object')
   ) {
-    throw new MemoryArgumentError(
+    throw new AgentConfigError(
       API,
-      `options.model must be an AI SDK LanguageModel, received ${String(model)}`,
+      `options.model must be an AI SDK LanguageModel, received ${describeValue(model)}`,
     );
   }
   for (const [key, value] of [
@@ -60,16 +60,16 @@ const checkOptions = (options: AiSdkProviderOptions): AiSdkProviderOptions => {
     ['name', name],
   ] as const) {
     if (value !== undefined && typeof value !== 'string') {
-      throw new MemoryArgumentError(
+      throw new AgentConfigError(
         API,
-        `options.${key} must be a string, received ${typeof value}`,
+        `options.${key} must be a string, received ${describeValue(value)}`,
       );
     }
   }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    throw new MemoryArgumentError(
+    throw new AgentConfigError(
       API,
-      `options.maxRetries must be a whole number ≥ 0, received ${String(maxRetries)}`,
+      `options.maxRetries must be a whole number ≥ 0, received ${describeValue(maxRetries)}`,
     );
   }
   return given as AiSdkProviderOptions;
@@ -105,7 +105,7 @@ const checkOptions = (options: AiSdkProviderOptions): AiSdkProviderOptions => {
  *
  * @param options - `model`, and optionally `defaultModelName`, `name`, `maxRetries`
  * @returns a provider the agent can use, shareable by many agents
- * @throws {MemoryArgumentError} for invalid options
+ * @throws {AgentConfigError} for invalid options (as the other provider factories)
  * @example
  * ```ts
  * import { createOpenAI } from '@ai-sdk/openai';

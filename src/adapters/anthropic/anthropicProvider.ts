@@ -6,7 +6,8 @@ import {
   type CompletionStreamPart,
   type Provider,
 } from 'conversation-memory';
-import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
+import { describeValue } from 'conversation-memory/store-kit';
+import { readAdapterOptions } from '../shared/readAdapterOptions';
 import { messagesParams, readReply } from './messagesParams';
 import { streamMessages } from './streamMessages';
 
@@ -48,21 +49,20 @@ const checkOptions = (options: AnthropicProviderOptions): AnthropicProviderOptio
   const fail = (what: string): never => {
     throw new AgentConfigError(API, what);
   };
-  if (typeof options !== 'object' || options === null) {
-    fail(`options must be an object such as { client }, received ${describeValue(options)}`);
-  }
-  // Read once: an unknown key, or options that cannot be read (with the cause), are refused.
-  const given = readOptionFields(
+  // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
+  const given = readAdapterOptions(
     options,
     ['client', 'defaultModel', 'defaultMaxTokens', 'name'],
     API,
     {
+      example: '{ client }',
+      error: AgentConfigError,
+      required: true,
       hints: {
         model: 'defaultModel',
         maxTokens: 'defaultMaxTokens',
         max_tokens: 'defaultMaxTokens',
       },
-      error: AgentConfigError,
     },
   );
   const { client, defaultModel, defaultMaxTokens, name } =

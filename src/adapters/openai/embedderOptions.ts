@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { MemoryArgumentError } from 'conversation-memory';
-import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
+import { describeValue } from 'conversation-memory/store-kit';
+import { readAdapterOptions } from '../shared/readAdapterOptions';
 
 /**
  * Options of {@link createOpenAIEmbedder}.
@@ -69,12 +70,11 @@ const refuse = (what: string): never => {
  * @internal
  */
 export const readEmbedderOptions = (options: OpenAIEmbedderOptions): EmbedderSettings => {
-  if (options === undefined) {
-    refuse(`options must be an object such as { client }, received ${describeValue(options)}`);
-  }
   // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
-  const given = readOptionFields(options, KNOWN, API, {
+  const given = readAdapterOptions(options, KNOWN, API, {
     example: '{ client }',
+    error: MemoryArgumentError,
+    required: true,
     hints: { batch_size: 'batchSize' },
   }) as Partial<OpenAIEmbedderOptions>;
   const {

@@ -4,7 +4,8 @@ import {
   type MemoryDecodeError,
   ProviderResponseError,
 } from 'conversation-memory';
-import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
+import { describeValue } from 'conversation-memory/store-kit';
+import { readAdapterOptions } from '../shared/readAdapterOptions';
 import { EmbeddingNotPreparedError, EmbeddingRequestError } from '../../library';
 import { embeddingBatches } from './embeddingBatches';
 import {
@@ -89,7 +90,10 @@ const readPrepareArguments = (texts: unknown, options: unknown): AbortSignal | u
     }
   }
   // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
-  const { signal } = readOptionFields(options, ['signal'], api, { example: '{ signal }' });
+  const { signal } = readAdapterOptions(options, ['signal'], api, {
+    example: '{ signal }',
+    error: MemoryArgumentError,
+  });
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new MemoryArgumentError(
       api,

@@ -6,7 +6,7 @@ import {
   type CompletionStreamPart,
   type Provider,
 } from 'conversation-memory';
-import { readOptionFields } from 'conversation-memory/store-kit';
+import { readAdapterOptions } from '../shared/readAdapterOptions';
 import { chatParams } from './chatParams';
 import { callError, readCompletion } from './readCompletion';
 import { streamChat } from './streamChat';
@@ -45,16 +45,12 @@ interface ReadOptions {
 }
 
 const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
-  if (typeof options !== 'object' || options === null) {
-    throw new AgentConfigError(
-      API,
-      `options must be an object such as { client }, received ${kindOf(options)}`,
-    );
-  }
-  // Read once: an unknown key, or options that cannot be read (with the cause), are refused.
-  const given = readOptionFields(options, ['client', 'defaultModel', 'name'], API, {
-    hints: { model: 'defaultModel' },
+  // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
+  const given = readAdapterOptions(options, ['client', 'defaultModel', 'name'], API, {
+    example: '{ client }',
     error: AgentConfigError,
+    required: true,
+    hints: { model: 'defaultModel' },
   });
   const { client, defaultModel, name = 'openai' } = given as Partial<OpenAIProviderOptions>;
   const create: unknown = (client as Partial<OpenAI> | undefined)?.chat?.completions?.create;

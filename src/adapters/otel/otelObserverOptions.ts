@@ -1,6 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import { AgentConfigError } from 'conversation-memory';
-import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
+import { describeValue } from 'conversation-memory/store-kit';
+import { readAdapterOptions } from '../shared/readAdapterOptions';
 
 /**
  * Options of {@link otelObserver}.
@@ -50,7 +51,7 @@ const API = 'otelObserver';
  */
 export const readOtelOptions = (options: OtelObserverOptions | undefined): ReadOtelOptions => {
   // Read once: not an object, an unknown key, or options that cannot be read (with the cause).
-  const given = readOptionFields(options, ['tracer', 'recordContent'], API, {
+  const given = readAdapterOptions(options, ['tracer', 'recordContent'], API, {
     example: '{ recordContent: true }',
     error: AgentConfigError,
   }) as OtelObserverOptions;

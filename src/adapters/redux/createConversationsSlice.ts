@@ -1,6 +1,7 @@
 import { createSlice, type Slice } from '@reduxjs/toolkit';
 import { MemoryArgumentError } from 'conversation-memory';
-import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
+import { describeValue } from 'conversation-memory/store-kit';
+import { readAdapterOptions } from '../shared/readAdapterOptions';
 import { createMemoryAs } from '../shared/createMemoryAs';
 import { conversationReducers, type ConversationsCaseReducers } from './conversationReducers';
 import { conversationSelectors, type ConversationsSelectors } from './conversationSelectors';
@@ -76,8 +77,9 @@ export function createConversationsSlice<Name extends string = 'conversations'>(
   options: ConversationsSliceOptions<Name> = {},
 ): ConversationsSlice<Name> {
   // Read once; a misspelled `defaultconfig` would give every conversation the default config.
-  const given = readOptionFields(options, ['name', 'defaultConfig'], API, {
+  const given = readAdapterOptions(options, ['name', 'defaultConfig'], API, {
     example: '{ defaultConfig }',
+    error: MemoryArgumentError,
   }) as ConversationsSliceOptions<Name>;
   const name = given.name ?? ('conversations' as Name);
   if (typeof name !== 'string' || name === '') {

@@ -3,6 +3,7 @@ import { actionAt, type EventLog, snapshotAt } from '../../log/eventLog';
 import type { MemoryEffect } from '../../model/effects';
 import type { MemoryState } from '../../model/state';
 import type { MaskToolResults, ViewTarget } from '../../view/viewTypes';
+import { describeValue } from '../../util/describeValue';
 import { knowledgeTimes } from './knowledgeClock';
 import type { StepKnowledge } from './knowledgeTypes';
 import { stepBlocks, stepKnowledgeOf } from './stepKnowledge';
@@ -122,7 +123,9 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
 
   const checkStep = (n: number): void => {
     if (!Number.isInteger(n) || n < 0 || n > log.length) {
-      throw new RangeError(`step must be an integer from 0 to ${log.length}, received ${n}`);
+      throw new RangeError(
+        `step must be an integer from 0 to ${log.length}, received ${describeValue(n)}`,
+      );
     }
   };
 
@@ -177,7 +180,7 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     const t = VIEW_TARGETS.indexOf(target);
     if (t < 0)
       throw new RangeError(
-        `target must be one of ${VIEW_TARGETS.join(', ')}, received ${String(target)}`,
+        `target must be one of ${VIEW_TARGETS.join(', ')}, received ${describeValue(target)}`,
       );
     const key = `${n} ${target} ${mask?.keepLast ?? '-'} ${mask?.keepTurns ?? '-'}`;
     const cached = modelViews.get(key);

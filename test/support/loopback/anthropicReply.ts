@@ -31,6 +31,12 @@ export interface ScriptedMessage {
   readonly usage?: { readonly input_tokens: number; readonly output_tokens: number };
   /** Default: `'tool_use'` when there are tool uses, else `'end_turn'`. */
   readonly stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
+  /**
+   * For a streamed reply: after this many events, the API's `event: error` (an
+   * `overloaded_error` with `message`), and the stream ends there, as the API ends a stream it
+   * cannot finish.
+   */
+  readonly failAfter?: { readonly events: number; readonly message: string };
 }
 
 /** A raw reply, for hostile answers: `body` is sent as JSON, or as is when it is a string. */

@@ -20,6 +20,7 @@ import {
   errorBody,
   lastUserText,
   type MessagesRequestBody,
+  type ScriptedMessage,
   type ScriptedReply,
 } from './anthropicReply';
 import { checkConversation } from './anthropicRules';
@@ -114,7 +115,7 @@ export const startAnthropicServer = async (
       : { text: `Loopback reply to: ${lastUserText(request.messages)}` };
     if ('body' in scripted) send(res, scripted.status ?? 200, scripted.body, requestId);
     else if (request.stream === true) {
-      await stream(res, buildMessage(request, scripted, nextId), requestId);
+      await stream(res, buildMessage(request, scripted, nextId), requestId, scripted.failAfter);
     } else send(res, 200, buildMessage(request, scripted, nextId), requestId);
   };
 
@@ -122,6 +123,7 @@ export const startAnthropicServer = async (
     res: ServerResponse,
     message: Record<string, unknown>,
     requestId: string,
+    failAfter?: ScriptedMessage['failAfter'],
   ): Promise<void> => {
     const events = eventsFor(message);
     res.writeHead(200, {
@@ -132,6 +134,11 @@ export const startAnthropicServer = async (
     for (const [i, { event, data }] of events.entries()) {
       await options.beforeEvent?.(i, events.length);
       if (res.destroyed) return;
+      if (failAfter !== undefined && i === failAfter.events) {
+        const error = errorBody('overloaded_error', failAfter.message, requestId);
+        res.write(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+        break;
+      }
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     }
     res.end();
