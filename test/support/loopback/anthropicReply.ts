@@ -28,7 +28,12 @@ export interface ScriptedToolUse {
 export interface ScriptedMessage {
   readonly text?: string;
   readonly toolUses?: readonly ScriptedToolUse[];
-  readonly usage?: { readonly input_tokens: number; readonly output_tokens: number };
+  readonly usage?: {
+    readonly input_tokens: number;
+    readonly output_tokens: number;
+    readonly cache_read_input_tokens?: number | null;
+    readonly cache_creation_input_tokens?: number | null;
+  };
   /** Default: `'tool_use'` when there are tool uses, else `'end_turn'`. */
   readonly stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
   /**

@@ -25,7 +25,12 @@ export type ScriptedReply =
       readonly text?: string | null;
       readonly toolCalls?: readonly ScriptedToolCall[];
       readonly refusal?: string;
-      readonly usage?: { readonly promptTokens: number; readonly completionTokens: number };
+      readonly usage?: {
+        readonly promptTokens: number;
+        readonly completionTokens: number;
+        /** `prompt_tokens_details.cached_tokens`; default: 0. */
+        readonly cachedTokens?: number;
+      };
       /** Default: `'tool_calls'` when there are tool calls, else `'stop'`. */
       readonly finishReason?: string;
     }
@@ -101,7 +106,7 @@ export const completionFor = (
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: reply.usage?.cachedTokens ?? 0, audio_tokens: 0 },
       completion_tokens_details: {
         reasoning_tokens: 0,
         audio_tokens: 0,
