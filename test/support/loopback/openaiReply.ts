@@ -62,11 +62,14 @@ const estimate = (text: string): number => Math.max(1, Math.ceil(text.length / 4
  * @param body - the checked request
  * @param scripted - the reply script
  * @param index - the request's index, for default ids
+ * @param cachedTokens - the prompt cache's hit for this request (see `openaiCache.ts`), reported
+ *   unless the script gives the usage
  */
 export const completionFor = (
   body: ChatRequestBody,
   scripted: Exclude<ScriptedReply, { readonly raw: unknown }>,
   index: number,
+  cachedTokens = 0,
 ): Record<string, unknown> => {
   const reply = typeof scripted === 'string' ? { text: scripted } : scripted;
   const toolCalls = reply.toolCalls?.map((call, position) => ({
@@ -106,7 +109,10 @@ export const completionFor = (
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
-      prompt_tokens_details: { cached_tokens: reply.usage?.cachedTokens ?? 0, audio_tokens: 0 },
+      prompt_tokens_details: {
+        cached_tokens: reply.usage === undefined ? cachedTokens : (reply.usage.cachedTokens ?? 0),
+        audio_tokens: 0,
+      },
       completion_tokens_details: {
         reasoning_tokens: 0,
         audio_tokens: 0,
