@@ -15,23 +15,23 @@ const isCount = (value: unknown): value is number =>
  *
  * @param value - a usage from a provider (a custom `Provider` is not checked otherwise) or from a
  *   message's `metadata.usage`
- * @returns the usage, or the problem (`cachedInputTokens: expected an integer from 0 to 2^53 − 1, got -1`)
+ * @returns the usage, or the problem (`usage.cachedInputTokens: expected an integer from 0 to 2^53 − 1, got -1`)
  * @example
  * ```ts
  * readUsage({ inputTokens: 10, outputTokens: 2, extra: 1 }); // { inputTokens: 10, outputTokens: 2 }
- * readUsage({ inputTokens: 10 }); // 'outputTokens: expected an integer from 0 to 2^53 − 1, got undefined'
+ * readUsage({ inputTokens: 10 }); // 'usage.outputTokens: expected an integer from 0 to 2^53 − 1, got undefined'
  * ```
  * @internal
  */
 export const readUsage = (value: unknown): CompletionUsage | string => {
-  if (!isPlainObject(value)) return `expected a usage object, got ${describeValue(value)}`;
+  if (!isPlainObject(value)) return `usage: expected an object, got ${describeValue(value)}`;
   const record = value as Record<string, unknown>;
   const read = (key: string, required: boolean): number | string | undefined => {
     const found = hasOwn.call(record, key) ? record[key] : undefined;
     if (found === undefined && !required) return undefined;
     return isCount(found)
       ? found + 0
-      : `${key}: expected an integer from 0 to 2^53 − 1, got ${describeValue(found)}`;
+      : `usage.${key}: expected an integer from 0 to 2^53 − 1, got ${describeValue(found)}`;
   };
   const inputTokens = read('inputTokens', true);
   const outputTokens = read('outputTokens', true);
@@ -44,7 +44,7 @@ export const readUsage = (value: unknown): CompletionUsage | string => {
   const cached = (cachedInputTokens as number | undefined) ?? 0;
   const written = (cacheWriteTokens as number | undefined) ?? 0;
   if (cached + written > input) {
-    return `cachedInputTokens + cacheWriteTokens: expected at most inputTokens (${input}), got ${cached + written}`;
+    return `usage.cachedInputTokens + cacheWriteTokens: expected at most inputTokens (${input}), got ${cached + written}`;
   }
   return Object.freeze({
     inputTokens: input,

@@ -100,7 +100,7 @@ describe('the agent records usage with the reply', () => {
         { inputTokens: 10, outputTokens: 1, cachedInputTokens: 8, cacheWriteTokens: 3 },
         'usage.cachedInputTokens + cacheWriteTokens: expected at most inputTokens (10), got 11',
       ],
-      ['12', 'usage.expected a usage object, got "12"'],
+      ['12', 'usage: expected an object, got "12"'],
     ];
     for (const [bad, text] of cases) {
       const errors: unknown[] = [];

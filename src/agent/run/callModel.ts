@@ -151,7 +151,7 @@ export const callModel = async (
   const given = (result as { usage?: unknown }).usage;
   const usage = given === undefined ? undefined : readUsage(given);
   if (typeof usage === 'string') {
-    const error = new ProviderResponseError(`${provider.name}.complete`, `usage.${usage}`);
+    const error = new ProviderResponseError(`${provider.name}.complete`, usage);
     await notify(observers, 'onModelError', [runId, { ...base, error, latencyMs }], runId, report);
     throw error;
   }
