@@ -72,7 +72,8 @@ const NO_RULES: readonly TrimRule[] = /* @__PURE__ */ Object.freeze([]);
  *
  * 1. `'strict'` only: the pairing rules (orphan tool results, unanswered groups);
  * 2. the count rule, then the token rule: drop the oldest unit (one message, or a whole
- *    tool-call group under `'strict'`) while over the limit and more than one unit remains;
+ *    tool-call group under `'strict'`) while over the limit and more than one unit remains; with
+ *    `trimTo` below 1, once a limit binds, while over `trimTo` × each limit ({@link stepLimits});
  * 3. `'reference'` only: the boundary rule, drop leading tool results and tool-call messages
  *    while more than one message remains;
  * 4. `startOn: 'user'`: drop leading units until one starts with a user message, the newest
@@ -98,6 +99,23 @@ export const planTrimOf = (
     ? planReferencePrefix(config, sequence, totalTokens, scope.limits)
     : planUnits(config, sequence, totalTokens, scope, undefined);
 };
+
+/**
+ * The limits a step trims to, once the window passes a limit: `floor(trimTo × maxMessages)`
+ * messages (at least 1, what the count rule always keeps) and `trimTo × maxTokens` tokens. The
+ * rules stop where they always stop (the newest unit, pinned messages), so a step may end above
+ * these, never above what a trim with `trimTo: 1` keeps.
+ *
+ * @example
+ * ```ts
+ * stepLimits({ ...DEFAULT_CONFIG, maxMessages: 20, maxTokens: 1000, trimTo: 0.7 }); // [14, 700]
+ * ```
+ * @internal
+ */
+export const stepLimits = (config: MemoryConfig): [messages: number, tokens: number | null] => [
+  Math.max(1, Math.floor(config.trimTo * config.maxMessages)),
+  config.maxTokens === null ? null : config.trimTo * config.maxTokens,
+];
 
 /**
  * The `finish` of a plan that used no index.
@@ -133,12 +151,20 @@ const planReferencePrefix = (
   let cut = 0;
   let messageLimit = 0;
   let tokenLimit = 0;
-  if (limits && n > config.maxMessages) {
-    messageLimit = n - config.maxMessages;
+  let { maxMessages, maxTokens } = config;
+  if (
+    limits &&
+    config.trimTo !== 1 &&
+    (n > maxMessages || (maxTokens !== null && total > maxTokens))
+  ) {
+    [maxMessages, maxTokens] = stepLimits(config);
+  }
+  if (limits && n > maxMessages) {
+    messageLimit = n - maxMessages;
     for (; cut < messageLimit; cut++) total -= countAt(sequence, cut);
   }
-  if (limits && config.maxTokens !== null) {
-    while (n - cut > 1 && total > config.maxTokens) {
+  if (limits && maxTokens !== null) {
+    while (n - cut > 1 && total > maxTokens) {
       total -= countAt(sequence, cut++);
       tokenLimit++;
     }
@@ -198,8 +224,12 @@ const planUnits = (
       last--;
   }
 
-  const overLimit = (): boolean =>
-    count > config.maxMessages || (config.maxTokens !== null && total > config.maxTokens);
+  let { maxMessages, maxTokens } = config;
+  const overLimit = (): boolean => count > maxMessages || (maxTokens !== null && total > maxTokens);
+  // A step: once a limit binds, every rule below trims to trimTo × each limit.
+  if (scope.limits && config.trimTo !== 1 && overLimit()) {
+    [maxMessages, maxTokens] = stepLimits(config);
+  }
 
   // 2a. 'redundant': whole units a newer twin makes redundant, oldest first (see the planner).
   if (redundancy !== undefined && overLimit()) {
@@ -243,9 +273,9 @@ const planUnits = (
   const shouldRemove = (rule: TrimRule, message: Message): boolean => {
     switch (rule) {
       case 'messageLimit':
-        return count > config.maxMessages;
+        return count > maxMessages;
       case 'tokenLimit':
-        return total > (config.maxTokens as number);
+        return total > (maxTokens as number);
       case 'toolPairBoundary':
         return startsToolExchange(message);
       case 'startOn':
@@ -257,7 +287,7 @@ const planUnits = (
 
   if (scope.limits) {
     removeWhile('messageLimit', last);
-    if (config.maxTokens !== null) removeWhile('tokenLimit', last);
+    if (maxTokens !== null) removeWhile('tokenLimit', last);
   }
   if (!strict) removeWhile('toolPairBoundary', last);
   // A window that does not start with a user message is what startOn exists to prevent: it may
