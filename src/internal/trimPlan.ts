@@ -73,7 +73,7 @@ const NO_RULES: readonly TrimRule[] = /* @__PURE__ */ Object.freeze([]);
  * 1. `'strict'` only: the pairing rules (orphan tool results, unanswered groups);
  * 2. the count rule, then the token rule: drop the oldest unit (one message, or a whole
  *    tool-call group under `'strict'`) while over the limit and more than one unit remains; with
- *    `trimTo` below 1, once a limit binds, while over `trimTo` × each limit ({@link stepLimits});
+ *    `trimTo` below 1, once a limit binds, while over `trimTo` × each limit ({@link limitsAt});
  * 3. `'reference'` only: the boundary rule, drop leading tool results and tool-call messages
  *    while more than one message remains;
  * 4. `startOn: 'user'`: drop leading units until one starts with a user message, the newest
@@ -101,21 +101,33 @@ export const planTrimOf = (
 };
 
 /**
- * The limits a step trims to, once the window passes a limit: `floor(trimTo × maxMessages)`
- * messages (at least 1, what the count rule always keeps) and `trimTo × maxTokens` tokens. The
- * rules stop where they always stop (the newest unit, pinned messages), so a step may end above
- * these, never above what a trim with `trimTo: 1` keeps.
+ * The limits the count and token rules trim to: the config's own, or, when `trimTo` is below 1
+ * and the window (`count` messages, `total` tokens) is over a limit, a step's:
+ * `floor(trimTo × maxMessages)` messages (at least 1, what the count rule always keeps) and
+ * `trimTo × maxTokens` tokens. The rules stop where they always stop (the newest unit, pinned
+ * messages), so a step may end above these, never above what `trimTo: 1` keeps. Allocates only
+ * when a step starts.
  *
  * @example
  * ```ts
- * stepLimits({ ...DEFAULT_CONFIG, maxMessages: 20, maxTokens: 1000, trimTo: 0.7 }); // [14, 700]
+ * limitsAt({ ...DEFAULT_CONFIG, maxMessages: 20, maxTokens: 1000, trimTo: 0.7 }, 21, 900);
+ * // { maxMessages: 14, maxTokens: 700 }
  * ```
  * @internal
  */
-export const stepLimits = (config: MemoryConfig): [messages: number, tokens: number | null] => [
-  Math.max(1, Math.floor(config.trimTo * config.maxMessages)),
-  config.maxTokens === null ? null : config.trimTo * config.maxTokens,
-];
+export const limitsAt = (
+  config: MemoryConfig,
+  count: number,
+  total: number,
+): Pick<MemoryConfig, 'maxMessages' | 'maxTokens'> => {
+  const { maxMessages, maxTokens, trimTo } = config;
+  return trimTo !== 1 && (count > maxMessages || (maxTokens !== null && total > maxTokens))
+    ? {
+        maxMessages: Math.floor(trimTo * maxMessages) || 1,
+        maxTokens: maxTokens === null ? null : trimTo * maxTokens,
+      }
+    : config;
+};
 
 /**
  * The `finish` of a plan that used no index.
@@ -151,14 +163,7 @@ const planReferencePrefix = (
   let cut = 0;
   let messageLimit = 0;
   let tokenLimit = 0;
-  let { maxMessages, maxTokens } = config;
-  if (
-    limits &&
-    config.trimTo !== 1 &&
-    (n > maxMessages || (maxTokens !== null && total > maxTokens))
-  ) {
-    [maxMessages, maxTokens] = stepLimits(config);
-  }
+  const { maxMessages, maxTokens } = limits ? limitsAt(config, n, total) : config;
   if (limits && n > maxMessages) {
     messageLimit = n - maxMessages;
     for (; cut < messageLimit; cut++) total -= countAt(sequence, cut);
@@ -224,12 +229,9 @@ const planUnits = (
       last--;
   }
 
-  let { maxMessages, maxTokens } = config;
+  // A step (trimTo below 1): once a limit binds, every rule below trims to trimTo × each limit.
+  const { maxMessages, maxTokens } = scope.limits ? limitsAt(config, count, total) : config;
   const overLimit = (): boolean => count > maxMessages || (maxTokens !== null && total > maxTokens);
-  // A step: once a limit binds, every rule below trims to trimTo × each limit.
-  if (scope.limits && config.trimTo !== 1 && overLimit()) {
-    [maxMessages, maxTokens] = stepLimits(config);
-  }
 
   // 2a. 'redundant': whole units a newer twin makes redundant, oldest first (see the planner).
   if (redundancy !== undefined && overLimit()) {
