@@ -207,10 +207,12 @@ const CONFIG_OPTIONS = [
   'maskToolResults',
   'markInterrupted',
 ] as const satisfies readonly (keyof AgentConfig)[];
-/** A config field given at the top level belongs in `config`. */
-const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
-  CONFIG_OPTIONS.map((name) => [name, `config.${name}`]),
-);
+/**
+ * A config field given at the top level belongs in `config`. Built in a pure-annotated function,
+ * so a bundle that never checks agent options (a chat UI's first load) drops it.
+ */
+const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = /* @__PURE__ */ (() =>
+  Object.fromEntries(CONFIG_OPTIONS.map((name) => [name, `config.${name}`])))();
 
 const fail = (what: string): never => {
   throw new AgentConfigError(API, what);
