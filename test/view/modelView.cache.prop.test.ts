@@ -34,7 +34,10 @@ const optionsArb = fc.record({
   mask: fc.option(fc.record({ keepLast: fc.integer({ min: 0, max: 3 }) })),
 });
 
-const viewOptions = (o: fc.RecordValue<typeof optionsArb>): ModelViewOptions => ({
+/** A value of `optionsArb`. */
+type OptionsValue = typeof optionsArb extends fc.Arbitrary<infer T> ? T : never;
+
+const viewOptions = (o: OptionsValue): ModelViewOptions => ({
   target: o.target,
   ...(o.knowledge === null ? {} : { knowledge: o.knowledge }),
   ...(o.budget === null ? {} : { budget: o.budget }),
