@@ -214,8 +214,9 @@ const CONFIG_OPTIONS = [
   'cacheKey',
 ] as const satisfies readonly (keyof AgentConfig)[];
 /** A config field given at the top level belongs in `config`. */
-const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
-  CONFIG_OPTIONS.map((name) => [name, `config.${name}`]),
+// Pure: an app that never creates an agent (a chat UI) does not load the list.
+const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.fromEntries(
+  /* @__PURE__ */ CONFIG_OPTIONS.map((name) => [name, `config.${name}`]),
 );
 
 const fail = (what: string): never => {
