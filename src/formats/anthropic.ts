@@ -174,10 +174,30 @@ export interface ToAnthropicOptions {
  * ```
  */
 export function toAnthropic(messages: readonly Message[]): AnthropicTranscript;
+/**
+ * {@link toAnthropic} with cache breakpoints: `system` as text blocks, `cache_control` on the
+ * last block of each message at `options.cache.breakpoints`.
+ *
+ * @example
+ * ```ts
+ * const view = modelView(state, { target: 'anthropic', cache: true });
+ * const { system, messages } = toAnthropic(view.messages, { cache: view.cache! });
+ * ```
+ */
 export function toAnthropic(
   messages: readonly Message[],
   options: { readonly cache: CacheBreakpoints },
 ): AnthropicCachedTranscript;
+/**
+ * {@link toAnthropic} with options that may hold cache breakpoints (a view's `cache`, which is
+ * absent when the view was made without `cache`).
+ *
+ * @example
+ * ```ts
+ * const view = modelView(state, { target: 'anthropic', cache: useCache });
+ * const { system } = toAnthropic(view.messages, { cache: view.cache }); // a string without cache
+ * ```
+ */
 export function toAnthropic(
   messages: readonly Message[],
   options?: ToAnthropicOptions,

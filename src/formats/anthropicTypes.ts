@@ -12,7 +12,9 @@ import type { CacheTtl } from '../model/promptCache';
  * ```
  */
 export interface AnthropicCacheControl {
+  /** The only kind of cache the API has. */
   readonly type: 'ephemeral';
+  /** `'1h'` for the one-hour cache; absent, the five-minute cache. */
   readonly ttl?: CacheTtl;
 }
 
@@ -154,6 +156,8 @@ export interface AnthropicTranscript {
  * ```
  */
 export interface AnthropicCachedTranscript {
+  /** The system texts, one text block each, in order; `undefined` when there are none. */
   readonly system: readonly AnthropicTextBlock[] | undefined;
+  /** The messages, the marked ones' last blocks with `cache_control`. */
   readonly messages: readonly AnthropicMessage[];
 }

@@ -21,7 +21,9 @@ export type CacheTtl = '5m' | '1h';
  * ```
  */
 export interface CacheBreakpoints {
+  /** How long the provider keeps each prefix. */
   readonly ttl: CacheTtl;
+  /** Indices of the messages whose last block ends a cached prefix, ascending. */
   readonly breakpoints: readonly number[];
 }
 
@@ -37,5 +39,6 @@ export interface CacheBreakpoints {
  * ```
  */
 export interface CompletionCache extends CacheBreakpoints {
+  /** Routes the calls of one conversation to the same cache (OpenAI's `prompt_cache_key`). */
   readonly key?: string | undefined;
 }
