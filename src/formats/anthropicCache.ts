@@ -29,7 +29,8 @@ const fail = (what: string): never => {
 export const readAnthropicCache = (
   options: unknown,
   messageCount: number,
-): { readonly marked: ReadonlySet<number>; readonly control: AnthropicCacheControl } | undefined => {
+):
+  { readonly marked: ReadonlySet<number>; readonly control: AnthropicCacheControl } | undefined => {
   const { cache } = readOptionFields(options, ['cache'], API, { example: '{ cache: view.cache }' });
   if (cache === undefined) return undefined;
   const { ttl, breakpoints } = readOptionFields(cache, ['ttl', 'breakpoints', 'key'], API, {
