@@ -149,7 +149,6 @@ export interface ToAnthropicOptions {
  * never changed.
  *
  * @param messages - the conversation, oldest first
- * @param options - `cache`: the breakpoints to mark
  * @returns `{ system, messages }` in the Anthropic format
  * @throws InvalidMessageError when `messages` is not an array, or an entry is not a valid message
  *   (naming the index, the field and the value)
@@ -178,6 +177,9 @@ export function toAnthropic(messages: readonly Message[]): AnthropicTranscript;
  * {@link toAnthropic} with cache breakpoints: `system` as text blocks, `cache_control` on the
  * last block of each message at `options.cache.breakpoints`.
  *
+ * @param messages - the conversation, oldest first
+ * @param options - `cache`: the breakpoints to mark
+ * @returns `{ system, messages }`, `system` as a list of text blocks
  * @example
  * ```ts
  * const view = modelView(state, { target: 'anthropic', cache: true });
@@ -192,6 +194,9 @@ export function toAnthropic(
  * {@link toAnthropic} with options that may hold cache breakpoints (a view's `cache`, which is
  * absent when the view was made without `cache`).
  *
+ * @param messages - the conversation, oldest first
+ * @param options - `cache`: the breakpoints to mark, or `undefined` for none
+ * @returns `{ system, messages }` in the Anthropic format
  * @example
  * ```ts
  * const view = modelView(state, { target: 'anthropic', cache: useCache });
