@@ -42,6 +42,12 @@
  * against the reference policy, interleaved in the same run; the target is a ratio ≤ 1.5. It
  * throws if the pinned prompt left the window.
  *
+ * Trimming in steps (issue #29): at N = 1,000 (heuristic, count-bound and token-bound) it times
+ * `trimTo: 0.7` (when a limit binds, one step down to 70% of it) against `trimTo: 1` (today's trim,
+ * one message per add once full), interleaved in the same run. A batch spans hundreds of adds, so
+ * the figure is the cost per add amortized over the steps; the goal is a ratio ≤ 1. It throws if
+ * the stepped window passes a limit or never stepped.
+ *
  * For 'o200k_base' at 20 messages (count-bound) it also times counting the new message alone
  * (gpt-tokenizer's `countTokens` on exactly what the library counts), and prints
  * ours / count-alone.
@@ -136,6 +142,8 @@ interface WindowConfig {
   readonly maxTokens: number;
   /** `'strict'`: toolPairs 'strict' + pinSystem, the window starting with a pinned system prompt. */
   readonly policy?: 'strict';
+  /** `MemoryConfig.trimTo` (default 1). */
+  readonly trimTo?: number;
 }
 
 const countBound = (n: number, tokenizer: Tokenizer): WindowConfig => ({
@@ -236,6 +244,7 @@ const memoryFor = (config: WindowConfig, pick: (i: number) => Message): MemorySt
           maxMessages: config.maxMessages,
           maxTokens: config.maxTokens,
           tokenizer: config.tokenizer,
+          trimTo: config.trimTo,
         }),
         prefix(config.n, pick),
       ).state;
@@ -586,6 +595,39 @@ for (const n of [1_000, 10_000]) {
   console.log(
     `  N=${int(n).padEnd(6)} reference ${cell(referenceStats)} µs · strict + pinSystem ${cell(strictStats)} µs · ` +
       `strict/reference ${ratio.toFixed(2)} (${verdict(ratio, STRICT_RATIO_TARGET)})`,
+  );
+}
+
+console.log('');
+// Trimming in steps against today's trim, in the same run: amortized per add, goal ≤ 1.
+const TRIM_TO = 0.7;
+console.log(
+  `trimTo ${TRIM_TO} (one step down to ${TRIM_TO} × the limits when one binds) against trimTo 1 (today), N = 1,000, heuristic; goal trimTo ${TRIM_TO} / trimTo 1 ≤ 1 (amortized)`,
+);
+for (const today of [countBound(1_000, 'heuristic'), tokenBound(1_000, 'heuristic')]) {
+  const stepped: WindowConfig = { ...today, trimTo: TRIM_TO };
+  const probeStepped = oursRunner(stepped, at);
+  const [todayStats, steppedStats] = measure([oursRunner(today, at).run, probeStepped.run]) as [
+    Stats,
+    Stats,
+  ];
+  const window = probeStepped.current();
+  if (window.messages.length > today.maxMessages || window.totalTokens > today.maxTokens) {
+    throw new Error(`trimTo ${TRIM_TO} (${today.group}): the window passed a limit`);
+  }
+  // Untimed: the steps of CHECK_ADDS adds from the starting window (today trims on most adds).
+  let steps = 0;
+  let state = memoryFor(stepped, at);
+  for (let i = stepped.n; i < stepped.n + CHECK_ADDS; i++) {
+    const added = addMessage(state, at(i));
+    if (added.effects.some((effect) => effect.type === 'memory/trimmed')) steps++;
+    state = added.state;
+  }
+  if (steps === 0) throw new Error(`trimTo ${TRIM_TO} (${today.group}): the window never stepped`);
+  const ratio = steppedStats.median / todayStats.median;
+  console.log(
+    `  ${today.group.padEnd(11)} trimTo 1 ${cell(todayStats)} µs · trimTo ${TRIM_TO} ${cell(steppedStats)} µs · ` +
+      `ratio ${ratio.toFixed(2)} (${verdict(ratio, 1)}); ${steps} trims in ${CHECK_ADDS} adds`,
   );
 }
 

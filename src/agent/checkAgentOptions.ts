@@ -16,6 +16,8 @@ import { sessionKeyOf, type SessionKey } from '../stores/kit/sessionKey';
 import type { SessionStore } from '../stores/session/types';
 import type { AgentConfig, AgentObserver, AgentOptions, AgentTool } from './types';
 import { readMaskOption } from '../view/readMaskOption';
+import { readCacheOption } from '../view/readCacheOption';
+import type { CacheTtl } from '../model/promptCache';
 import { READ_TOOL_RESULT } from '../view/maskedToolResult';
 import type { MaskToolResults } from '../view/viewTypes';
 
@@ -45,6 +47,8 @@ export interface CheckedAgentOptions {
   readonly mask: MaskToolResults | undefined;
   /** `config.markInterrupted` (default `true`). */
   readonly markInterrupted: boolean;
+  /** `config.cache`, when it is on: the time to live and the key of every main call. */
+  readonly cache: { readonly ttl: CacheTtl; readonly key: string | undefined } | undefined;
 }
 
 /**
@@ -206,11 +210,15 @@ const CONFIG_OPTIONS = [
   'onError',
   'maskToolResults',
   'markInterrupted',
+  'cache',
+  'cacheKey',
 ] as const satisfies readonly (keyof AgentConfig)[];
-/** A config field given at the top level belongs in `config`. */
-const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
-  CONFIG_OPTIONS.map((name) => [name, `config.${name}`]),
-);
+/**
+ * A config field given at the top level belongs in `config`. Built in a pure-annotated function,
+ * so a bundle that never checks agent options (a chat UI's first load) drops it.
+ */
+const AGENT_OPTION_HINTS: Readonly<Record<string, string>> = /* @__PURE__ */ (() =>
+  Object.fromEntries(CONFIG_OPTIONS.map((name) => [name, `config.${name}`])))();
 
 const fail = (what: string): never => {
   throw new AgentConfigError(API, what);
@@ -427,6 +435,13 @@ const check = (options: unknown): CheckedAgentOptions => {
       `tools: a tool named ${describeValue(READ_TOOL_RESULT)} clashes with the one config.maskToolResults adds`,
     );
   }
+  const cacheTtl = readCacheOption(config['cache'], 'config.cache', API, AgentConfigError);
+  const cacheKey = config['cacheKey'];
+  if (cacheKey !== undefined && (typeof cacheKey !== 'string' || cacheKey === '')) {
+    fail(`config.cacheKey must be a non-empty string, received ${describeValue(cacheKey)}`);
+  }
+  const session = checkSession(rawSession);
+  const eventStore = checkEventStore(rawEventStore);
   return {
     provider,
     tools,
@@ -449,10 +464,17 @@ const check = (options: unknown): CheckedAgentOptions => {
           }
         : undefined,
     onError: onError as CheckedAgentOptions['onError'],
-    session: checkSession(rawSession),
-    eventStore: checkEventStore(rawEventStore),
+    session,
+    eventStore,
     knowledge: checkKnowledge(options as Record<string, unknown>, tools),
     mask,
     markInterrupted: markInterrupted as boolean,
+    cache:
+      cacheTtl === undefined
+        ? undefined
+        : {
+            ttl: cacheTtl,
+            key: (cacheKey as string | undefined) ?? (session ?? eventStore)?.where.key,
+          },
   };
 };

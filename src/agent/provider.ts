@@ -1,5 +1,6 @@
 import type { CompletionResult } from '../model/completion';
 import type { JsonObject, Message } from '../model/message';
+import type { CompletionCache } from '../model/promptCache';
 import type { ViewTarget } from '../view/viewTypes';
 
 /**
@@ -49,6 +50,13 @@ export interface CompletionRequest {
   readonly tools?: readonly ToolSpec[];
   /** Aborts the call (passed through to the client's own request options). */
   readonly signal?: AbortSignal;
+  /**
+   * Prompt caching (the agent's `config.cache`; or a view's `cache`, from
+   * `modelView(state, { cache: true })`, with an optional `key`): `breakpoints` are indices in
+   * `messages`; the Anthropic adapter sends them (and one on `systemPrompt`) as `cache_control`,
+   * the OpenAI adapter sends `key` as `prompt_cache_key`. Absent: the request is sent as before.
+   */
+  readonly cache?: CompletionCache | undefined;
 }
 
 export type { CompletionUsage, CompletionResult } from '../model/completion';

@@ -8,7 +8,7 @@ import type { MemoryEffect } from '../model/effects';
 import type { JsonObject, JsonValue, Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { Provider } from './provider';
-import type { MaskToolResults } from '../view/viewTypes';
+import type { MaskToolResults, ViewCacheOption } from '../view/viewTypes';
 import type { AgentStreamEvent } from './streamEvents';
 import type {
   ModelCallInfo,
@@ -143,6 +143,22 @@ export interface AgentConfig {
    * any assistant message.
    */
   readonly markInterrupted?: boolean;
+  /**
+   * Prompt caching on every main call, streamed or not (`modelView`'s `cache`): `true` for the
+   * five-minute cache, `{ ttl: '1h' }` for the one-hour cache. Each call's view marks its cache
+   * breakpoints, which the Anthropic adapter sends as `cache_control` (with one more on the
+   * system prompt); the request carries a cache key, which the OpenAI adapter sends as
+   * `prompt_cache_key`: `cacheKey` when given, else the session's or event stream's key (`ns:id`),
+   * else none. Summary and extraction calls are sent without it. Default: off (requests as
+   * before).
+   */
+  readonly cache?: ViewCacheOption | undefined;
+  /**
+   * The cache key of every main call when `cache` is on (OpenAI's `prompt_cache_key`: calls with
+   * the same key reach the same cache), in place of the session's or event stream's key. A
+   * non-empty string. Default: the session's or event stream's key, else none.
+   */
+  readonly cacheKey?: string | undefined;
 }
 
 /**

@@ -189,7 +189,11 @@ export type {
   AnthropicContentBlock,
   AnthropicMessage,
   AnthropicTranscript,
+  AnthropicCacheControl,
+  AnthropicCachedTranscript,
 } from '../formats/anthropicTypes';
+export type { ToAnthropicOptions } from '../formats/anthropic';
+export type { CacheTtl, CacheBreakpoints, CompletionCache } from '../model/promptCache';
 export type {
   TranscriptRule,
   TranscriptProvider,
@@ -230,6 +234,7 @@ export type {
   MaskToolResults,
   TranscriptEntry,
   ViewChange,
+  ViewCacheOption,
   ViewOmissionReason,
   ViewTarget,
 } from '../view/viewTypes';

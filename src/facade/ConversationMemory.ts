@@ -81,7 +81,7 @@ export class ConversationMemory {
    * @param options - `maxMessages` (default 20), `maxTokens` (default `null`), `tokenizer`
    *   (default `'o200k_base'`), `toolPairs` (default `'reference'`), `startOn` (default `null`),
    *   `pinSystem` (default `false`), `prune` (default `'oldest'`), `pruneThreshold` (default
-   *   `0.9`), `embedder` (default `'lexical'`)
+   *   `0.9`), `embedder` (default `'lexical'`), `trimTo` (default `1`)
    * @throws MemoryConfigError for invalid options
    * @example
    * ```ts

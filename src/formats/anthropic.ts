@@ -1,7 +1,10 @@
 import { readMessages } from '../internal/readMessages';
 import type { ContentPart, Message, ToolCall } from '../model/message';
 import { messageText } from '../tokens/messageText';
+import { markBlocks, readAnthropicCache, systemBlocks, type BlockPlace } from './anthropicCache';
+import type { CacheBreakpoints } from '../model/promptCache';
 import type {
+  AnthropicCachedTranscript,
   AnthropicContentBlock,
   AnthropicImageBlock,
   AnthropicMessage,
@@ -85,6 +88,22 @@ const assistant = (message: Message): AnthropicMessage => {
 };
 
 /**
+ * The options of {@link toAnthropic}.
+ *
+ * @example
+ * ```ts
+ * const options: ToAnthropicOptions = { cache: { ttl: '5m', breakpoints: [0, 2] } };
+ * ```
+ */
+export interface ToAnthropicOptions {
+  /**
+   * Cache breakpoints (a view's `cache`, from `modelView(state, { cache: true })`): the last
+   * block of each marked message gets `cache_control`, and `system` is sent as text blocks.
+   */
+  readonly cache?: CacheBreakpoints | undefined;
+}
+
+/**
  * Converts messages to the Anthropic Messages API's format: `{ system, messages }`, ready for
  * `client.messages.create({ model, max_tokens, system, messages })`. Pure; the result is new.
  *
@@ -116,6 +135,15 @@ const assistant = (message: Message): AnthropicMessage => {
  * without `id` (or a result without `toolCallId`) is sent with `''`, which the API rejects:
  * providers always give ids.
  *
+ * - **Cache breakpoints** (with `options.cache`, a view's `cache`): the last block a marked
+ *   message became gets `cache_control: { type: 'ephemeral' }` (with `ttl: '1h'` for the
+ *   one-hour cache): a marked system message's text block in `system`, which is then a list of
+ *   text blocks, one per system text (always, with `cache`, so that the prefix is the same
+ *   whether or not a system message is marked); a tool result's `tool_result` block (also when
+ *   it shares a user message with other results); a user or assistant message's last block (a
+ *   content sent as a string becomes one text block). A message that becomes no block (empty
+ *   content) carries no mark. Without `cache`, the result is exactly as without options.
+ *
  * The input is validated as `addMessage` validates it (each message's own fields read once, a
  * role other than `system`, `user`, `assistant` or `tool` refused, as `toOpenAIChat` does) and
  * never changed.
@@ -124,6 +152,8 @@ const assistant = (message: Message): AnthropicMessage => {
  * @returns `{ system, messages }` in the Anthropic format
  * @throws InvalidMessageError when `messages` is not an array, or an entry is not a valid message
  *   (naming the index, the field and the value)
+ * @throws MemoryArgumentError for a wrong `options.cache` (a breakpoint that is not an index of
+ *   `messages`, more than four, a `ttl` other than `'5m'` or `'1h'`)
  * @example
  * ```ts
  * toAnthropic([
@@ -137,18 +167,67 @@ const assistant = (message: Message): AnthropicMessage => {
  * //   { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'calc', input: { expr: '2+2' } }] },
  * //   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '4' }] },
  * // ] }
+ * toAnthropic([systemMessage('Be brief.'), userMessage('Hi')], { cache: { ttl: '5m', breakpoints: [0, 1] } });
+ * // { system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+ * //   messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } }] }] }
  * ```
  */
-export const toAnthropic = (messages: readonly Message[]): AnthropicTranscript => {
+export function toAnthropic(messages: readonly Message[]): AnthropicTranscript;
+/**
+ * {@link toAnthropic} with cache breakpoints: `system` as text blocks, `cache_control` on the
+ * last block of each message at `options.cache.breakpoints`.
+ *
+ * @param messages - the conversation, oldest first
+ * @param options - `cache`: the breakpoints to mark
+ * @returns `{ system, messages }`, `system` as a list of text blocks
+ * @example
+ * ```ts
+ * const view = modelView(state, { target: 'anthropic', cache: true });
+ * const { system, messages } = toAnthropic(view.messages, { cache: view.cache! });
+ * ```
+ */
+export function toAnthropic(
+  messages: readonly Message[],
+  options: { readonly cache: CacheBreakpoints },
+): AnthropicCachedTranscript;
+/**
+ * {@link toAnthropic} with options that may hold cache breakpoints (a view's `cache`, which is
+ * absent when the view was made without `cache`).
+ *
+ * @param messages - the conversation, oldest first
+ * @param options - `cache`: the breakpoints to mark, or `undefined` for none
+ * @returns `{ system, messages }` in the Anthropic format
+ * @example
+ * ```ts
+ * const view = modelView(state, { target: 'anthropic', cache: useCache });
+ * const { system } = toAnthropic(view.messages, { cache: view.cache }); // a string without cache
+ * ```
+ */
+export function toAnthropic(
+  messages: readonly Message[],
+  options?: ToAnthropicOptions,
+): AnthropicTranscript | AnthropicCachedTranscript;
+export function toAnthropic(
+  messages: readonly Message[],
+  options?: ToAnthropicOptions,
+): AnthropicTranscript | AnthropicCachedTranscript {
+  const list = readMessages(messages, API);
+  const cache = options === undefined ? undefined : readAnthropicCache(options, list.length);
   const system: string[] = [];
   const out: AnthropicMessage[] = [];
+  /** With `cache`: the system texts of the marked messages, and where their last blocks went. */
+  const markedSystem = new Set<number>();
+  const places: BlockPlace[] = [];
   /** The blocks of the last user message while it holds only tool results (open for merging). */
   let results: AnthropicContentBlock[] | undefined;
-  for (const message of readMessages(messages, API)) {
+  list.forEach((message, index) => {
+    const marked = cache?.marked.has(index) === true;
     switch (message.role) {
       case 'system': {
         const text = messageText(message);
-        if (text !== '') system.push(text);
+        if (text === '') break;
+        if (marked) markedSystem.add(system.length);
+        system.push(text);
         break;
       }
       case 'tool':
@@ -157,21 +236,34 @@ export const toAnthropic = (messages: readonly Message[]): AnthropicTranscript =
           out.push({ role: 'user', content: results });
         }
         results.push(toolResult(message));
+        if (marked) places.push({ message: out.length - 1, block: results.length - 1 });
         break;
       case 'user': {
         const blocks = mediaBlocks(message);
-        if (results !== undefined && blocks.length > 0) results.push(...blocks);
-        else out.push({ role: 'user', content: compactContent(blocks) });
+        if (results !== undefined && blocks.length > 0) {
+          results.push(...blocks);
+          if (marked) places.push({ message: out.length - 1, block: results.length - 1 });
+        } else {
+          out.push({ role: 'user', content: compactContent(blocks) });
+          if (marked) places.push({ message: out.length - 1, block: -1 });
+        }
         results = undefined;
         break;
       }
       case 'assistant':
         out.push(assistant(message));
+        if (marked) places.push({ message: out.length - 1, block: -1 });
         results = undefined;
     }
+  });
+  if (cache !== undefined) {
+    return {
+      system: system.length > 0 ? systemBlocks(system, markedSystem, cache.control) : undefined,
+      messages: places.length > 0 ? markBlocks(out, places, cache.control) : out,
+    };
   }
   return {
     system: system.length > 0 ? system.join(ANTHROPIC_SYSTEM_SEPARATOR) : undefined,
     messages: out,
   };
-};
+}

@@ -1,4 +1,22 @@
 import type { JsonObject } from '../model/message';
+import type { CacheTtl } from '../model/promptCache';
+
+/**
+ * A cache breakpoint of the Anthropic Messages API, on the content block (or system text block)
+ * that ends a prefix to cache: `{ type: 'ephemeral' }` for the five-minute cache,
+ * `{ type: 'ephemeral', ttl: '1h' }` for the one-hour cache.
+ *
+ * @example
+ * ```ts
+ * const block: AnthropicTextBlock = { type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } };
+ * ```
+ */
+export interface AnthropicCacheControl {
+  /** The only kind of cache the API has. */
+  readonly type: 'ephemeral';
+  /** `'1h'` for the one-hour cache; absent, the five-minute cache. */
+  readonly ttl?: CacheTtl;
+}
 
 /**
  * A text content block of the Anthropic Messages API.
@@ -11,6 +29,8 @@ import type { JsonObject } from '../model/message';
 export interface AnthropicTextBlock {
   readonly type: 'text';
   readonly text: string;
+  /** A cache breakpoint: the prefix up to and including this block is cached. */
+  readonly cache_control?: AnthropicCacheControl;
 }
 
 /**
@@ -40,6 +60,8 @@ export type AnthropicImageSource =
 export interface AnthropicImageBlock {
   readonly type: 'image';
   readonly source: AnthropicImageSource;
+  /** A cache breakpoint: the prefix up to and including this block is cached. */
+  readonly cache_control?: AnthropicCacheControl;
 }
 
 /**
@@ -56,6 +78,8 @@ export interface AnthropicToolUseBlock {
   readonly id: string;
   readonly name: string;
   readonly input: JsonObject;
+  /** A cache breakpoint: the prefix up to and including this block is cached. */
+  readonly cache_control?: AnthropicCacheControl;
 }
 
 /**
@@ -71,6 +95,8 @@ export interface AnthropicToolResultBlock {
   readonly type: 'tool_result';
   readonly tool_use_id: string;
   readonly content: string | readonly (AnthropicTextBlock | AnthropicImageBlock)[];
+  /** A cache breakpoint: the prefix up to and including this block is cached. */
+  readonly cache_control?: AnthropicCacheControl;
 }
 
 /**
@@ -113,5 +139,25 @@ export interface AnthropicMessage {
  */
 export interface AnthropicTranscript {
   readonly system: string | undefined;
+  readonly messages: readonly AnthropicMessage[];
+}
+
+/**
+ * A conversation in the Anthropic format with cache breakpoints (`toAnthropic(messages, { cache })`):
+ * `system` as a list of text blocks (`undefined` when there is no system text), and the marked
+ * messages' last blocks carrying `cache_control`.
+ *
+ * @example
+ * ```ts
+ * const transcript: AnthropicCachedTranscript = {
+ *   system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+ *   messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }],
+ * };
+ * ```
+ */
+export interface AnthropicCachedTranscript {
+  /** The system texts, one text block each, in order; `undefined` when there are none. */
+  readonly system: readonly AnthropicTextBlock[] | undefined;
+  /** The messages, the marked ones' last blocks with `cache_control`. */
   readonly messages: readonly AnthropicMessage[];
 }

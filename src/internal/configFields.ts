@@ -95,6 +95,12 @@ const oneOf = <const V extends readonly [ConfigValue, ...ConfigValue[]]>(...valu
       : `must be ${values.map(show).join(' or ')}, received ${describeValue(value)}`,
 });
 
+/** A ratio's check: a number above 0 and at most 1 (`NaN`, `Infinity` and strings refused). */
+const ratioProblem = (value: unknown): string | undefined =>
+  typeof value === 'number' && value > 0 && value <= 1
+    ? undefined
+    : `must be a number above 0 and at most 1, received ${describeValue(value)}`;
+
 /**
  * A pruning field's check, which the redundancy planner holds (out of a browser's first load
  * until `enableRedundantPruning()`): none without the planner, where {@link CONFIG_RULES} says
@@ -148,6 +154,7 @@ const ROWS: { readonly [K in keyof MemoryConfig]: ConfigFieldRow<K> } = {
   prune: { default: 'oldest', ...oneOf('oldest', 'redundant') },
   pruneThreshold: { default: 0.9, check: byPlanner('pruneThreshold'), json: 'number' },
   embedder: { default: 'lexical', check: byPlanner('embedder'), json: 'string' },
+  trimTo: { default: 1, check: ratioProblem, json: 'number' },
 };
 
 /**

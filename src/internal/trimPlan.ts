@@ -72,7 +72,8 @@ const NO_RULES: readonly TrimRule[] = /* @__PURE__ */ Object.freeze([]);
  *
  * 1. `'strict'` only: the pairing rules (orphan tool results, unanswered groups);
  * 2. the count rule, then the token rule: drop the oldest unit (one message, or a whole
- *    tool-call group under `'strict'`) while over the limit and more than one unit remains;
+ *    tool-call group under `'strict'`) while over the limit and more than one unit remains; with
+ *    `trimTo` below 1, once a limit binds, while over `trimTo` × each limit ({@link limitsAt});
  * 3. `'reference'` only: the boundary rule, drop leading tool results and tool-call messages
  *    while more than one message remains;
  * 4. `startOn: 'user'`: drop leading units until one starts with a user message, the newest
@@ -97,6 +98,35 @@ export const planTrimOf = (
   return config.toolPairs === 'reference' && !config.pinSystem && config.startOn === null
     ? planReferencePrefix(config, sequence, totalTokens, scope.limits)
     : planUnits(config, sequence, totalTokens, scope, undefined);
+};
+
+/**
+ * The limits the count and token rules trim to: the config's own, or, when `trimTo` is below 1
+ * and the window (`count` messages, `total` tokens) is over a limit, a step's:
+ * `floor(trimTo × maxMessages)` messages (at least 1, what the count rule always keeps) and
+ * `trimTo × maxTokens` tokens. The rules stop where they always stop (the newest unit, pinned
+ * messages), so a step may end above these, never above what `trimTo: 1` keeps. Allocates only
+ * when a step starts.
+ *
+ * @example
+ * ```ts
+ * limitsAt({ ...DEFAULT_CONFIG, maxMessages: 20, maxTokens: 1000, trimTo: 0.7 }, 21, 900);
+ * // { maxMessages: 14, maxTokens: 700 }
+ * ```
+ * @internal
+ */
+export const limitsAt = (
+  config: MemoryConfig,
+  count: number,
+  total: number,
+): Pick<MemoryConfig, 'maxMessages' | 'maxTokens'> => {
+  const { maxMessages, maxTokens, trimTo } = config;
+  return trimTo !== 1 && (count > maxMessages || (maxTokens !== null && total > maxTokens))
+    ? {
+        maxMessages: Math.floor(trimTo * maxMessages) || 1,
+        maxTokens: maxTokens === null ? null : trimTo * maxTokens,
+      }
+    : config;
 };
 
 /**
@@ -133,12 +163,13 @@ const planReferencePrefix = (
   let cut = 0;
   let messageLimit = 0;
   let tokenLimit = 0;
-  if (limits && n > config.maxMessages) {
-    messageLimit = n - config.maxMessages;
+  const { maxMessages, maxTokens } = limits ? limitsAt(config, n, total) : config;
+  if (limits && n > maxMessages) {
+    messageLimit = n - maxMessages;
     for (; cut < messageLimit; cut++) total -= countAt(sequence, cut);
   }
-  if (limits && config.maxTokens !== null) {
-    while (n - cut > 1 && total > config.maxTokens) {
+  if (limits && maxTokens !== null) {
+    while (n - cut > 1 && total > maxTokens) {
       total -= countAt(sequence, cut++);
       tokenLimit++;
     }
@@ -198,8 +229,9 @@ const planUnits = (
       last--;
   }
 
-  const overLimit = (): boolean =>
-    count > config.maxMessages || (config.maxTokens !== null && total > config.maxTokens);
+  // A step (trimTo below 1): once a limit binds, every rule below trims to trimTo × each limit.
+  const { maxMessages, maxTokens } = scope.limits ? limitsAt(config, count, total) : config;
+  const overLimit = (): boolean => count > maxMessages || (maxTokens !== null && total > maxTokens);
 
   // 2a. 'redundant': whole units a newer twin makes redundant, oldest first (see the planner).
   if (redundancy !== undefined && overLimit()) {
@@ -243,9 +275,9 @@ const planUnits = (
   const shouldRemove = (rule: TrimRule, message: Message): boolean => {
     switch (rule) {
       case 'messageLimit':
-        return count > config.maxMessages;
+        return count > maxMessages;
       case 'tokenLimit':
-        return total > (config.maxTokens as number);
+        return total > (maxTokens as number);
       case 'toolPairBoundary':
         return startsToolExchange(message);
       case 'startOn':
@@ -257,7 +289,7 @@ const planUnits = (
 
   if (scope.limits) {
     removeWhile('messageLimit', last);
-    if (config.maxTokens !== null) removeWhile('tokenLimit', last);
+    if (maxTokens !== null) removeWhile('tokenLimit', last);
   }
   if (!strict) removeWhile('toolPairBoundary', last);
   // A window that does not start with a user message is what startOn exists to prevent: it may

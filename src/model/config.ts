@@ -79,6 +79,17 @@ export interface MemoryConfig {
   readonly pruneThreshold: number;
   /** Under `prune: 'redundant'`: which embedder compares messages (default `'lexical'`). */
   readonly embedder: EmbedderName;
+  /**
+   * Trimming in steps, so the prompt prefix stays unchanged for many turns (prompt caches hit):
+   * a number above 0 and at most 1. When an add takes the window over a limit, the trim removes
+   * messages, by the same rules and in the same order as always, until the window holds at most
+   * `floor(trimTo × maxMessages)` messages (at least 1) and at most `trimTo × maxTokens` tokens;
+   * between two such steps the limits remove nothing and the window only grows at its end. What
+   * the rules never remove still stays (pinned system messages, the newest message or tool-call
+   * group), so a step may stop above its target, never above what a trim keeps today. `1`
+   * (default): trim back to the limits themselves on every add that passes one, as the reference.
+   */
+  readonly trimTo: number;
 }
 
 /**
@@ -119,4 +130,5 @@ export interface MemoryOptions {
   readonly prune?: PrunePolicy | undefined;
   readonly pruneThreshold?: number | undefined;
   readonly embedder?: EmbedderName | undefined;
+  readonly trimTo?: number | undefined;
 }

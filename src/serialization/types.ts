@@ -92,6 +92,8 @@ export interface ExtensionDict {
   readonly prune?: 'oldest' | 'redundant';
   readonly prune_threshold?: number;
   readonly embedder?: string;
+  /** `MemoryConfig.trimTo`, written when it is not 1. */
+  readonly trim_to?: number;
   /** One per message of `messages`, rising. */
   readonly positions?: readonly number[];
   readonly next_position?: number;

@@ -5,6 +5,7 @@ import { isSummarized } from '../internal/summarized';
 import type { Message } from '../model/message';
 import type { MemoryState } from '../model/state';
 import { countMessageTokens } from '../tokens/registry';
+import { cacheBreakpoints } from './cacheBreakpoints';
 import { fitBudget } from './fitBudget';
 import { isSendable } from './isSendable';
 import { maskToolResults } from './maskToolResults';
@@ -12,7 +13,7 @@ import { dropEmptyMessages, dropLeadingAssistantTurns } from './providerRules';
 import { readViewOptions } from './readViewOptions';
 import { repairToolPairs, type ViewDraft, type ViewSource } from './repairToolPairs';
 import { summaryMessage } from './summaryMessage';
-import type { ModelView, ModelViewOptions, TranscriptEntry } from './viewTypes';
+import type { MaskToolResults, ModelView, ModelViewOptions, TranscriptEntry } from './viewTypes';
 
 const API = 'modelView';
 
@@ -96,6 +97,15 @@ const transcriptSource = (
  * 5. With `budget`, the oldest groups are left out until the view fits (`'budget'`); the summary,
  *    pinned system messages and the newest group stay.
  * 6. `'anthropic'`: leading assistant turns before the first user turn are left out.
+ * 7. With `cache`, the view marks where its cached prompt prefixes end, as
+ *    `cache.breakpoints`: indices in `messages`, ascending, at most three (Anthropic allows four
+ *    per request; the request's own system prompt takes the fourth): the last of the system
+ *    messages the view begins with (knowledge, summary, a pinned system prompt at the start);
+ *    the last message before the newest turn (which runs from the last user message on); and
+ *    the newest turn's last message. For `'anthropic'`, which lifts system messages into
+ *    `system`, the last two are never system messages. Nothing else of the view changes. The
+ *    prefix before a mark stays the same on the next call as long as nothing leaves the window
+ *    and the budget and masking leave out or mask nothing new (trim in steps: `trimTo`).
  *
  * Afterwards `validateTranscript(view.messages, target)` finds nothing (for `'openai'` and
  * `'anthropic'`), and the last turn is never left unanswered (providers refuse a request whose
@@ -104,8 +114,9 @@ const transcriptSource = (
  *
  * @param state - the memory
  * @param options - `target` (default `'none'`), `budget`, `transcript`, `knowledge`,
- * `maskToolResults`
- * @returns `{ messages, target, changes }`, plus `tokens` and `overBudget` with a budget
+ * `maskToolResults`, `cache`
+ * @returns `{ messages, target, changes }`, plus `tokens` and `overBudget` with a budget and
+ * `cache` with `cache`
  * @throws MemoryArgumentError for a value that is not a memory state, or a wrong option
  * @example
  * ```ts
@@ -120,11 +131,26 @@ const transcriptSource = (
  * const view = modelView(state, { target: 'openai' });
  * view.messages.map((m) => m.role); // ['assistant']
  * view.changes[0]; // { type: 'view/omitted', reason: 'tool-result-without-call', index: 0, … }
+ * modelView(state, { target: 'openai', cache: true }).cache; // { ttl: '5m', breakpoints: [0] }
  * ```
  */
 export const modelView = (state: MemoryState, options?: ModelViewOptions): ModelView => {
   state = readState(state, API);
-  const { target, budget, transcript, knowledge, mask } = readViewOptions(options);
+  const { target, budget, transcript, knowledge, mask, cache } = readViewOptions(options);
+  const view = viewOf(state, target, budget, transcript, knowledge, mask);
+  if (cache === undefined) return view;
+  return { ...view, cache: { ttl: cache, breakpoints: cacheBreakpoints(view.messages, target) } };
+};
+
+/** Rules 1 to 6: the view's messages and changes (and tokens, with a budget). */
+const viewOf = (
+  state: MemoryState,
+  target: ModelView['target'],
+  budget: number | undefined,
+  transcript: readonly TranscriptEntry[] | undefined,
+  knowledge: string | undefined,
+  mask: MaskToolResults | undefined,
+): ModelView => {
   const lead: Message[] = [];
   if (knowledge !== undefined) lead.push(systemMessage(knowledge));
   const summary = summaryMessage(state.summary);

@@ -2,12 +2,21 @@ import { MemoryArgumentError } from '../errors/memoryErrors';
 import { describeValue } from '../util/describeValue';
 import { readOptionFields } from '../internal/readOptionFields';
 import { unreadable } from '../internal/unreadable';
+import { readCacheOption } from './readCacheOption';
 import { readMaskOption } from './readMaskOption';
+import type { CacheTtl } from '../model/promptCache';
 import type { MaskToolResults, ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes';
 
 const API = 'modelView';
 
-const OPTION_NAMES = ['target', 'budget', 'transcript', 'knowledge', 'maskToolResults'] as const;
+const OPTION_NAMES = [
+  'target',
+  'budget',
+  'transcript',
+  'knowledge',
+  'maskToolResults',
+  'cache',
+] as const;
 
 /** A wrong-case or snake_case key the caller probably meant. */
 const OPTION_HINTS: Readonly<Record<string, string>> = {
@@ -19,6 +28,10 @@ const OPTION_HINTS: Readonly<Record<string, string>> = {
   mask: 'maskToolResults',
   maskToolOutput: 'maskToolResults',
   masking: 'maskToolResults',
+  caching: 'cache',
+  cacheControl: 'cache',
+  cache_control: 'cache',
+  promptCache: 'cache',
 };
 
 /** The checked options. */
@@ -28,6 +41,8 @@ export interface ViewOptions {
   readonly transcript: readonly TranscriptEntry[] | undefined;
   readonly knowledge: string | undefined;
   readonly mask: MaskToolResults | undefined;
+  /** The cache's time to live when `cache` is on. */
+  readonly cache: CacheTtl | undefined;
 }
 
 const fail = (what: string): never => {
@@ -65,7 +80,7 @@ const readTranscript = (value: unknown): readonly TranscriptEntry[] => {
 
 /**
  * Reads `modelView`'s options: every key known, `target` one of the three, `budget` an integer
- * ≥ 1 (or absent), `transcript` a list of entries. A wrong option is a `MemoryArgumentError`
+ * ≥ 1 (or absent), `transcript` a list of entries, `cache` `true`, `false` or `{ ttl }`. A wrong option is a `MemoryArgumentError`
  * naming it and its value.
  *
  * @internal
@@ -78,6 +93,7 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       transcript: undefined,
       knowledge: undefined,
       mask: undefined,
+      cache: undefined,
     };
   }
   try {
@@ -86,7 +102,7 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       example: "{ target: 'openai' }",
       hints: OPTION_HINTS,
     }) as ModelViewOptions;
-    const { target = 'none', budget, transcript, knowledge, maskToolResults } = given;
+    const { target = 'none', budget, transcript, knowledge, maskToolResults, cache } = given;
     if (knowledge !== undefined && typeof knowledge !== 'string') {
       fail(
         `options.knowledge must be a string (the knowledge blocks), received ${describeValue(knowledge)}`,
@@ -112,6 +128,7 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       transcript: transcript === undefined ? undefined : readTranscript(transcript),
       knowledge: knowledge === undefined || knowledge.trim() === '' ? undefined : knowledge,
       mask,
+      cache: readCacheOption(cache, 'options.cache', API),
     };
   } catch (error) {
     throw unreadable(error, MemoryArgumentError, API, 'options');

@@ -1,4 +1,5 @@
 import type { Message } from '../model/message';
+import type { CacheBreakpoints, CacheTtl } from '../model/promptCache';
 
 /**
  * Whose message rules a model view meets.
@@ -154,6 +155,18 @@ export interface MaskToolResults {
 }
 
 /**
+ * `modelView`'s `cache` option: `true` marks the view's cache breakpoints for the five-minute
+ * cache, `{ ttl: '1h' }` for the one-hour cache (`{}` and `{ ttl: '5m' }` are `true`); `false`,
+ * `null` or absent mark none.
+ *
+ * @example
+ * ```ts
+ * const cache: ViewCacheOption = { ttl: '1h' };
+ * ```
+ */
+export type ViewCacheOption = boolean | { readonly ttl?: CacheTtl | undefined };
+
+/**
  * What `modelView` takes besides the state.
  *
  * @example
@@ -194,6 +207,15 @@ export interface ModelViewOptions {
    * masking.
    */
   readonly maskToolResults?: MaskToolResults | null | undefined;
+  /**
+   * Mark where the view's cached prompt prefixes end (rule 7): the view gets
+   * `cache: { ttl, breakpoints }`, at most three message indices (the end of the leading system
+   * messages, of the stable part before the newest turn, and of the newest turn), which the
+   * Anthropic adapter sends as `cache_control` and the OpenAI adapter as a `prompt_cache_key`
+   * (with a key). `true`: the five-minute cache; `{ ttl: '1h' }`: the one-hour cache. The
+   * messages are the same with or without it. Default: no marks.
+   */
+  readonly cache?: ViewCacheOption | null | undefined;
 }
 
 /**
@@ -204,6 +226,8 @@ export interface ModelViewOptions {
  * - `changes`: every message left out and every tool call answered in the view, in order.
  * - `tokens`: the view's token count with the state's tokenizer, when a `budget` was given.
  * - `overBudget`: `true` when what may not be left out alone exceeds the budget.
+ * - `cache`: with `options.cache`, the time to live and the indices in `messages` of the
+ *   messages that end a cached prefix (`modelView`'s rule 7).
  *
  * @example
  * ```ts
@@ -217,4 +241,5 @@ export interface ModelView {
   readonly changes: readonly ViewChange[];
   readonly tokens?: number;
   readonly overBudget?: boolean;
+  readonly cache?: CacheBreakpoints;
 }

@@ -362,3 +362,50 @@ describe('review fixes: what the model sees', () => {
     ]);
   });
 });
+
+describe('summarize-on-trim under trimTo (issue #29): once per step', () => {
+  it('summarizes each step in one call, and between steps every request extends the one before', async () => {
+    // maxMessages 10, trimTo 0.5: a turn adds two messages, so every third turn's question takes
+    // the window to 11 and one step brings it down to 5.
+    const memory = new ConversationMemory({ maxMessages: 10, trimTo: 0.5 });
+    const main = numberedReplies('resp');
+    const summarizer = numberedReplies('SUM');
+    const events: unknown[][] = [];
+    // How many main requests were made when each summary was committed.
+    const summarizedBefore = new Set<number>();
+    const observer: AgentObserver = {
+      onMemoryTrim: (_, removed, remaining) => events.push(['trim', removed, remaining]),
+      onMemorySummarize: (_, summary) => {
+        events.push(['summarize', summary]);
+        summarizedBefore.add(main.requests.length);
+      },
+    };
+    const agent = createAgent({
+      provider: main,
+      memory,
+      observers: [observer],
+      config: { summarizeOnTrim: true, summarizeProvider: summarizer },
+    });
+    for (let turn = 1; turn <= 12; turn++) await agent.run(`user${turn}`);
+
+    expect(events).toEqual([
+      ['trim', 6, 5],
+      ['summarize', 'SUM1'],
+      ['trim', 6, 5],
+      ['summarize', 'SUM1 SUM2'],
+      ['trim', 6, 5],
+      ['summarize', 'SUM1 SUM2 SUM3'],
+    ]);
+    expect(summarizer.requests).toHaveLength(3);
+    // The prompt (summary first) changes only when a step's summary is committed (after the
+    // step's turn; its held messages are sent raw until then): every other request starts with
+    // the whole request before it.
+    expect([...summarizedBefore]).toEqual([6, 9, 12]);
+    for (let i = 1; i < main.requests.length; i++) {
+      const before = main.requests[i - 1]?.messages ?? [];
+      const prefix = main.requests[i]?.messages.slice(0, before.length);
+      if (summarizedBefore.has(i)) expect(prefix, `request ${i}`).not.toEqual(before);
+      else expect(prefix, `request ${i}`).toEqual(before);
+    }
+  });
+});

@@ -289,6 +289,8 @@ describe('bad input and replies', () => {
       'onError',
       'maskToolResults',
       'markInterrupted',
+      'cache',
+      'cacheKey',
     ];
     const provider = new LocalProvider();
     fc.assert(
@@ -306,7 +308,7 @@ describe('bad input and replies', () => {
           })();
           expect(error).toBeInstanceOf(AgentConfigError);
           expect((error as AgentConfigError).detail).toMatch(
-            /^options\.config(\.|\[).* is not an option( \(did you mean \w+\?\))?; expected model, systemPrompt, maxIterations, summarizeOnTrim, summarizeProvider, summarizeModel, summarizeMaxTokens, onError, maskToolResults, markInterrupted$/s,
+            /^options\.config(\.|\[).* is not an option( \(did you mean \w+\?\))?; expected model, systemPrompt, maxIterations, summarizeOnTrim, summarizeProvider, summarizeModel, summarizeMaxTokens, onError, maskToolResults, markInterrupted, cache, cacheKey$/s,
           );
         },
       ),

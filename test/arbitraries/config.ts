@@ -28,6 +28,16 @@ export const maxTokensArb: fc.Arbitrary<number | null> = fc.oneof(
 );
 
 /**
+ * A `trimTo`: 1 (the reference's trim, on every add that passes a limit) a third of the time, else
+ * a step ratio: the issue's 0.5 or 0.7, or any number above 0 and at most 1.
+ */
+export const trimToArb: fc.Arbitrary<number> = fc.oneof(
+  fc.constant(1),
+  fc.constantFrom(0.5, 0.7),
+  fc.double({ min: Number.MIN_VALUE, max: 1, noNaN: true }),
+);
+
+/**
  * A tokenizer name: mostly `'heuristic'`, sometimes a real gpt-tokenizer encoding or a registered
  * custom tokenizer.
  */

@@ -28,6 +28,7 @@ export const CONFIG_VALUE_ARBS: {
     fc.double({ min: Number.MIN_VALUE, max: 1, noNaN: true }),
   ),
   embedder: fc.constantFrom('lexical', TEST_EMBEDDER),
+  trimTo: fc.oneof(fc.constant(1), fc.double({ min: Number.MIN_VALUE, max: 1, noNaN: true })),
 };
 
 /** A valid config with every field drawn from its whole domain. */

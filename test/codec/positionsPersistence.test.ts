@@ -515,7 +515,7 @@ describe('decodeConfig and createMemory reject bad policy values, naming field a
       pinSystem: 'x',
     });
     expect(E.isLeft(decoded) && decoded.left.problems).toEqual([
-      'tool_pairs is not an option (did you mean toolPairs?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder',
+      'tool_pairs is not an option (did you mean toolPairs?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder, trimTo',
       'toolPairs must be "reference" or "strict", received "x"',
       'startOn must be "user" or null, received "x"',
       'pinSystem must be true or false, received "x"',

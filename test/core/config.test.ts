@@ -4,8 +4,11 @@ import {
   createMemory,
   decodeConfig,
   DEFAULT_CONFIG,
+  fromDict,
   isConversationMemoryError,
   MemoryConfigError,
+  reconfigure,
+  toDict,
 } from 'conversation-memory';
 import { registerTokenizer } from 'conversation-memory/tokens';
 
@@ -29,6 +32,7 @@ describe('createMemory', () => {
         prune: 'oldest',
         pruneThreshold: 0.9,
         embedder: 'lexical',
+        trimTo: 1,
       },
       messages: [],
       tokenCounts: [],
@@ -101,7 +105,7 @@ describe('createMemory', () => {
 
   it('reports every problem at once, unknown options with a hint', () => {
     expect(problemsOf({ max_messages: 5, maxMessages: 0, maxTokens: 'x' })).toEqual([
-      'max_messages is not an option (did you mean maxMessages?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder',
+      'max_messages is not an option (did you mean maxMessages?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder, trimTo',
       'maxMessages must be at least 1, received 0',
       'maxTokens must be a number, received string "x"',
     ]);
@@ -118,6 +122,47 @@ describe('createMemory', () => {
     expect(createMemory({ tokenizer: 'config-test-words' }).config.tokenizer).toBe(
       'config-test-words',
     );
+  });
+});
+
+describe('trimTo (issue #29)', () => {
+  // The class of refused values: not a number, not above 0, above 1, not finite.
+  it.each([
+    [0, '0'],
+    [-0, '-0'],
+    [-0.5, '-0.5'],
+    [-Number.MIN_VALUE, '-5e-324'],
+    [1.0000000000000002, '1.0000000000000002'],
+    [1.5, '1.5'],
+    [2, '2'],
+    [Number.NaN, 'NaN'],
+    [Number.POSITIVE_INFINITY, 'Infinity'],
+    [Number.NEGATIVE_INFINITY, '-Infinity'],
+    ['0.7', '"0.7"'],
+    [null, 'null'],
+    [true, 'true'],
+    [[0.7], 'an array of length 1'],
+  ])('refuses %o everywhere a config is read, naming trimTo and the value', (value, shown) => {
+    const problem = `trimTo must be a number above 0 and at most 1, received ${shown}`;
+    expect(() => createMemory({ trimTo: value as never })).toThrow(MemoryConfigError);
+    expect(() => createMemory({ trimTo: value as never })).toThrow(
+      `[conversation-memory] createMemory: ${problem}`,
+    );
+    expect(problemsOf({ trimTo: value })).toEqual([problem]);
+    expect(() => reconfigure(createMemory(), { trimTo: value as never })).toThrow(
+      `[conversation-memory] reconfigure: ${problem}`,
+    );
+    const file = { ...toDict(createMemory()), conversation_memory: { trim_to: value } };
+    const decoded = fromDict(file);
+    expect(E.isLeft(decoded)).toBe(true);
+    if (E.isLeft(decoded)) {
+      expect(decoded.left.problems.join('\n')).toMatch(/conversation_memory\.trim_to/);
+    }
+  });
+
+  it.each([1, 0.7, 0.5, 0.01, Number.MIN_VALUE])('accepts %d, kept in the config', (trimTo) => {
+    expect(createMemory({ trimTo }).config.trimTo).toBe(trimTo);
+    expect(decodeConfig({ trimTo })).toEqual(E.right({ ...DEFAULT_CONFIG, trimTo }));
   });
 });
 

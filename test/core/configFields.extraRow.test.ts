@@ -73,7 +73,7 @@ describe('a config field added only to the table', () => {
 
   it('is an option that createMemory lists and suggests', () => {
     expect(() => createMemory({ testOnlyRatoi: 0.5 } as never)).toThrow(
-      'testOnlyRatoi is not an option (did you mean testOnlyRatio?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder, testOnlyRatio',
+      'testOnlyRatoi is not an option (did you mean testOnlyRatio?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder, trimTo, testOnlyRatio',
     );
   });
 

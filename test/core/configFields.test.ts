@@ -39,6 +39,7 @@ const FILE_PATHS: { readonly [K in keyof MemoryConfig]: string } = {
   prune: 'conversation_memory.prune',
   pruneThreshold: 'conversation_memory.prune_threshold',
   embedder: 'conversation_memory.embedder',
+  trimTo: 'conversation_memory.trim_to',
 };
 
 /** The value at a dotted path of a file (`conversation_memory.tool_pairs`). */

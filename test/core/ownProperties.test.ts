@@ -144,7 +144,7 @@ describe('names of Object.prototype are not found by lookups', () => {
       if (E.isRight(result)) return;
       expect(result.left.problems).toHaveLength(1);
       expect(result.left.problems[0]).toMatch(
-        /is not an option; expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder$/,
+        /is not an option; expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder, trimTo$/,
       );
       expect(result.left.message).not.toMatch(/did you mean|native code|function/);
     },

@@ -18,7 +18,7 @@ import {
   type TrimmedEffect,
 } from 'conversation-memory';
 import { countMessageTokens } from 'conversation-memory/tokens';
-import { WORDS_TOKENIZER } from '../arbitraries/config';
+import { trimToArb, WORDS_TOKENIZER } from '../arbitraries/config';
 import { driverStepsArb, type DriverStep } from '../arbitraries/toolConversation';
 import { checkPurity } from '../laws';
 import { PolicyModel } from '../laws/policyModel';
@@ -44,6 +44,7 @@ const configArb: fc.Arbitrary<MemoryConfig> = fc.record({
   prune: fc.constant('oldest' as const),
   pruneThreshold: fc.constant(0.9),
   embedder: fc.constant('lexical'),
+  trimTo: trimToArb,
 });
 
 /** A whole config, or some of its fields (possibly none, possibly all equal to the state's). */

@@ -243,7 +243,7 @@ describe('memoryActions.reconfigured', () => {
     expect(bad._tag).toBe('Left');
     if (bad._tag === 'Left') {
       expect(bad.left.problems).toEqual([
-        'payload: max_tokens is not an option (did you mean maxTokens?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder',
+        'payload: max_tokens is not an option (did you mean maxTokens?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder, trimTo',
         'payload: maxMessages must be at least 1, received 0',
         'payload: pinSystem must be true or false, received "no"',
       ]);

@@ -19,6 +19,7 @@ import {
   getPositions,
 } from 'conversation-memory';
 import { countHeuristicTokens } from '../../src/tokens/heuristic';
+import { trimToArb } from '../arbitraries/config';
 import { driverStepsArb, type DriverStep } from '../arbitraries/toolConversation';
 import { PolicyModel, type ModelTrim } from '../laws/policyModel';
 
@@ -41,6 +42,7 @@ const policyConfigArb = (toolPairs: 'strict' | 'reference'): fc.Arbitrary<Memory
     prune: fc.constant('oldest' as const),
     pruneThreshold: fc.constant(0.9),
     embedder: fc.constant('lexical'),
+    trimTo: trimToArb,
   });
 
 const requestsTools = (message: Message): boolean =>

@@ -37,6 +37,8 @@ const expected: Readonly<Record<string, string>> = {
   'eventSourcedAgent.ts':
     'event-sourced agent: child killed with SIGKILL at version 4, resumed from the stream, finished at version 8; load equals replay',
   'modelView.ts': 'model view: 6 messages sent, 1 changes, 0 violations; memory unchanged',
+  'promptCaching.ts':
+    'prompt caching: 3 calls, each with the system prompt and the newest turn marked (2, 3, 3 breakpoints)',
   'streamingAgent.ts':
     'streaming agent: 2 model calls, 1 tool call, the streamed text is the final answer',
   'memoryTour.ts':

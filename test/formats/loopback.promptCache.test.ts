@@ -16,7 +16,7 @@ import { either as E } from 'fp-ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fromAnthropicReply, type CompletionUsage, type Message } from 'conversation-memory';
 import { assistant, user } from '../helpers';
-import { openaiCachedTokens } from '../support/loopback/openaiCache';
+import { openaiCachedTokens } from '../support/loopback/openaiPromptCache';
 import { type AnthropicServer, startAnthropicServer } from '../support/loopback/anthropicServer';
 import { request, useOpenAIServer } from '../support/openaiHarness';
 

@@ -15,6 +15,9 @@ import type { MemoryConfig, Message, TrimRule } from 'conversation-memory';
  * - Both: pinned system messages (`pinSystem`) belong to no unit and are never removed, but count;
  *   the count rule, then the token rule, then (`startOn: 'user'`) the start rule remove the
  *   oldest unit while more than one unit remains.
+ * - `trimTo` (issue #29): when the window (after the pairing rules) is over a limit, the count and
+ *   token rules (and the redundant rule before them) remove down to `floor(trimTo × maxMessages)`
+ *   messages (at least 1) and `trimTo × maxTokens` tokens instead of the limits themselves.
  */
 export interface ModelEntry {
   readonly message: Message;
@@ -139,7 +142,15 @@ export class PolicyModel {
       if (!rules.has(i)) total += entry.tokens;
     });
     const twins = new Map<number, number>();
-    const over = (): boolean => count > maxMessages || (maxTokens !== null && total > maxTokens);
+    // A step: over a limit, trim down to trimTo × each limit.
+    const stepping = limits && (count > maxMessages || (maxTokens !== null && total > maxTokens));
+    const messageTarget = stepping
+      ? Math.max(1, Math.floor(this.config.trimTo * maxMessages))
+      : maxMessages;
+    const tokenTarget =
+      maxTokens === null ? null : stepping ? this.config.trimTo * maxTokens : maxTokens;
+    const over = (): boolean =>
+      count > messageTarget || (tokenTarget !== null && total > tokenTarget);
     if (limits && this.config.prune === 'redundant' && this.twin !== undefined && over()) {
       this.removeRedundant(window, rules, units, twins, over, (i) => {
         count--;
@@ -156,8 +167,10 @@ export class PolicyModel {
       }
     };
     if (limits) {
-      while (units.length > 1 && count > maxMessages) drop('messageLimit');
-      if (maxTokens !== null) while (units.length > 1 && total > maxTokens) drop('tokenLimit');
+      while (units.length > 1 && count > messageTarget) drop('messageLimit');
+      if (tokenTarget !== null) {
+        while (units.length > 1 && total > tokenTarget) drop('tokenLimit');
+      }
     }
     if (!strict) {
       while (units.length > 1 && (first().role === 'tool' || requestsTools(first()))) {

@@ -16,6 +16,7 @@ import {
 } from 'conversation-memory';
 import { registerEmbedder } from 'conversation-memory/pruning';
 import { countHeuristicTokens } from '../../src/tokens/heuristic';
+import { trimToArb } from '../arbitraries/config';
 import { PolicyModel } from '../laws/policyModel';
 import { plainTwin } from './plainTwin';
 
@@ -78,6 +79,7 @@ const configArb = fc.record({
   prune: fc.constant('redundant' as const),
   pruneThreshold: fc.constant(1),
   embedder: fc.constant('lexical' as string),
+  trimTo: trimToArb,
 });
 
 /** The messages of a step (one batch per element). */

@@ -311,3 +311,15 @@ export const redundantLog = (): EventLog => {
   }
   return log;
 };
+
+/**
+ * A log under `trimTo: 0.5` (issue #29): six user messages into a window of four, so the fifth
+ * add is one step down to two messages (three removed in one effect) and the sixth adds one.
+ */
+export const steppedLog = (): EventLog => {
+  let log = createEventLog({ maxMessages: 4, tokenizer: 'heuristic', trimTo: 0.5 });
+  for (let k = 0; k < 6; k++) {
+    log = appendAction(log, memoryActions.messageAdded(userMessage(`question ${k}`)));
+  }
+  return log;
+};

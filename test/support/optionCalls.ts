@@ -41,6 +41,7 @@ import {
   memoryActions,
   modelView,
   reconfigure,
+  toAnthropic,
   toDict,
   userMessage,
   type AgentStreamEvent,
@@ -855,12 +856,24 @@ const otherCalls = (): OptionCall[] => [
       transcript: [{ message: userMessage('hello'), position: 0 }],
       knowledge: '[Known Entities]\n- Alice',
       maskToolResults: { keepLast: 1 },
+      cache: { ttl: '1h' },
     },
     typo: {
       options: { budjet: 100 },
       message: 'modelView: options.budjet is not an option (did you mean budget?)',
     },
     open: () => ({ run: (o) => modelView(stateWith('hello'), o as never).messages }),
+  },
+  {
+    call: 'toAnthropic',
+    api: 'toAnthropic',
+    error: MemoryArgumentError,
+    options: { cache: { ttl: '5m', breakpoints: [0] } },
+    typo: {
+      options: { cahce: { ttl: '5m', breakpoints: [0] } },
+      message: 'toAnthropic: options.cahce is not an option (did you mean cache?)',
+    },
+    open: () => ({ run: (o) => toAnthropic([userMessage('hello')], o as never).messages }),
   },
   {
     call: 'createAgent',
@@ -870,7 +883,7 @@ const otherCalls = (): OptionCall[] => [
       provider,
       memory: new ConversationMemory(CONFIG),
       tools: [],
-      config: { systemPrompt: 'Be brief.' },
+      config: { systemPrompt: 'Be brief.', cache: { ttl: '1h' }, cacheKey: 'thread-7' },
       observers: [],
     },
     typo: {

@@ -83,7 +83,7 @@ describe('strict options', () => {
   it('createMemory keeps its messages, and now suggests a near miss too', () => {
     // The message users and hidden checks compare: unchanged for snake_case keys.
     expect(() => createMemory({ max_messages: 3 } as never)).toThrow(
-      '[conversation-memory] createMemory: max_messages is not an option (did you mean maxMessages?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder',
+      '[conversation-memory] createMemory: max_messages is not an option (did you mean maxMessages?); expected maxMessages, maxTokens, tokenizer, toolPairs, startOn, pinSystem, prune, pruneThreshold, embedder, trimTo',
     );
     // New: a misspelling gets the same did-you-mean as every other options object.
     expect(() => createMemory({ maxTokns: 3 } as never)).toThrow(

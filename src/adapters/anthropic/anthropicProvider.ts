@@ -105,6 +105,12 @@ const checkOptions = (options: AnthropicProviderOptions): AnthropicProviderOptio
  * - `messages`: `toAnthropic(request.messages).messages` (tool calls as `tool_use` blocks,
  *   consecutive tool results merged into one user message, images as image blocks);
  * - `tools`: `[{ name, description, input_schema: parameters }]`, only when there are tools;
+ * - with `request.cache` (the agent's `config.cache`, or a view's `cache`): `cache_control:
+ *   { type: 'ephemeral' }` (with `ttl: '1h'` for the one-hour cache) on the last block of each
+ *   message at `cache.breakpoints` (see `toAnthropic`), `system` as text blocks, and one more on
+ *   the system prompt's block when the breakpoints leave room (four in all, the API's limit).
+ *   Tools are never marked: they come first, so every breakpoint caches them too. Without
+ *   `cache`, nothing of this is sent;
  * - the request's `signal`, passed to the client's request options.
  *
  * The reply becomes one assistant message (see `fromAnthropicReply`: text blocks joined, tool_use

@@ -4,6 +4,8 @@ import {
   fromAnthropicReply,
   ProviderResponseError,
   toAnthropic,
+  type AnthropicCacheControl,
+  type AnthropicTextBlock,
   type CompletionRequest,
   type CompletionResult,
 } from 'conversation-memory';
@@ -19,6 +21,41 @@ export interface MessagesSettings {
   readonly defaultModel: string | undefined;
   readonly defaultMaxTokens: number;
 }
+
+/** The most `cache_control` blocks a request may have. */
+const MAX_BREAKPOINTS = 4;
+
+/**
+ * `system` and `messages` of a request. Without `request.cache`: `system` is the system prompt
+ * and the system messages' texts joined with a blank line. With it: `system` is text blocks (the
+ * system prompt's first), the view's breakpoints are marked by `toAnthropic`, and the system
+ * prompt's block is marked too when the breakpoints leave room (at most four in all).
+ */
+const transcriptOf = (
+  request: CompletionRequest,
+): { system: string | readonly AnthropicTextBlock[] | undefined; messages: unknown } => {
+  const { cache } = request;
+  if (cache === undefined) {
+    const transcript = toAnthropic(request.messages);
+    const system = [request.systemPrompt, transcript.system ?? '']
+      .filter((text) => text !== '')
+      .join(ANTHROPIC_SYSTEM_SEPARATOR);
+    return { system: system === '' ? undefined : system, messages: transcript.messages };
+  }
+  const transcript = toAnthropic(request.messages, { cache });
+  const blocks: AnthropicTextBlock[] = [];
+  if (request.systemPrompt !== '') {
+    const marked = cache.breakpoints.length < MAX_BREAKPOINTS;
+    const control = cache.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+    blocks.push({
+      type: 'text',
+      text: request.systemPrompt,
+      ...(marked ? { cache_control: control as AnthropicCacheControl } : {}),
+    });
+  }
+  blocks.push(...(transcript.system ?? []));
+  return { system: blocks.length === 0 ? undefined : blocks, messages: transcript.messages };
+};
 
 /**
  * The Messages API parameters of a request (see `anthropicProvider` for each field).
@@ -45,16 +82,13 @@ export const messagesParams = (
       `the request names no model and the provider has no defaultModel`,
     );
   }
-  const transcript = toAnthropic(request.messages);
-  const system = [request.systemPrompt, transcript.system ?? '']
-    .filter((text) => text !== '')
-    .join(ANTHROPIC_SYSTEM_SEPARATOR);
+  const { system, messages } = transcriptOf(request);
   const tools = request.tools ?? [];
   const params = {
     model,
     max_tokens: request.maxTokens ?? settings.defaultMaxTokens,
-    ...(system === '' ? {} : { system }),
-    messages: transcript.messages,
+    ...(system === undefined ? {} : { system }),
+    messages,
     ...(tools.length === 0
       ? {}
       : {

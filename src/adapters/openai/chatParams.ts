@@ -5,6 +5,7 @@ import {
   type CompletionRequest,
   type ToolSpec,
 } from 'conversation-memory';
+import { promptCacheKey } from './promptCacheKey';
 
 /** The parameters of one Chat Completions call, before `stream` is chosen. */
 export type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
@@ -53,5 +54,8 @@ export const chatParams = (
   if (request.maxTokens !== undefined) params.max_completion_tokens = request.maxTokens;
   if (request.tools !== undefined && request.tools.length > 0)
     params.tools = request.tools.map(toTool);
+  // OpenAI caches prefixes by itself; the key routes the calls of one conversation together.
+  const key = request.cache?.key;
+  if (key !== undefined && key !== '') params.prompt_cache_key = promptCacheKey(key);
   return params;
 };

@@ -91,6 +91,11 @@ const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
  *   server that knows only `max_tokens` ignores or refuses the newer name;
  * - `tools: [{ type: 'function', function: { name, description, parameters } }]` only when the
  *   request has tools (the API refuses an empty list);
+ * - `prompt_cache_key: request.cache.key` when the request has a cache key (the agent's
+ *   `config.cache` gives its session's or event stream's key, or `config.cacheKey`), so the calls
+ *   of one conversation reach the same prompt cache; a key over 64 characters (the API's limit)
+ *   is sent as its first 49 characters, `~` and a hash of the whole key. OpenAI caches prefixes
+ *   by itself: the view's breakpoints are not sent;
  * - `request.signal` as the call's `signal`.
  *
  * The reply is read with `fromOpenAIChatCompletion`: the first choice's message (text, tool calls

@@ -72,6 +72,7 @@ export const assembleRunContext = (
     knowledge: knowledge === undefined ? undefined : knowledgeRun(knowledge),
     mask: checked.mask === undefined ? undefined : { keep: checked.mask, view: undefined },
     markInterrupted: checked.markInterrupted,
+    cache: checked.cache,
   };
   const runTools: AgentTool[] = [];
   // The knowledge tools act for this run (its memory, stream and store revision).

@@ -7,6 +7,7 @@ import type { Message } from '../../model/message';
 import type { EventJournal } from './eventJournal';
 import type { MaskToolResults, ViewTarget } from '../../view/viewTypes';
 import type { RunView } from './runView';
+import type { CacheTtl } from '../../model/promptCache';
 import type { AgentStreamEvent } from '../streamEvents';
 
 /**
@@ -59,6 +60,8 @@ export interface RunContext {
   readonly knowledge?: KnowledgeRun | undefined;
   /** With `config.maskToolResults`: what each view keeps, and the run's transcript. */
   readonly mask?: MaskRun | undefined;
+  /** `config.cache`: each main call's view marks its breakpoints; the request carries the key. */
+  readonly cache?: { readonly ttl: CacheTtl; readonly key: string | undefined } | undefined;
   /** `config.markInterrupted`: interrupted replies end with ` [interrupted]` in each view. */
   readonly markInterrupted?: boolean | undefined;
   /** With `agent.stream`: receives each event of the run as it happens. */

@@ -178,18 +178,21 @@ export const runAgent = async (
   for (let iteration = 1; ; iteration++) {
     if (iteration > 1) await summarizePending(context, iteration);
     const seen = { text: '' };
-    const { messages } = view.view(
+    const { messages, cache } = view.view(
       memory,
       context.target,
       knowledgeText(context, view.messages()),
       context.mask?.keep,
+      context.cache?.ttl,
     );
+    const key = context.cache?.key;
     const request = {
       model: context.model,
       systemPrompt: context.systemPrompt,
       messages: context.markInterrupted === true ? markInterrupted(messages) : messages,
       ...(context.toolSpecs.length > 0 ? { tools: context.toolSpecs } : {}),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(cache === undefined ? {} : { cache: key === undefined ? cache : { ...cache, key } }),
     };
     let result: CompletionResult;
     try {

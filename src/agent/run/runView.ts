@@ -2,6 +2,7 @@ import type { ConversationMemory } from '../../facade/ConversationMemory';
 import { createMemory } from '../../core/createMemory';
 import { getPositions } from '../../core/selectors';
 import type { Message } from '../../model/message';
+import type { CacheTtl } from '../../model/promptCache';
 import type { MemoryState } from '../../model/state';
 import { modelView } from '../../view/modelView';
 import type { MaskToolResults, ModelView, TranscriptEntry, ViewTarget } from '../../view/viewTypes';
@@ -50,13 +51,15 @@ export class RunView {
 
   /**
    * The model view of the next call: `modelView` of the memory with the run's transcript, the
-   * knowledge blocks (when there are any) first, and stale tool output masked (with `mask`).
+   * knowledge blocks (when there are any) first, stale tool output masked (with `mask`), and its
+   * cache breakpoints marked (with `cache`).
    */
   view(
     memory: ConversationMemory | undefined,
     target: ViewTarget,
     knowledge?: string,
     mask?: MaskToolResults,
+    cache?: CacheTtl,
   ): ModelView {
     const state = memory?.state ?? (emptyState ??= createMemory());
     return modelView(state, {
@@ -64,6 +67,7 @@ export class RunView {
       transcript: this.#entries,
       ...(knowledge === undefined ? {} : { knowledge }),
       ...(mask === undefined ? {} : { maskToolResults: mask }),
+      ...(cache === undefined ? {} : { cache: { ttl: cache } }),
     });
   }
 

@@ -71,6 +71,8 @@ const configText = (config: MemoryConfig): string =>
           `prune redundant (threshold ${config.pruneThreshold}, embedder ${escapeText(config.embedder, 30)})`,
         ]
       : []),
+    // Trimming in steps; a log written before the field has none: the default, 1, says nothing.
+    ...(config.trimTo === 1 ? [] : [`trimTo ${config.trimTo}`]),
   ].join(', ');
 
 /**

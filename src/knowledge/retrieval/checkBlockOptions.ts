@@ -21,7 +21,8 @@ const MODULE_KEYS: Readonly<Record<string, readonly string[]>> = {
   entities: ['budget'],
   knowledge: ['budget', 'maxContextChars'],
 };
-const MIN_CONTEXT_CHARS = TRUNCATED_SUFFIX.length;
+// In a pure-annotated function, so a bundle that never checks block options drops it.
+const MIN_CONTEXT_CHARS = /* @__PURE__ */ (() => TRUNCATED_SUFFIX.length)();
 
 const fail = (what: string): never => {
   throw new MemoryArgumentError(API, what);

@@ -4,7 +4,7 @@
  *
  * Test support only: it is not part of the library.
  */
-import type { AnthropicCacheUsage } from './anthropicCache';
+import type { AnthropicCacheUsage } from './anthropicPromptCache';
 import type { WireBlock, WireMessage } from './anthropicRules';
 
 /** A request body as the client sent it (recorded before validation, so it may be invalid). */

@@ -9,6 +9,7 @@
  */
 
 import { blocks } from './anthropicBlocks';
+import { checkCacheControl } from './anthropicCache';
 import { type Check, first, isObject, own, required, string } from './anthropicCheck';
 
 /** Tool names, as the API checks them. */
@@ -107,5 +108,6 @@ export const checkRequestShape = (body: unknown): Check => {
     },
     () => system(own(body, 'system')),
     () => tools(own(body, 'tools')),
+    () => checkCacheControl(body),
   );
 };

@@ -24,7 +24,7 @@ import {
   type ScriptedMessage,
   type ScriptedReply,
 } from './anthropicReply';
-import { anthropicPromptCache } from './anthropicCache';
+import { anthropicPromptCache } from './anthropicPromptCache';
 import { checkConversation } from './anthropicRules';
 import { checkRequestShape } from './anthropicSchema';
 import { eventsFor } from './anthropicStream';

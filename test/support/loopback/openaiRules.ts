@@ -126,6 +126,24 @@ const checkToolTurns = (messages: readonly ChatRequestMessage[]): OpenAIErrorBod
   return unanswered();
 };
 
+/** The longest `prompt_cache_key` the API takes. */
+export const PROMPT_CACHE_KEY_MAX_LENGTH = 64;
+
+/**
+ * `prompt_cache_key` a string of at most 64 characters, or null (the API's texts, quoted in
+ * public bug reports: `Invalid 'prompt_cache_key': string too long. …`, `string_above_max_length`).
+ */
+const checkPromptCacheKey = (value: unknown): OpenAIErrorBody | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') return invalidType('prompt_cache_key', 'a string', value);
+  if (value.length <= PROMPT_CACHE_KEY_MAX_LENGTH) return undefined;
+  return invalidRequest(
+    `Invalid 'prompt_cache_key': string too long. Expected a string with maximum length ${PROMPT_CACHE_KEY_MAX_LENGTH}, but got a string with length ${value.length} instead.`,
+    'prompt_cache_key',
+    'string_above_max_length',
+  );
+};
+
 /** `stream` a boolean or null; `stream_options` an object, and only with `stream: true`. */
 const checkStream = (body: Record<string, unknown>): OpenAIErrorBody | undefined => {
   const stream = body['stream'];
@@ -172,6 +190,7 @@ export const checkChatRequest = (body: unknown): CheckedRequest => {
     checkTokens(body, 'max_completion_tokens') ??
     checkTokens(body, 'max_tokens') ??
     checkTools(body['tools']) ??
+    checkPromptCacheKey(body['prompt_cache_key']) ??
     messages.reduce<OpenAIErrorBody | undefined>(
       (found, message, i) => found ?? checkMessage(message, i),
       undefined,

@@ -23,7 +23,7 @@ import {
   type EmbeddingsRequestBody,
   type ScriptedEmbeddingsReply,
 } from './openaiEmbeddings';
-import { openaiPromptCache } from './openaiCache';
+import { openaiPromptCache } from './openaiPromptCache';
 import { completionFor, type ScriptedReply } from './openaiReply';
 import { checkChatRequest } from './openaiRules';
 import { chunksFor } from './openaiStream';

@@ -38,7 +38,8 @@ const start = (): void => {
     `maxMessages ${config.maxMessages}, maxTokens ${config.maxTokens ?? 'none'}, ` +
     `tokenizer ${data.tokenizer}, toolPairs ${config.toolPairs}` +
     `${config.pinSystem ? ', pinSystem' : ''}${config.startOn === null ? '' : `, startOn ${config.startOn}`}` +
-    `${config.prune === 'redundant' ? `, prune redundant (threshold ${config.pruneThreshold}, embedder ${config.embedder})` : ''}`;
+    `${config.prune === 'redundant' ? `, prune redundant (threshold ${config.pruneThreshold}, embedder ${config.embedder})` : ''}` +
+    `${config.trimTo === 1 ? '' : `, trimTo ${config.trimTo}`}`;
 
   const slider = byId<HTMLInputElement>('slider');
   slider.max = String(last);
