@@ -14,7 +14,8 @@ import { ownStruct } from './ownStruct';
 import { replyFailure, type ProviderReply } from './providerReply';
 import { reportErrors } from './report';
 import { taggedCodec } from './taggedCodec';
-import { TokenCount } from './tokenCount';
+import { NullableTokenCount, TokenCount } from './tokenCount';
+import type { CompletionUsage } from '../model/completion';
 
 const API = 'fromAnthropicReply';
 
@@ -66,10 +67,40 @@ const replyCodec = (budget: ProblemBudget) => {
       usage: /* @__PURE__ */ ownStruct(
         'usage object',
         { input_tokens: TokenCount, output_tokens: TokenCount },
-        {},
+        {
+          cache_read_input_tokens: NullableTokenCount,
+          cache_creation_input_tokens: NullableTokenCount,
+        },
       ),
     },
   );
+};
+
+interface ReplyUsage {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cache_read_input_tokens?: number | null;
+  readonly cache_creation_input_tokens?: number | null;
+}
+
+/**
+ * The usage as a `CompletionUsage`: `inputTokens` is every input token (Anthropic's
+ * `input_tokens` leaves out the cached ones, so they are added), or the problem when that sum is
+ * past 2^53 − 1.
+ */
+const readUsage = (usage: ReplyUsage): CompletionUsage | string => {
+  const read = usage.cache_read_input_tokens ?? undefined;
+  const write = usage.cache_creation_input_tokens ?? undefined;
+  const inputTokens = usage.input_tokens + (read ?? 0) + (write ?? 0);
+  if (!Number.isSafeInteger(inputTokens)) {
+    return `usage: expected input_tokens + cache_read_input_tokens + cache_creation_input_tokens at most 2^53 − 1, got ${describeValue(inputTokens)}`;
+  }
+  return {
+    inputTokens,
+    ...(read === undefined ? {} : { cachedInputTokens: read }),
+    ...(write === undefined ? {} : { cacheWriteTokens: write }),
+    outputTokens: usage.output_tokens,
+  };
 };
 
 const toMessage = (blocks: readonly ReplyBlock[]): Message => {
@@ -114,7 +145,10 @@ const fail = (problems: readonly string[], complete: boolean) =>
  * - `stop_reason` (a string or `null`) becomes `finishReason` (`null` when absent).
  * - `usage` (`input_tokens`, `output_tokens`, integers from 0 to 2^53 − 1, the rule of
  *   `fromOpenAIChatCompletion` too) becomes `{ inputTokens, outputTokens }`; a reply without
- *   `usage` has none.
+ *   `usage` has none. `cache_read_input_tokens` and `cache_creation_input_tokens` (counts, or
+ *   `null` for none) become `cachedInputTokens` and `cacheWriteTokens`, and are added to
+ *   `inputTokens`, which counts every input token as OpenAI's `prompt_tokens` does (Anthropic's
+ *   `input_tokens` counts only the tokens after the last cache breakpoint).
  *
  * @param reply - the parsed reply
  * @returns `Right({ message, finishReason, usage? })` or `Left(ProviderResponseError)` listing the
@@ -138,16 +172,12 @@ export const fromAnthropicReply = (
     const decoded = replyCodec(budget).decode(reply);
     if (E.isLeft(decoded)) return fail(reportErrors(decoded.left), !budget.exhausted);
     const { content, usage, stop_reason: stopReason } = decoded.right;
+    const read = usage === undefined ? undefined : readUsage(usage);
+    if (typeof read === 'string') return fail([read], true);
     const message = toMessage(content);
     const finishReason = stopReason ?? null;
     return E.right(
-      usage === undefined
-        ? { message, finishReason }
-        : {
-            message,
-            finishReason,
-            usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens },
-          },
+      read === undefined ? { message, finishReason } : { message, finishReason, usage: read },
     );
   } catch (error) {
     return fail([`(root): could not read the reply: ${errorText(error)}`], true);

@@ -8,7 +8,8 @@ import { chatMessageCodec, type DraftMessage, finishMessage, ReplyRole } from '.
 import { ownStruct } from './ownStruct';
 import { replyFailure, type ProviderReply } from './providerReply';
 import { reportErrors } from './report';
-import { TokenCount } from './tokenCount';
+import { NullableTokenCount, TokenCount } from './tokenCount';
+import type { CompletionUsage } from '../model/completion';
 
 const API = 'fromOpenAIChatCompletion';
 
@@ -26,11 +27,33 @@ export type OpenAIChatReply = ProviderReply;
 const fail = (problems: readonly string[], complete: boolean) =>
   replyFailure(API, 'a valid chat.completion', problems, complete);
 
+const PromptTokensDetails = /* @__PURE__ */ ownStruct(
+  'prompt_tokens_details object',
+  {},
+  { cached_tokens: NullableTokenCount },
+);
+
 const Usage = /* @__PURE__ */ ownStruct(
   'usage object',
   { prompt_tokens: TokenCount, completion_tokens: TokenCount },
-  {},
+  {
+    prompt_tokens_details: /* @__PURE__ */ t.union(
+      [PromptTokensDetails, t.null],
+      'prompt_tokens_details object or null',
+    ),
+  },
 );
+
+/** The usage as a `CompletionUsage`, or the problem when the cached count is past the prompt's. */
+const readUsage = (usage: t.TypeOf<typeof Usage>): CompletionUsage | string => {
+  const { prompt_tokens: inputTokens, completion_tokens: outputTokens } = usage;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (cached === undefined || cached === null) return { inputTokens, outputTokens };
+  if (cached > inputTokens) {
+    return `usage.prompt_tokens_details.cached_tokens: expected at most prompt_tokens (${inputTokens}), got ${cached}`;
+  }
+  return { inputTokens, cachedInputTokens: cached, outputTokens };
+};
 
 const completionCodec = (budget: ProblemBudget) => {
   const choice = /* @__PURE__ */ ownStruct(
@@ -66,7 +89,9 @@ const completionCodec = (budget: ProblemBudget) => {
  * {@link fromOpenAIChat} reads an assistant message: text, tool calls with ids and parsed
  * arguments, a refusal's text as content when there is no content), its `finish_reason`, and the
  * usage (`prompt_tokens` and `completion_tokens`, integers from 0 to 2^53 − 1, the rule of
- * `fromAnthropicReply` too; `null` or absent: none). Never throws on bad input: a reply without choices, with a message that is not an
+ * `fromAnthropicReply` too; `null` or absent: none; `prompt_tokens_details.cached_tokens`, when
+ * the reply has it, as `cachedInputTokens`, at most `prompt_tokens` since OpenAI's
+ * `prompt_tokens` includes the cached tokens). Never throws on bad input: a reply without choices, with a message that is not an
  * assistant message, with arguments that are not a JSON object, or with fields of the wrong type
  * is a `Left(ProviderResponseError)` whose `problems` name the path and the value
  * (`choices[0].message.tool_calls[1].function.arguments: expected a JSON object string, got "{oops"`).
@@ -92,12 +117,12 @@ export const fromOpenAIChatCompletion = (
     if (E.isLeft(decoded)) return fail(reportErrors(decoded.left), !budget.exhausted);
     const [choice] = decoded.right.choices;
     const { usage } = decoded.right;
+    const read = usage === undefined || usage === null ? undefined : readUsage(usage);
+    if (typeof read === 'string') return fail([read], true);
     const reply: ProviderReply = {
       message: finishMessage(choice?.message as DraftMessage),
       finishReason: choice?.finish_reason ?? null,
-      ...(usage === undefined || usage === null
-        ? {}
-        : { usage: { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens } }),
+      ...(read === undefined ? {} : { usage: read }),
     };
     return E.right(reply);
   } catch (error) {

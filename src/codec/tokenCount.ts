@@ -1,3 +1,4 @@
+import * as t from 'io-ts';
 import { describeValue } from '../util/describeValue';
 import { positionCodec } from './position';
 
@@ -28,3 +29,26 @@ export const tokenCountProblem = (value: unknown): string | undefined =>
  * @internal
  */
 export const TokenCount = /* @__PURE__ */ positionCodec('token count', tokenCountProblem);
+
+/**
+ * A token count a reply may leave out by sending `null` (Anthropic's `cache_read_input_tokens`
+ * and `cache_creation_input_tokens`, OpenAI's `prompt_tokens_details.cached_tokens`): `null`, or a
+ * count by {@link tokenCountProblem} (`-0` as `0`).
+ *
+ * @internal
+ */
+export const NullableTokenCount: t.Type<number | null> = /* @__PURE__ */ new t.Type<
+  number | null,
+  number | null,
+  unknown
+>(
+  'token count or null',
+  (u): u is number | null =>
+    u === null || (tokenCountProblem(u) === undefined && !Object.is(u, -0)),
+  (u, c) => {
+    if (u === null) return t.success(null);
+    const found = tokenCountProblem(u);
+    return found === undefined ? t.success((u as number) + 0) : t.failure(u, c, found);
+  },
+  t.identity,
+);

@@ -23,6 +23,8 @@ export {
 export { estimateTokens, estimateTokensFallback } from '../tokens/estimateTokens';
 export { encodingForModel } from '../tokens/modelEncodings';
 export { messageText } from '../tokens/messageText';
+export { estimateCost } from '../tokens/estimateCost';
+export type { TokenPrices } from '../tokens/estimateCost';
 export type { MessageTokenCounter } from '../tokens/registry';
 export type { EncodingName } from '../tokens/encodings';
 export type { TokenizerName } from '../model/config';

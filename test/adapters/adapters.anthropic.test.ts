@@ -59,6 +59,25 @@ describe('anthropicProvider with the real client against the loopback server', (
     expect(provider.name).toBe('anthropic');
   });
 
+  it('reads cache reads and writes, and counts them in inputTokens', async () => {
+    next = {
+      text: 'Hello!',
+      usage: {
+        input_tokens: 11,
+        output_tokens: 2,
+        cache_read_input_tokens: 2048,
+        cache_creation_input_tokens: 300,
+      },
+    };
+    const result = await anthropicProvider({ client }).complete(request([user('hi')]));
+    expect(result.usage).toEqual({
+      inputTokens: 2359,
+      cachedInputTokens: 2048,
+      cacheWriteTokens: 300,
+      outputTokens: 2,
+    });
+  });
+
   it('turns tool_use blocks into tool calls with their ids', async () => {
     next = {
       text: 'Let me check.',

@@ -14,13 +14,17 @@ const start = useOpenAIServer();
 describe('openaiProvider: requests and replies', () => {
   it('returns a text reply with its usage', async () => {
     const { provider } = await start({
-      respond: () => ({ text: 'Hello!', usage: { promptTokens: 12, completionTokens: 3 } }),
+      respond: () => ({
+        text: 'Hello!',
+        usage: { promptTokens: 1300, completionTokens: 3, cachedTokens: 1152 },
+      }),
     });
     expect(provider.name).toBe('openai');
     expect(provider.defaultModel).toBe('gpt-default');
     await expect(provider.complete(request([user('hi')]))).resolves.toEqual({
       message: { role: 'assistant', content: 'Hello!' },
-      usage: { inputTokens: 12, outputTokens: 3 },
+      // prompt_tokens includes the cached tokens: inputTokens is it as it is.
+      usage: { inputTokens: 1300, cachedInputTokens: 1152, outputTokens: 3 },
     });
   });
 

@@ -29,11 +29,20 @@ describe('aiSdkProvider with @ai-sdk/anthropic against the loopback Messages ser
     });
 
   it('maps a text reply and its usage', async () => {
-    reply = { text: 'Hello!', usage: { input_tokens: 9, output_tokens: 2 } };
+    reply = {
+      text: 'Hello!',
+      usage: {
+        input_tokens: 9,
+        output_tokens: 2,
+        cache_read_input_tokens: 1024,
+        cache_creation_input_tokens: 200,
+      },
+    };
     const result = await provider().complete(request([user('Hi')], { maxTokens: 32 }));
     expect(result).toEqual({
       message: { role: 'assistant', content: 'Hello!' },
-      usage: { inputTokens: 9, outputTokens: 2 },
+      // Anthropic's input_tokens leaves the cached tokens out; inputTokens counts them all.
+      usage: { inputTokens: 1233, cachedInputTokens: 1024, cacheWriteTokens: 200, outputTokens: 2 },
     });
     expect(provider().defaultModel).toBe('claude-sonnet-4-5 (via AI SDK)');
     expect(provider().name).toBe('anthropic-ai-sdk');

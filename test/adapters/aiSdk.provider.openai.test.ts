@@ -26,11 +26,14 @@ describe('aiSdkProvider with @ai-sdk/openai against the loopback Chat Completion
     });
 
   it('maps a text reply and its usage; request.model is not used, the LanguageModel is', async () => {
-    reply = { text: 'Hello!', usage: { promptTokens: 12, completionTokens: 3 } };
+    reply = {
+      text: 'Hello!',
+      usage: { promptTokens: 1300, completionTokens: 3, cachedTokens: 1152 },
+    };
     const result = await provider().complete(request([user('Hi')], { maxTokens: 64 }));
     expect(result).toEqual({
       message: { role: 'assistant', content: 'Hello!' },
-      usage: { inputTokens: 12, outputTokens: 3 },
+      usage: { inputTokens: 1300, cachedInputTokens: 1152, outputTokens: 3 },
     });
     expect(provider().defaultModel).toBe('gpt-4o-mini');
     expect(provider().name).toBe('ai-sdk');

@@ -109,7 +109,9 @@ describe('model and tool call hooks', () => {
     });
     // The second call's messages are exactly what the provider received.
     expect(events[6]?.[2]['messages']).toHaveLength(4);
-    expect(events[7]?.[2]['message']).toEqual(result.message);
+    // The reply as the provider gave it; the run's message (as kept) records the call's usage.
+    const reported = events[7]?.[2] as { message: object; usage: object };
+    expect({ ...reported.message, metadata: { usage: reported.usage } }).toEqual(result.message);
   });
 
   it('report a failed call to onModelError; a throwing hook goes to onError and changes nothing', async () => {

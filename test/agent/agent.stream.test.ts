@@ -127,7 +127,11 @@ describe('agent.stream', () => {
       type: 'finish',
       result: {
         runId: 's1',
-        message: { role: 'assistant', content: 'The sum is 4.' },
+        message: {
+          role: 'assistant',
+          content: 'The sum is 4.',
+          metadata: { usage: { inputTokens: 1, outputTokens: 4 } },
+        },
         iterations: 2,
         stopReason: 'final',
       },

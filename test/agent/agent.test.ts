@@ -40,7 +40,12 @@ describe('createAgent: the seed flow', () => {
     const agent = createAgent({ provider: new LocalProvider(), memory: new ConversationMemory() });
     await agent.run('My name is Alice');
     const { message, iterations, runId } = await agent.run("What's my name?");
-    expect(message).toEqual({ role: 'assistant', content: 'Your name is Alice.' });
+    expect(message).toEqual({
+      role: 'assistant',
+      content: 'Your name is Alice.',
+      // The call's usage, as LocalProvider counts it, recorded with the reply.
+      metadata: { usage: { inputTokens: 14, outputTokens: 5 } },
+    });
     expect(iterations).toBe(1);
     expect(typeof runId).toBe('string');
   });

@@ -6,7 +6,7 @@
  *
  * - text arrives as several `text-delta` parts that join to the text, then one `finish` whose
  *   result is what `complete` returns for the same reply, and nothing after it;
- * - usage reported by the server is the finish result's `usage`;
+ * - usage reported by the server (cache reads and writes too) is the finish result's `usage`;
  * - parallel tool calls (streamed as deltas of their JSON arguments) become one complete
  *   `tool-call` part each, in order, then the finish `complete` gives;
  * - an abort mid-stream ends the iteration with the signal's reason, and nothing after;
@@ -33,7 +33,13 @@ export interface ScriptedCall {
 export interface StreamScript {
   readonly text?: string;
   readonly toolCalls?: readonly ScriptedCall[];
-  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  /** The usage the server reports, cache counts included (its own way: see streamingSubjects). */
+  readonly usage?: {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly cachedInputTokens?: number;
+    readonly cacheWriteTokens?: number;
+  };
   /** The server waits for `until` before it sends the text delta of this index (0-based). */
   readonly holdBeforeDelta?: { readonly index: number; readonly until: Promise<void> };
   /** The server sends its provider's error event, with this message, after the first delta. */
@@ -46,6 +52,8 @@ export interface StreamingSubject {
   readonly start: (script: StreamScript) => Promise<Provider>;
   /** True for the error the adapter ends a stream with when the server sends an error event. */
   readonly isServerError: (error: unknown) => boolean;
+  /** Whether the provider reports cache writes (Anthropic does; OpenAI never says). */
+  readonly reportsCacheWrites: boolean;
 }
 
 const streamOf = (provider: Provider) => {
@@ -85,9 +93,21 @@ export const describeProviderStreaming = (name: string, subject: StreamingSubjec
       expect(completed.message).toEqual({ role: 'assistant', content: text });
     });
 
-    it("the server's usage is the finish result's usage", async () => {
-      const usage = { inputTokens: 12, outputTokens: 6 };
-      const { streamed, completed } = await streamAndComplete(subject, { text: 'Hi.', usage });
+    it("the server's usage, cache counts included, is the finish result's usage", async () => {
+      // inputTokens counts every input token, cached or not, whatever the provider's own words.
+      const sent = {
+        inputTokens: 1500,
+        cachedInputTokens: 1024,
+        cacheWriteTokens: 300,
+        outputTokens: 6,
+      };
+      const { cacheWriteTokens, ...withoutWrites } = sent;
+      const usage = subject.reportsCacheWrites ? sent : withoutWrites;
+      expect(cacheWriteTokens).toBe(300);
+      const { streamed, completed } = await streamAndComplete(subject, {
+        text: 'Hi.',
+        usage: sent,
+      });
       expect(completed.usage).toEqual(usage);
       const finish = streamed.at(-1);
       expect(finish?.type === 'finish' && finish.result.usage).toEqual(usage);

@@ -65,6 +65,7 @@ const openaiServerOptions = (script: StreamScript): OpenAIServerOptions => {
           usage: {
             promptTokens: script.usage.inputTokens,
             completionTokens: script.usage.outputTokens,
+            cachedTokens: script.usage.cachedInputTokens ?? 0,
           },
         }),
   };
@@ -91,8 +92,14 @@ const anthropicServerOptions = (script: StreamScript): AnthropicServerOptions =>
       ? {}
       : {
           usage: {
-            input_tokens: script.usage.inputTokens,
+            // Anthropic's input_tokens leaves out the tokens read from or written to the cache.
+            input_tokens:
+              script.usage.inputTokens -
+              (script.usage.cachedInputTokens ?? 0) -
+              (script.usage.cacheWriteTokens ?? 0),
             output_tokens: script.usage.outputTokens,
+            cache_read_input_tokens: script.usage.cachedInputTokens ?? null,
+            cache_creation_input_tokens: script.usage.cacheWriteTokens ?? null,
           },
         }),
     ...(script.failAfterFirstDelta === undefined
@@ -118,6 +125,7 @@ export const openaiSubject = (): StreamingSubject => {
       return openaiProvider({ client, defaultModel: 'gpt-default' });
     },
     isServerError: (error) => error instanceof OpenAI.APIError,
+    reportsCacheWrites: false,
   };
 };
 
@@ -132,6 +140,7 @@ export const anthropicSubject = (): StreamingSubject => {
       return anthropicProvider({ client });
     },
     isServerError: (error) => error instanceof Anthropic.APIError,
+    reportsCacheWrites: true,
   };
 };
 
@@ -158,5 +167,6 @@ export const aiSdkSubject = (via: 'openai' | 'anthropic'): StreamingSubject => {
       isConversationMemoryError(error) &&
       error.code === 'CM_PROVIDER_RESPONSE' &&
       typeof (error as Error).cause === 'object',
+    reportsCacheWrites: via === 'anthropic',
   };
 };

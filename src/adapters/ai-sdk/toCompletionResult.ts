@@ -41,25 +41,62 @@ const readCall = (call: unknown, i: number): ToolCallInput => {
   return { id: toolCallId, name: toolName, parameters: input };
 };
 
-const readCount = (usage: Record<string, unknown>, key: string): number | undefined => {
+const readCount = (
+  usage: Record<string, unknown>,
+  key: string,
+  path = `usage.${key}`,
+): number | undefined => {
   const value = usage[key];
   if (value === undefined) return undefined;
   // The reply decoders' rule (fromOpenAIChatCompletion, fromAnthropicReply): a safe integer ≥ 0.
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw bad(`usage.${key}`, 'an integer from 0 to 2^53 − 1', value);
+    throw bad(path, 'an integer from 0 to 2^53 − 1', value);
   }
   return value + 0; // -0 as 0
 };
 
-/** Usage when the provider reported both counts; a count that is present must be valid. */
+/** A cache count: `inputTokenDetails[key]`, else the deprecated top-level `fallback`. */
+const readCacheCount = (
+  usage: Record<string, unknown>,
+  key: string,
+  fallback: string | undefined,
+): number | undefined => {
+  const details = usage['inputTokenDetails'];
+  if (details !== undefined && !isObject(details)) {
+    throw bad('usage.inputTokenDetails', 'an object', details);
+  }
+  const read =
+    details === undefined ? undefined : readCount(details, key, `usage.inputTokenDetails.${key}`);
+  return read ?? (fallback === undefined ? undefined : readCount(usage, fallback));
+};
+
+/**
+ * Usage when the provider reported both counts; a count that is present must be valid. The AI
+ * SDK's `inputTokens` is every input token (cached ones included, for both OpenAI and Anthropic),
+ * as `CompletionUsage` counts them; the cache counts are read from `inputTokenDetails`
+ * (`cacheReadTokens`, else the deprecated `cachedInputTokens`; `cacheWriteTokens`).
+ */
 const readUsage = (usage: unknown): CompletionUsage | undefined => {
   if (usage === undefined) return undefined;
   if (!isObject(usage)) throw bad('usage', 'an object', usage);
   const inputTokens = readCount(usage, 'inputTokens');
   const outputTokens = readCount(usage, 'outputTokens');
-  return inputTokens === undefined || outputTokens === undefined
-    ? undefined
-    : { inputTokens, outputTokens };
+  const cached = readCacheCount(usage, 'cacheReadTokens', 'cachedInputTokens');
+  const written = readCacheCount(usage, 'cacheWriteTokens', undefined);
+  if (inputTokens === undefined || outputTokens === undefined) return undefined;
+  if ((cached ?? 0) + (written ?? 0) > inputTokens) {
+    throw bad(
+      'usage.inputTokenDetails',
+      `cache reads and writes of at most inputTokens (${inputTokens})`,
+      { cacheReadTokens: cached, cacheWriteTokens: written },
+    );
+  }
+  return {
+    inputTokens,
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+    ...(written === undefined ? {} : { cacheWriteTokens: written }),
+    outputTokens,
+  };
 };
 
 /**

@@ -115,7 +115,8 @@ const checkOptions = (options: AnthropicProviderOptions): AnthropicProviderOptio
  *
  * The reply becomes one assistant message (see `fromAnthropicReply`: text blocks joined, tool_use
  * blocks as tool calls with their ids, an empty reply as `content: ''`) and the usage
- * `{ inputTokens, outputTokens }`. A reply that is not a valid Message object rejects with a
+ * `{ inputTokens, outputTokens, cachedInputTokens?, cacheWriteTokens? }` (`inputTokens` counts the
+ * cache reads and writes too, as OpenAI's `prompt_tokens` does), streaming or not. A reply that is not a valid Message object rejects with a
  * `ProviderResponseError` naming the path and the value. Errors of the call itself (the SDK's
  * `BadRequestError` for a 400, `APIConnectionError`, an abort) pass through unchanged.
  *

@@ -100,8 +100,9 @@ const readOptions = (options: OpenAIProviderOptions): ReadOptions => {
  *
  * The reply is read with `fromOpenAIChatCompletion`: the first choice's message (text, tool calls
  * with their ids and parsed arguments; a refusal's text as content) and the usage
- * (`prompt_tokens` → `inputTokens`, `completion_tokens` → `outputTokens`; no `usage` when the
- * reply has none). A reply that is not a usable completion (no choices, arguments that are not a
+ * (`prompt_tokens` → `inputTokens`, `completion_tokens` → `outputTokens`,
+ * `prompt_tokens_details.cached_tokens` → `cachedInputTokens`; no `usage` when the reply has
+ * none), streaming or not. A reply that is not a usable completion (no choices, arguments that are not a
  * JSON object, wrong types, a body that is not a JSON object, a JSON body that does not parse)
  * rejects with `ProviderResponseError` naming each path and value. An empty reply (`content:
  * null`, no tool calls, as with `finish_reason: 'content_filter'`) resolves with that message;

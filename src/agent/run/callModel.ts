@@ -11,6 +11,7 @@ import type {
 } from '../provider';
 import type { RunContext } from './context';
 import { notify } from './notify';
+import { readUsage } from '../../tokens/readUsage';
 
 let callCount = 0;
 
@@ -70,7 +71,10 @@ const consumeStream = async (
  * One model call with its hooks: `onModelCall` with the request as sent, then the provider's
  * `complete` (or, when the run streams and the provider can, `stream`, whose text deltas are
  * emitted as they arrive), then `onModelResult` with the reply, usage and latency, or
- * `onModelError` when the call rejected. Observers never change what is sent. `seen.text` holds
+ * `onModelError` when the call rejected. The usage is checked (`readUsage`: counts from 0 to
+ * 2^53 − 1, cache reads and writes within `inputTokens`); a bad one rejects the call with a
+ * `ProviderResponseError` naming the field and the value. The result holds the checked message
+ * and usage. Observers never change what is sent. `seen.text` holds
  * the text streamed so far (what a user has seen when the call is aborted).
  *
  * @internal
@@ -143,8 +147,15 @@ export const callModel = async (
     await notify(observers, 'onModelError', [runId, { ...base, error, latencyMs }], runId, report);
     return result;
   }
-  const usage = (result as { usage?: CompletionResult['usage'] }).usage;
+  // A custom provider's usage is checked as the adapters check theirs; a bad one fails the call.
+  const given = (result as { usage?: unknown }).usage;
+  const usage = given === undefined ? undefined : readUsage(given);
+  if (typeof usage === 'string') {
+    const error = new ProviderResponseError(`${provider.name}.complete`, usage);
+    await notify(observers, 'onModelError', [runId, { ...base, error, latencyMs }], runId, report);
+    throw error;
+  }
   const info = { ...base, message, latencyMs, ...(usage === undefined ? {} : { usage }) };
   await notify(observers, 'onModelResult', [runId, info], runId, report);
-  return result;
+  return usage === undefined ? { message } : { message, usage };
 };

@@ -18,6 +18,18 @@ import { RunView } from './runView';
 import { summarizePending } from './summarizePending';
 import { extractKnowledge, knowledgeText, startKnowledge } from './knowledgeStep';
 
+/**
+ * The reply with the call's usage recorded in its `metadata.usage` (the application's other
+ * metadata kept), so that `usageOf` can sum it; metadata is never counted as tokens nor sent.
+ */
+const withUsage = (reply: Message, usage: CompletionResult['usage']): Message =>
+  usage === undefined
+    ? reply
+    : normalizeMessage(
+        { ...reply, metadata: { ...reply.metadata, usage: { ...usage } } },
+        'agent.run',
+      );
+
 /** The provider's reply as a canonical assistant message, every tool call with an id. */
 const readReply = (context: RunContext, result: unknown, iteration: number): Message => {
   const api = `${context.provider.name}.complete`;
@@ -189,7 +201,7 @@ export const runAgent = async (
       await keepWhatWasSeen(context, seen.text);
       throw error;
     }
-    const reply = readReply(context, result, iteration);
+    const reply = withUsage(readReply(context, result, iteration), result.usage);
     const calls = reply.toolCalls ?? [];
     if (context.emit !== undefined && seen.text === '' && (reply.content ?? '') !== '') {
       // A provider that does not stream: its whole text is one delta.

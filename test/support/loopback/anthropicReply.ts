@@ -4,6 +4,7 @@
  *
  * Test support only: it is not part of the library.
  */
+import type { AnthropicCacheUsage } from './anthropicPromptCache';
 import type { WireBlock, WireMessage } from './anthropicRules';
 
 /** A request body as the client sent it (recorded before validation, so it may be invalid). */
@@ -28,7 +29,12 @@ export interface ScriptedToolUse {
 export interface ScriptedMessage {
   readonly text?: string;
   readonly toolUses?: readonly ScriptedToolUse[];
-  readonly usage?: { readonly input_tokens: number; readonly output_tokens: number };
+  readonly usage?: {
+    readonly input_tokens: number;
+    readonly output_tokens: number;
+    readonly cache_read_input_tokens?: number | null;
+    readonly cache_creation_input_tokens?: number | null;
+  };
   /** Default: `'tool_use'` when there are tool uses, else `'end_turn'`. */
   readonly stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
   /**
@@ -68,12 +74,14 @@ export const lastUserText = (messages: readonly WireMessage[]): string => {
 
 /**
  * The Message object answering `request` as `scripted` says: text first, then the tool uses
- * (ids from `nextId('toolu')` unless given); usage estimated from the sizes unless given.
+ * (ids from `nextId('toolu')` unless given); usage estimated from the sizes unless given, with
+ * the prompt cache's counts (`cache`, see `anthropicCache.ts`) when the request has breakpoints.
  */
 export const buildMessage = (
   request: MessagesRequestBody,
   scripted: ScriptedMessage,
   nextId: (prefix: string) => string,
+  cache?: AnthropicCacheUsage,
 ) => {
   const content: unknown[] = [];
   if (scripted.text !== undefined) content.push({ type: 'text', text: scripted.text });
@@ -101,6 +109,7 @@ export const buildMessage = (
       output_tokens: Math.ceil((scripted.text ?? '').length / 4) + toolCount,
       cache_creation_input_tokens: null,
       cache_read_input_tokens: null,
+      ...cache,
     },
   };
 };

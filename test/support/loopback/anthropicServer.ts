@@ -6,7 +6,8 @@
  * answers a broken request with HTTP 400 and the API's own error JSON and text. A valid request
  * gets a real Message object, scripted by `respond` or a deterministic default; with
  * `stream: true`, the same message as server-sent events (see `anthropicStream.ts`), after the
- * same checks (a broken request still gets the 400 JSON error).
+ * same checks (a broken request still gets the 400 JSON error). A request with `cache_control`
+ * breakpoints gets cache reads and writes in its usage by the API's rules (see `anthropicCache.ts`).
  *
  * Base URLs: `@anthropic-ai/sdk` takes `url` (`new Anthropic({ baseURL: server.url })`);
  * `@ai-sdk/anthropic` appends `/messages` to its base URL, so give it `` `${server.url}/v1` ``.
@@ -23,6 +24,7 @@ import {
   type ScriptedMessage,
   type ScriptedReply,
 } from './anthropicReply';
+import { anthropicPromptCache } from './anthropicPromptCache';
 import { checkConversation } from './anthropicRules';
 import { checkRequestShape } from './anthropicSchema';
 import { eventsFor } from './anthropicStream';
@@ -73,6 +75,7 @@ export const startAnthropicServer = async (
 ): Promise<AnthropicServer> => {
   const requests: MessagesRequestBody[] = [];
   let counter = 0;
+  const promptCache = anthropicPromptCache();
   const nextId = (prefix: string): string =>
     `${prefix}_loopback_${String(++counter).padStart(4, '0')}`;
 
@@ -113,10 +116,12 @@ export const startAnthropicServer = async (
     const scripted = options.respond
       ? await options.respond(request)
       : { text: `Loopback reply to: ${lastUserText(request.messages)}` };
+    const cache = promptCache.usage(request);
     if ('body' in scripted) send(res, scripted.status ?? 200, scripted.body, requestId);
     else if (request.stream === true) {
-      await stream(res, buildMessage(request, scripted, nextId), requestId, scripted.failAfter);
-    } else send(res, 200, buildMessage(request, scripted, nextId), requestId);
+      const message = buildMessage(request, scripted, nextId, cache);
+      await stream(res, message, requestId, scripted.failAfter);
+    } else send(res, 200, buildMessage(request, scripted, nextId, cache), requestId);
   };
 
   const stream = async (

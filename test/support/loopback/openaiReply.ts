@@ -25,7 +25,12 @@ export type ScriptedReply =
       readonly text?: string | null;
       readonly toolCalls?: readonly ScriptedToolCall[];
       readonly refusal?: string;
-      readonly usage?: { readonly promptTokens: number; readonly completionTokens: number };
+      readonly usage?: {
+        readonly promptTokens: number;
+        readonly completionTokens: number;
+        /** `prompt_tokens_details.cached_tokens`; default: 0. */
+        readonly cachedTokens?: number;
+      };
       /** Default: `'tool_calls'` when there are tool calls, else `'stop'`. */
       readonly finishReason?: string;
     }
@@ -57,11 +62,14 @@ const estimate = (text: string): number => Math.max(1, Math.ceil(text.length / 4
  * @param body - the checked request
  * @param scripted - the reply script
  * @param index - the request's index, for default ids
+ * @param cachedTokens - the prompt cache's hit for this request (see `openaiCache.ts`), reported
+ *   unless the script gives the usage
  */
 export const completionFor = (
   body: ChatRequestBody,
   scripted: Exclude<ScriptedReply, { readonly raw: unknown }>,
   index: number,
+  cachedTokens = 0,
 ): Record<string, unknown> => {
   const reply = typeof scripted === 'string' ? { text: scripted } : scripted;
   const toolCalls = reply.toolCalls?.map((call, position) => ({
@@ -101,7 +109,10 @@ export const completionFor = (
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      prompt_tokens_details: {
+        cached_tokens: reply.usage === undefined ? cachedTokens : (reply.usage.cachedTokens ?? 0),
+        audio_tokens: 0,
+      },
       completion_tokens_details: {
         reasoning_tokens: 0,
         audio_tokens: 0,

@@ -5,7 +5,8 @@
  * `stream: true` that passes the same checks is answered with server-sent events (see
  * `openaiStream.ts`); one that fails them gets the same 400 JSON error as without streaming.
  * It also answers `POST /v1/embeddings` (see `openaiEmbeddings.ts`), scripted by
- * `respondEmbeddings`, its checked requests kept in `embeddingRequests`.
+ * `respondEmbeddings`, its checked requests kept in `embeddingRequests`. Replies report
+ * `prompt_tokens_details.cached_tokens` by OpenAI's prompt caching rules (see `openaiCache.ts`).
  *
  * ```ts
  * const server = await startOpenAIServer({ respond: () => ({ text: 'Hi!' }) });
@@ -22,6 +23,7 @@ import {
   type EmbeddingsRequestBody,
   type ScriptedEmbeddingsReply,
 } from './openaiEmbeddings';
+import { openaiPromptCache } from './openaiPromptCache';
 import { completionFor, type ScriptedReply } from './openaiReply';
 import { checkChatRequest } from './openaiRules';
 import { chunksFor } from './openaiStream';
@@ -108,6 +110,7 @@ export const startOpenAIServer = async (
   const requests: ChatRequestBody[] = [];
   const embeddingRequests: EmbeddingsRequestBody[] = [];
   const rejected: RejectedRequest[] = [];
+  const promptCache = openaiPromptCache();
   const refuse = (res: ServerResponse, body: unknown, status: number, error: OpenAIErrorBody) => {
     rejected.push({ body, status, error });
     send(res, status, JSON.stringify(error));
@@ -209,7 +212,8 @@ export const startOpenAIServer = async (
       sendRaw(res, reply);
       return;
     }
-    const completion = completionFor(checked.body, reply, index);
+    const cached = promptCache.read(checked.body);
+    const completion = completionFor(checked.body, reply, index, cached);
     if (checked.body.stream === true) await stream(res, checked.body, completion);
     else send(res, 200, JSON.stringify(completion));
   };
