@@ -96,7 +96,7 @@ describe('ModelCallInfo.cache', () => {
       }
     };
     const { requests } = await run({ cache: true, cacheKey: 'k' }, (call) => {
-      const cache = call.cache as { key?: string; breakpoints: number[] };
+      const cache = call.cache as unknown as { key?: string; breakpoints: number[] };
       seen.push({
         frozen: Object.isFrozen(cache) && Object.isFrozen(cache.breakpoints),
         pushed: attempt(() => cache.breakpoints.push(99)),
