@@ -1,4 +1,5 @@
 import type { JsonObject, Message } from '../model/message';
+import type { CompletionCache } from '../model/promptCache';
 import type { CompletionUsage, ToolSpec } from './provider';
 
 /**
@@ -29,6 +30,12 @@ export interface ModelCallInfo {
   readonly iteration: number;
   /** Whether the call streams (`agent.stream` with a provider that has `stream`). */
   readonly streaming: boolean;
+  /**
+   * The request's prompt caching, as sent (`CompletionRequest.cache`): with the agent's `cache`
+   * on, a main call's breakpoints (indices in `messages`), their `ttl`, and the cache `key` when
+   * there is one. Absent when the request has none (summary and extraction calls, `cache` off).
+   */
+  readonly cache?: CompletionCache;
 }
 
 /**

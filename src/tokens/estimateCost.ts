@@ -1,7 +1,6 @@
 import { MemoryArgumentError } from '../errors/memoryErrors';
 import type { CompletionUsage } from '../model/completion';
-import { describeValue } from '../util/describeValue';
-import { isPlainObject } from '../util/isPlainObject';
+import { readPrices } from './readPrices';
 import { readUsage } from './readUsage';
 
 /**
@@ -30,28 +29,6 @@ export interface TokenPrices {
 }
 
 const API = 'estimateCost';
-const PRICE_FIELDS = ['input', 'cachedInput', 'cacheWrite', 'output'] as const;
-
-const readPrices = (prices: unknown): TokenPrices => {
-  if (!isPlainObject(prices)) {
-    throw new MemoryArgumentError(
-      API,
-      `prices must be an object, received ${describeValue(prices)}`,
-    );
-  }
-  const read: Record<string, number> = {};
-  for (const field of PRICE_FIELDS) {
-    const value = Object.prototype.hasOwnProperty.call(prices, field) ? prices[field] : undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new MemoryArgumentError(
-        API,
-        `prices.${field} must be a finite number of at least 0 (per million tokens), received ${describeValue(value)}`,
-      );
-    }
-    read[field] = value;
-  }
-  return read as unknown as TokenPrices;
-};
 
 /**
  * The cost of a usage at the given prices: the input tokens not read from the cache nor written to
@@ -76,6 +53,7 @@ const readPrices = (prices: unknown): TokenPrices => {
  */
 export const estimateCost = (usage: CompletionUsage, prices: TokenPrices): number => {
   const checked = readPrices(prices);
+  if (typeof checked === 'string') throw new MemoryArgumentError(API, checked);
   const read = readUsage(usage);
   if (typeof read === 'string') throw new MemoryArgumentError(API, read);
   const cached = read.cachedInputTokens ?? 0;

@@ -210,6 +210,61 @@ describe('otelObserver: a model call', () => {
     });
   });
 
+  it('exports the cache counts the provider reported, each only when present (issue #29)', () => {
+    const cases: readonly [NonNullable<ModelResultInfo['usage']>, Record<string, number>][] = [
+      [
+        { inputTokens: 5000, cachedInputTokens: 4096, cacheWriteTokens: 512, outputTokens: 40 },
+        {
+          'gen_ai.usage.input_tokens': 5000,
+          'gen_ai.usage.output_tokens': 40,
+          'gen_ai.usage.cache_read.input_tokens': 4096,
+          'gen_ai.usage.cache_creation.input_tokens': 512,
+        },
+      ],
+      [
+        { inputTokens: 2048, cachedInputTokens: 1024, outputTokens: 3 },
+        {
+          'gen_ai.usage.input_tokens': 2048,
+          'gen_ai.usage.output_tokens': 3,
+          'gen_ai.usage.cache_read.input_tokens': 1024,
+        },
+      ],
+      [
+        { inputTokens: 1500, cacheWriteTokens: 1400, outputTokens: 7 },
+        {
+          'gen_ai.usage.input_tokens': 1500,
+          'gen_ai.usage.output_tokens': 7,
+          'gen_ai.usage.cache_creation.input_tokens': 1400,
+        },
+      ],
+      [
+        { inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 1 },
+        {
+          'gen_ai.usage.input_tokens': 10,
+          'gen_ai.usage.output_tokens': 1,
+          'gen_ai.usage.cache_read.input_tokens': 0,
+          'gen_ai.usage.cache_creation.input_tokens': 0,
+        },
+      ],
+      [
+        { inputTokens: 120, outputTokens: 9 },
+        { 'gen_ai.usage.input_tokens': 120, 'gen_ai.usage.output_tokens': 9 },
+      ],
+    ];
+    for (const [usage, expected] of cases) {
+      const { tracer, spans } = sdk();
+      const observer = hooksOf(otelObserver({ tracer }));
+      observer.onModelCall('run-1', modelCall());
+      observer.onModelResult('run-1', modelResult({ usage }));
+      const usageAttributes = Object.fromEntries(
+        Object.entries(spans()[0]?.attributes ?? {}).filter(([name]) =>
+          name.startsWith('gen_ai.usage.'),
+        ),
+      );
+      expect(usageAttributes).toEqual(expected);
+    }
+  });
+
   it('is named `chat` with no request model when the model is empty', () => {
     const { tracer, spans } = sdk();
     const observer = hooksOf(otelObserver({ tracer }));

@@ -34,18 +34,23 @@ export const pageTemplate = (): Promise<string> => {
 
 /**
  * Writes `log` to a file in a fresh temporary folder and makes its inspector page with
- * `conversation-memory inspect FILE --html PAGE`, as a user does.
+ * `conversation-memory inspect FILE --html PAGE`, as a user does (with `options`, e.g.
+ * `['--prices', 'prices.json']`, after them).
  *
  * @returns the page's path
  */
-export const writeInspectorPage = async (log: EventLog, name: string): Promise<string> => {
+export const writeInspectorPage = async (
+  log: EventLog,
+  name: string,
+  options: readonly string[] = [],
+): Promise<string> => {
   const dir = mkdtempSync(join(tmpdir(), `cm-${name}-e2e-`));
   const input = join(dir, `${name}.json`);
   writeFileSync(input, JSON.stringify(encodeEnvelope(log)));
   const pageFile = join(dir, `${name}.html`);
   const template = await pageTemplate();
   const made = runInspect({
-    argv: ['inspect', input, '--html', pageFile],
+    argv: ['inspect', input, '--html', pageFile, ...options],
     readText: (file: string) => readFileSync(file, 'utf8'),
     isTTY: false,
     env: {},

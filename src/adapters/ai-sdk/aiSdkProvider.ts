@@ -11,7 +11,7 @@ import type {
 import { readAdapterOptions } from '../shared/readAdapterOptions';
 import { streamTextParts } from './streamTextParts';
 import { toCompletionResult } from './toCompletionResult';
-import { toModelMessages } from './toModelMessages';
+import { aiSdkPrompt } from './aiSdkPrompt';
 import { toToolSet } from './toToolSet';
 
 const API = 'aiSdkProvider';
@@ -84,6 +84,12 @@ const checkOptions = (options: AiSdkProviderOptions): AiSdkProviderOptions => {
  * the calls back and the agent runs them), and the request's abort signal. The result's `text`,
  * `toolCalls` (with their ids) and `usage` become `{ message, usage }`.
  *
+ * With `request.cache` (the agent's `config.cache`): for an Anthropic model, the view's
+ * breakpoints as `providerOptions.anthropic.cacheControl` on their messages (and on the system
+ * prompt when there is room: four in all), which `@ai-sdk/anthropic` sends as `cache_control`;
+ * for an OpenAI model, the cache key as `providerOptions.openai.promptCacheKey`; for any other
+ * model nothing more is sent (see `aiSdkPrompt`).
+ *
  * `request.model` is not used to route the call: an AI SDK `LanguageModel` already names its
  * model, so every call goes to `options.model`, whatever model the agent's config names (the
  * summarizer's `summarizeModel` included; give the agent a second provider to summarize with
@@ -123,9 +129,7 @@ export const aiSdkProvider = (options: AiSdkProviderOptions): Provider => {
     const tools = toToolSet(request.tools);
     const result = await generateText({
       model,
-      messages: toModelMessages(request.messages),
-      allowSystemInMessages: true,
-      ...(request.systemPrompt === '' ? {} : { system: request.systemPrompt }),
+      ...aiSdkPrompt(model, request),
       ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
       ...(tools === undefined ? {} : { tools }),
       ...(request.signal === undefined ? {} : { abortSignal: request.signal }),

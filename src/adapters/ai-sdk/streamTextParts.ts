@@ -7,7 +7,7 @@ import {
 } from 'conversation-memory';
 import { describeValue } from 'conversation-memory/store-kit';
 import { toCompletionResult } from './toCompletionResult';
-import { toModelMessages } from './toModelMessages';
+import { aiSdkPrompt } from './aiSdkPrompt';
 import { toToolSet } from './toToolSet';
 import { abortReason, streamEnd } from '../shared/streamEnd';
 
@@ -57,9 +57,7 @@ export async function* streamTextParts(
   const tools = toToolSet(request.tools);
   const result = streamText({
     model,
-    messages: toModelMessages(request.messages),
-    allowSystemInMessages: true,
-    ...(request.systemPrompt === '' ? {} : { system: request.systemPrompt }),
+    ...aiSdkPrompt(model, request),
     ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
     ...(tools === undefined ? {} : { tools }),
     ...(signal === undefined ? {} : { abortSignal: signal }),

@@ -1,9 +1,12 @@
 /**
  * The attribute names the observer writes: the OpenTelemetry GenAI semantic conventions' names
  * (semantic-conventions v1.41, `docs/gen-ai/gen-ai-spans.md`: `gen_ai.provider.name`,
- * which replaced `gen_ai.system` after v1.36), `error.type`, and this library's own under
- * `conversation_memory.`. Written out here so that the semconv package is not a runtime
- * dependency.
+ * which replaced `gen_ai.system` after v1.36; the cache counts
+ * `gen_ai.usage.cache_read.input_tokens` and `gen_ai.usage.cache_creation.input_tokens`, each
+ * "included in `gen_ai.usage.input_tokens`", as `@opentelemetry/semantic-conventions` 1.45's
+ * `ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS` / `…_CACHE_CREATION_INPUT_TOKENS` name them),
+ * `error.type`, and this library's own under `conversation_memory.`. Written out here so that the
+ * semconv package is not a runtime dependency.
  *
  * @example
  * ```ts
@@ -18,6 +21,8 @@ export const GEN_AI = {
   requestStream: 'gen_ai.request.stream',
   usageInputTokens: 'gen_ai.usage.input_tokens',
   usageOutputTokens: 'gen_ai.usage.output_tokens',
+  usageCacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  usageCacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
   inputMessages: 'gen_ai.input.messages',
   outputMessages: 'gen_ai.output.messages',
   systemInstructions: 'gen_ai.system_instructions',

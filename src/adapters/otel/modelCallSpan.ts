@@ -74,7 +74,9 @@ export const startModelCallSpan = (
 
 /**
  * Ends a model call's span with its reply: `gen_ai.usage.input_tokens` and `.output_tokens`
- * when the provider reported usage, and with `recordContent` the reply as
+ * when the provider reported usage, `gen_ai.usage.cache_read.input_tokens` and
+ * `gen_ai.usage.cache_creation.input_tokens` when it reported cache reads and writes (parts of
+ * the input tokens, as the conventions and `CompletionUsage` count them), and with `recordContent` the reply as
  * `gen_ai.output.messages`. The status stays unset, which means success (the conventions'
  * "Recording errors" sets a status only on failure).
  *
@@ -87,6 +89,13 @@ export const endModelCallSpan = (span: Span, result: ModelResult, recordContent:
   if (result.usage !== undefined) {
     span.setAttribute(GEN_AI.usageInputTokens, result.usage.inputTokens);
     span.setAttribute(GEN_AI.usageOutputTokens, result.usage.outputTokens);
+    const { cachedInputTokens, cacheWriteTokens } = result.usage;
+    if (cachedInputTokens !== undefined) {
+      span.setAttribute(GEN_AI.usageCacheReadInputTokens, cachedInputTokens);
+    }
+    if (cacheWriteTokens !== undefined) {
+      span.setAttribute(GEN_AI.usageCacheCreationInputTokens, cacheWriteTokens);
+    }
   }
   if (recordContent) span.setAttribute(GEN_AI.outputMessages, outputMessagesJson(result.message));
   span.end();

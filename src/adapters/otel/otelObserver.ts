@@ -40,7 +40,8 @@ const guarded =
  * - a model call (main or summary) is a span `chat {model}`, kind `CLIENT`, from `onModelCall`
  *   to `onModelResult` or `onModelError`, with `gen_ai.operation.name` `'chat'`,
  *   `gen_ai.provider.name`, `gen_ai.request.model`, `gen_ai.request.max_tokens`,
- *   `gen_ai.usage.input_tokens` / `.output_tokens`, and `conversation_memory.run.id`,
+ *   `gen_ai.usage.input_tokens` / `.output_tokens`, `gen_ai.usage.cache_read.input_tokens` /
+ *   `gen_ai.usage.cache_creation.input_tokens` (when the provider reported them), and `conversation_memory.run.id`,
  *   `conversation_memory.model_call.kind` (`'main'` / `'summary'`) and `.iteration`. A failed
  *   call's span has status `ERROR`, `error.type` and an `exception` event with the exception's
  *   type (its message and stack only with `recordContent`).

@@ -92,6 +92,14 @@ export const callModel = async (
     ...request,
     messages: Object.freeze(request.messages.slice()),
     ...(request.tools === undefined ? {} : { tools: Object.freeze(request.tools.slice()) }),
+    ...(request.cache === undefined
+      ? {}
+      : {
+          cache: Object.freeze({
+            ...request.cache,
+            breakpoints: Object.freeze(request.cache.breakpoints.slice()),
+          }),
+        }),
   };
   const streaming = kind === 'main' && context.emit !== undefined && provider.stream !== undefined;
   const call: ModelCallInfo = {
@@ -105,6 +113,7 @@ export const callModel = async (
     ...(request.maxTokens === undefined ? {} : { maxTokens: request.maxTokens }),
     iteration,
     streaming,
+    ...(request.cache === undefined ? {} : { cache: request.cache }),
   };
   const { runId, observers, report } = context;
   await notify(observers, 'onModelCall', [runId, call], runId, report);

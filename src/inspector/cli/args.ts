@@ -24,6 +24,8 @@ export type InspectArgs =
       readonly target: ViewTarget;
       /** `--mask-keep-last N`, `--mask-keep-turns K`: mask stale tool output in the model view. */
       readonly mask?: MaskToolResults;
+      /** `--prices FILE`: the JSON file of the prices that cost each step's usage. */
+      readonly prices?: string;
     }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
@@ -37,8 +39,8 @@ export type InspectArgs =
  * USAGE.startsWith('Usage: conversation-memory inspect FILE'); // true
  * ```
  */
-export const USAGE = `Usage: conversation-memory inspect FILE [--at N [--target T]] [--json]
-       conversation-memory inspect FILE --html OUT
+export const USAGE = `Usage: conversation-memory inspect FILE [--at N [--target T]] [--json] [--prices P]
+       conversation-memory inspect FILE --html OUT [--prices P]
        conversation-memory --version
 
 Prints the timeline of a recorded conversation, one line per step. Step 0 is
@@ -56,6 +58,11 @@ actions has steps 0 to 16.
   --mask-keep-last N  mask stale tool output in the model view: only the N
             newest tool results (and the current turn's) are sent verbatim
   --mask-keep-turns K  also keep the tool results of the K newest user turns
+  --prices P  the JSON file of a model's prices per million tokens,
+            {"input": 3, "cachedInput": 0.3, "cacheWrite": 3.75, "output": 15}:
+            each step that records a model call's usage (the reply's
+            metadata.usage) shows its cost beside the tokens sent and the
+            share read from cache, and the timeline its total
   --json    the same data as JSON
   --html OUT  writes the inspector page for FILE to OUT: one self-contained
             HTML file (no server, no network) to step through the timeline
@@ -70,6 +77,7 @@ const OPTIONS = [
   '--mask-keep-last',
   '--mask-keep-turns',
   '--json',
+  '--prices',
   '--html',
   '--help',
   '--version',
@@ -122,6 +130,7 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
   let at: number | null = null;
   let json = false;
   let html: string | null = null;
+  let prices: string | null = null;
   let target: ViewTarget | null = null;
   let mask: { keepLast?: number; keepTurns?: number } | null = null;
   let literal = false;
@@ -164,6 +173,15 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
         return { kind: 'usage', problem: '--html expects the file to write (--html OUT)' };
       }
       html = value;
+    } else if (!literal && (arg === '--prices' || arg.startsWith('--prices='))) {
+      const value = arg === '--prices' ? rest[++i] : arg.slice('--prices='.length);
+      if (value === undefined || value === '') {
+        return {
+          kind: 'usage',
+          problem: '--prices expects the JSON file of prices (--prices FILE)',
+        };
+      }
+      prices = value;
     } else if (!literal && arg.startsWith('-') && arg !== '-') {
       return {
         kind: 'usage',
@@ -201,5 +219,6 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
     html,
     target: target ?? 'openai',
     ...(mask === null ? {} : { mask }),
+    ...(prices === null ? {} : { prices }),
   };
 };

@@ -11,10 +11,14 @@ import type {
   SummaryChange,
   TimelineRow,
   TrimmedCount,
+  UsageFigures,
   WindowEntry,
   WindowView,
 } from '../model/types';
 import type { StepKnowledge } from '../model/knowledgeTypes';
+import { usageTotal } from '../model/stepUsage';
+import { usageFigures, usageText } from '../model/usageFigures';
+import type { TokenPrices } from '../../tokens/estimateCost';
 import { knowledgeLines } from './knowledgeLines';
 import type { Style } from './style';
 
@@ -92,8 +96,36 @@ export const headerText = (file: string, inspected: Inspected, style: Style): st
 };
 
 /**
+ * The usage line under the timeline: the total of the steps that record one, or, when prices were
+ * given and no step records a usage, that there is nothing to cost; otherwise nothing.
+ */
+const totalLine = (
+  rows: readonly TimelineRow[],
+  prices: TokenPrices | undefined,
+  style: Style,
+): string[] => {
+  const total = usageTotal(rows);
+  if (total !== null) {
+    const steps = rows.filter((row) => row.usage !== null).length;
+    return [
+      style.bold(
+        `usage, ${steps} step${steps === 1 ? '' : 's'}: ${usageText(usageFigures(total, prices))}`,
+      ),
+    ];
+  }
+  return prices === undefined
+    ? []
+    : [
+        style.dim(
+          "usage: no step records one (the agent records it in the reply's metadata.usage)",
+        ),
+      ];
+};
+
+/**
  * The timeline as text: a header, then one line per step (step, action, window, tokens,
- * trimmed by rule, summary change).
+ * trimmed by rule, summary change, and the usage of the model calls it records, costed at
+ * `prices` when given), then the total usage of the steps.
  *
  * @internal
  */
@@ -102,6 +134,7 @@ export const timelineText = (
   inspected: Inspected,
   rows: readonly TimelineRow[],
   style: Style,
+  prices?: TokenPrices,
 ): string => {
   const width = Math.min(48, Math.max(6, ...rows.map((row) => row.label.length)));
   const stepWidth = Math.max(4, String(rows.length - 1).length);
@@ -117,6 +150,7 @@ export const timelineText = (
       limit(row.tokens, row.maxTokens).padStart(11),
       trimmed === '' ? '' : style.red(`trimmed ${trimmed}`),
       summary === '' ? '' : style.yellow(summary),
+      row.usage === null ? '' : style.cyan(usageText(usageFigures(row.usage, prices))),
     ]
       .filter((cell) => cell !== '')
       .join('  ');
@@ -124,6 +158,7 @@ export const timelineText = (
   const head = style.dim(
     `${'step'.padStart(stepWidth)}  ${'action'.padEnd(width)}  ${'window'.padStart(7)}  ${'tokens'.padStart(11)}`,
   );
+  lines.push(...totalLine(rows, prices, style));
   return `${headerText(file, inspected, style)}\n${head}\n${lines.join('\n')}\n`;
 };
 
@@ -197,8 +232,9 @@ export const modelViewLines = (view: StepModelView, style: Style): string[] => {
 /**
  * The window at one step as text: the step's line, then the retained window with the injected
  * summary (position, tokens, marker, message), then the messages trimmed at that step with their
- * rule, the step's summary change, the knowledge when the state has some ({@link knowledgeLines}),
- * and last the model view ({@link modelViewLines}).
+ * rule, the step's summary change, the usage of the model calls the step records (when it records
+ * one), the knowledge when the state has some ({@link knowledgeLines}), and last the model view
+ * ({@link modelViewLines}).
  *
  * @internal
  */
@@ -209,6 +245,7 @@ export const windowText = (
   modelView: StepModelView,
   knowledge: StepKnowledge | null,
   style: Style,
+  usage: UsageFigures | null = null,
 ): string => {
   const { row } = view;
   const summaryTokens = view.entries.find((entry) => entry.kind === 'summary')?.tokens;
@@ -239,6 +276,7 @@ export const windowText = (
   const positions = view.entries.flatMap((entry) => entry.position ?? []);
   const summary = summaryText(row.summary, positions);
   if (summary !== '') lines.push(style.yellow(summary));
+  if (usage !== null) lines.push(style.cyan(`usage: ${usageText(usage)}`));
   if (knowledge !== null) lines.push(...knowledgeLines(knowledge, style));
   lines.push(...modelViewLines(modelView, style));
   return `${lines.join('\n')}\n`;

@@ -8,10 +8,14 @@ import { timelineRows } from '../model/timelineRows';
 import { windowAt } from '../model/windowAt';
 import { modelViewAt } from '../model/stepModelView';
 import { stepKnowledge } from '../model/stepKnowledge';
+import { usageTotal } from '../model/stepUsage';
+import { usageFigures } from '../model/usageFigures';
 import { parseArgs, USAGE } from './args';
 import { timelineText, windowText } from './formatText';
+import { pricesFile } from './pricesFile';
 import { createStyle, wantsColour } from './style';
 import type { Inspected } from '../model/types';
+import type { TokenPrices } from '../../tokens/estimateCost';
 
 /**
  * What the CLI needs from its runtime: the command line, a way to read a file's text (throwing
@@ -121,6 +125,7 @@ const writePage = (
   file: string,
   out: string,
   inspected: Inspected,
+  prices: TokenPrices | undefined,
 ): InspectResult => {
   const same = io.sameFile ?? ((a: string, b: string) => a === b);
   if (same(file, out)) {
@@ -131,7 +136,7 @@ const writePage = (
   }
   let html: string;
   try {
-    html = renderPage(io.pageTemplate(), pageDataOf(file, inspected));
+    html = renderPage(io.pageTemplate(), pageDataOf(file, inspected, prices));
   } catch (error) {
     return failure(file, `--html: cannot make the page: ${reason(error)}`);
   }
@@ -148,10 +153,11 @@ const writePage = (
 };
 
 /**
- * Runs `conversation-memory inspect FILE [--at N [--target T]] [--json | --html OUT]`: reads the
- * file (never writes it), prints its timeline, or the retained window at step N and the model
- * view beside it (for `--target`, default `openai`), as text or JSON, or writes the
- * inspector page for it to OUT (never over FILE). Colours only when stdout is a terminal and
+ * Runs `conversation-memory inspect FILE [--at N [--target T]] [--json | --html OUT] [--prices P]`:
+ * reads the file (never writes it), prints its timeline, or the retained window at step N and the
+ * model view beside it (for `--target`, default `openai`), as text or JSON, or writes the
+ * inspector page for it to OUT (never over FILE). Each step that records a model call's usage
+ * shows it (with `--prices`, its cost), and the timeline the total. Colours only when stdout is a terminal and
  * `NO_COLOR` is unset.
  *
  * @param io - the command line and the runtime
@@ -168,6 +174,12 @@ export const runInspect = (io: InspectIo): InspectResult => {
     return { code: 0, stdout: `${PROGRAM} ${io.version ?? 'unknown version'}\n`, stderr: '' };
   }
   if (args.kind === 'usage') return usage(args.problem);
+  let prices: TokenPrices | undefined;
+  if (args.prices !== undefined) {
+    const read = pricesFile(args.prices, io.readText);
+    if ('problem' in read) return usage(read.problem);
+    prices = read.prices;
+  }
   let text: string;
   try {
     // A database can be large: look at its header before reading the file whole.
@@ -191,27 +203,38 @@ export const runInspect = (io: InspectIo): InspectResult => {
       `--at ${args.at} is out of range: ${escapeText(args.file, 200)} has ${stepsText(log.length)}`,
     );
   }
-  if (args.html !== null) return writePage(io, args.file, args.html, inspected);
+  if (args.html !== null) return writePage(io, args.file, args.html, inspected, prices);
   const style = createStyle(wantsColour(io.isTTY, io.env));
-  const about = { file: args.file, kind: inspected.kind, session: inspected.session };
+  const about = {
+    file: args.file,
+    kind: inspected.kind,
+    session: inspected.session,
+    ...(prices === undefined ? {} : { prices }),
+  };
   if (args.at !== null) {
     const retained = windowAt(log, args.at);
     const view = modelViewAt(log, args.at, args.target, args.mask);
     const knowledge = stepKnowledge(log, args.at);
+    const stepUsage = retained.row.usage === null ? null : usageFigures(retained.row.usage, prices);
     return {
       code: 0,
       stdout: args.json
-        ? jsonOut({ ...about, window: retained, view, knowledge })
-        : windowText(args.file, inspected, retained, view, knowledge, style),
+        ? jsonOut({ ...about, window: retained, view, knowledge, usage: stepUsage })
+        : windowText(args.file, inspected, retained, view, knowledge, style, stepUsage),
       stderr: '',
     };
   }
   const rows = timelineRows(log);
+  const steps = rows.flatMap((row) =>
+    row.usage === null ? [] : [{ step: row.step, ...usageFigures(row.usage, prices) }],
+  );
+  const total = usageTotal(rows);
+  const usageData = { steps, total: total === null ? null : usageFigures(total, prices) };
   return {
     code: 0,
     stdout: args.json
-      ? jsonOut({ ...about, config: log.head.config, rows })
-      : timelineText(args.file, inspected, rows, style),
+      ? jsonOut({ ...about, config: log.head.config, rows, usage: usageData })
+      : timelineText(args.file, inspected, rows, style, prices),
     stderr: '',
   };
 };

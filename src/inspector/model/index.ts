@@ -7,6 +7,8 @@ export { coverageText } from './coverageText';
 export { parseInput, readInput } from './readInput';
 export { summaryChange, trimmedCount } from './stepEffects';
 export { timelineRows } from './timelineRows';
+export { addStepUsage, stepUsageOf, usageTotal } from './stepUsage';
+export { costText, usageFigures, usageText } from './usageFigures';
 export { toolGroupsOf } from './toolGroupsOf';
 export { createStepper } from './stepper';
 export { stepOfText, stepsText } from './stepsText';
@@ -29,10 +31,12 @@ export type {
   RemovalRule,
   SessionInfo,
   StepModelView,
+  StepUsage,
   SummaryChange,
   TimelineRow,
   TrimmedCount,
   TrimmedEntry,
+  UsageFigures,
   ViewEntry,
   WindowEntry,
   WindowView,

@@ -5,6 +5,7 @@ import type { MemoryEffect } from '../../model/effects';
 import type { MemoryState } from '../../model/state';
 import { actionLabel } from './actionLabel';
 import { summaryChange, trimmedCount } from './stepEffects';
+import { stepUsageOf } from './stepUsage';
 import type { TimelineRow } from './types';
 
 /**
@@ -28,6 +29,7 @@ export const rowOf = (
   trimmed: trimmedCount(effects),
   summary: summaryChange(effects),
   held: state.pendingMessages.length,
+  usage: stepUsageOf(action),
 });
 
 /**

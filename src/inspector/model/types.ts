@@ -1,5 +1,6 @@
 import type { EventLog } from '../../log/eventLog';
 import type { MemoryActionType } from '../../model/actions';
+import type { CompletionUsage } from '../../model/completion';
 import type { MemoryConfig } from '../../model/config';
 import type { TrimRule } from '../../model/effects';
 import type { Message } from '../../model/message';
@@ -115,6 +116,39 @@ export interface TimelineRow {
   readonly summary: SummaryChange | null;
   /** Trimmed messages held for summarizing after this step. */
   readonly held: number;
+  /**
+   * The model calls this step records: the `metadata.usage` of the assistant messages it adds
+   * (the agent records each call's usage there), added up; `null` when it adds none.
+   */
+  readonly usage: StepUsage | null;
+}
+
+/**
+ * The usage of the model calls of a step (or of several steps, added up): how many calls, and
+ * their `CompletionUsage` counts summed (a cache count present when a call reported it).
+ *
+ * @example
+ * ```ts
+ * const usage: StepUsage = { calls: 1, inputTokens: 5000, cachedInputTokens: 4096, outputTokens: 35 };
+ * ```
+ */
+export interface StepUsage extends CompletionUsage {
+  readonly calls: number;
+}
+
+/**
+ * What the inspector shows of a usage: its counts, the share of the input tokens read from the
+ * cache (`cachedInputTokens / inputTokens`; absent when the provider did not report cache reads
+ * or nothing was sent), and the cost at the prices given (absent without prices).
+ *
+ * @example
+ * ```ts
+ * const figures: UsageFigures = { calls: 1, inputTokens: 5000, cachedInputTokens: 4000, outputTokens: 35, cacheShare: 0.8, cost: 0.0033 };
+ * ```
+ */
+export interface UsageFigures extends StepUsage {
+  readonly cacheShare?: number;
+  readonly cost?: number;
 }
 
 /**

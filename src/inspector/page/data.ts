@@ -6,6 +6,7 @@ import type { MemoryState } from '../../model/state';
 import { countMessageTokens } from '../../tokens/registry';
 import { timelineRows } from '../model/timelineRows';
 import type { InputKind, Inspected, SessionInfo, TimelineRow } from '../model/types';
+import type { TokenPrices } from '../../tokens/estimateCost';
 
 /**
  * What the page embeds: the inspected file's name and kind, its event log (plain JSON), its rows,
@@ -28,6 +29,8 @@ export interface PageData {
   readonly log: EventLog;
   readonly rows: readonly TimelineRow[];
   readonly tokenTable: readonly (readonly [string, number])[] | null;
+  /** The prices `--prices` gave (the page costs each step's usage with them); absent: none. */
+  readonly prices?: TokenPrices;
 }
 
 /**
@@ -95,13 +98,14 @@ export const tokenTableOf = (
  *
  * @param file - the file's name, as given
  * @param inspected - what `readInput` read from it
+ * @param prices - the prices to cost each step's usage with (checked: see `readPrices`)
  * @returns the page's data
  * @example
  * ```ts
  * renderPage(template, pageDataOf('log.json', inspected));
  * ```
  */
-export const pageDataOf = (file: string, inspected: Inspected): PageData => {
+export const pageDataOf = (file: string, inspected: Inspected, prices?: TokenPrices): PageData => {
   const rows = timelineRows(inspected.log);
   return {
     version: 1,
@@ -112,5 +116,6 @@ export const pageDataOf = (file: string, inspected: Inspected): PageData => {
     log: inspected.log,
     rows,
     tokenTable: tokenTableOf(inspected.log, rows),
+    ...(prices === undefined ? {} : { prices }),
   };
 };

@@ -14,6 +14,7 @@ import { VIEW_TARGETS } from '../../model/stepModelView';
 import { renderKnowledge } from './knowledgePanel';
 import { renderDiff, renderModelView, renderSummary, renderTrimmed, renderWindow } from './render';
 import { createStepList } from './stepList';
+import { createUsagePanel } from './usagePanel';
 import './style.css';
 
 const KINDS: Readonly<Record<PageData['kind'], string>> = {
@@ -48,6 +49,18 @@ const start = (): void => {
   let target: ViewTarget = VIEW_TARGETS[0] as ViewTarget;
   targetSelect.value = target;
 
+  const usage = createUsagePanel(
+    {
+      bar: byId('usage-bar'),
+      total: byId('usage-total'),
+      field: byId<HTMLInputElement>('prices'),
+      problem: byId('prices-problem'),
+      step: byId('step-usage'),
+    },
+    rows,
+    data.prices,
+  );
+
   const maskField = byId<HTMLInputElement>('mask-keep-last');
   let mask: MaskToolResults | undefined;
 
@@ -73,6 +86,7 @@ const start = (): void => {
       `${limit(view.row.tokens, view.row.maxTokens)} tokens` +
       (summaryTokens === undefined ? '' : ` (+${summaryTokens} summary)`) +
       (view.row.held === 0 ? '' : ` · ${view.row.held} held`);
+    usage.show(n);
     renderWindow(byId('window'), view);
     renderTrimmed(byId('trimmed'), view.trimmed);
     // The knowledge first: the model view reuses its blocks.
