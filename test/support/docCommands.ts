@@ -92,6 +92,7 @@ export const RULES: readonly CommandRule[] = [
   { match: /^node -[ep]$/, kind: 'mention', why: "one of Node's options, named in prose" },
   { match: /^npm test$/, kind: 'long', why: 'the whole suite, which runs this test' },
   { match: /^npm run docs$/, kind: 'long', why: 'TypeDoc over every entry; npm test runs it' },
+  { match: /^npm run lint$/, kind: 'long', why: 'ESLint over the repository; npm test runs it' },
   { match: /^npm run bench(:[a-z]+)?( |$)/, kind: 'long', why: 'a benchmark' },
   {
     match: /^npx tsx examples\/chat-server\.ts$/,
