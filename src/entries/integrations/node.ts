@@ -1,6 +1,6 @@
 /**
- * `conversation-memory/node`: every Node-only store. The session stores on JSON files, SQLite
- * and Redis implement the root entry's `SessionStore` and pass one conformance suite; the event
+ * `conversation-memory/node`: every Node-only store. The session stores on JSON files, SQLite,
+ * Redis and PostgreSQL implement the root entry's `SessionStore` and pass one conformance suite; the event
  * stores on SQLite and Redis implement `EventStore` and pass another. They are built on
  * `conversation-memory/store-kit`. (`conversation-memory/sessions/node` is this entry's former
  * name, an alias until 1.0.)
@@ -38,3 +38,11 @@ export {
   DEFAULT_REDIS_KNOWLEDGE_PREFIX,
   type RedisKnowledgeStoreOptions,
 } from '../../node/redis/knowledgeStore';
+export {
+  PostgresSessionStore,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQuery,
+  type PostgresResult,
+  type PostgresSessionStoreOptions,
+} from '../../node/postgres/sessionStore';
