@@ -11,7 +11,7 @@
  * `cause`, nothing written (`test/surface/hostileOptions.inventory.test.ts`).
  *
  * The stores are the real ones: SQLite files through better-sqlite3, JSON files in a temporary
- * folder, a Redis server the test file starts.
+ * folder, a Redis server and a PostgreSQL server the test file starts.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,11 +87,13 @@ import {
   JsonFileSessionStore,
   RedisEventStore,
   RedisKnowledgeStore,
+  PostgresSessionStore,
   RedisSessionStore,
   SqliteEventStore,
   SqliteKnowledgeStore,
   SqliteSessionStore,
 } from 'conversation-memory/node';
+import { startPostgresServer, type PostgresTestServer } from './postgresServer';
 import { startRedisServer, type RedisTestServer } from './redisServer';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -123,11 +125,17 @@ export const optionsFor = (
   options: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> => (subject.fill === undefined ? { ...options } : subject.fill(options));
 
-/** Where the worlds live: fresh folders and Redis prefixes on a server the test file started. */
+/**
+ * Where the worlds live: fresh folders, Redis prefixes on a server the test file started, and
+ * schemas on a PostgreSQL server it started.
+ */
 export interface Places {
   readonly folder: () => string;
   readonly redisUrl: () => string;
   readonly prefix: () => string;
+  readonly postgresUrl: () => string;
+  /** A fresh PostgreSQL schema name. */
+  readonly schema: () => string;
 }
 
 /** One public call that takes an options object. */
@@ -154,14 +162,16 @@ export interface OptionCall {
  */
 export const usePlaces = (): Places => {
   let server: RedisTestServer | undefined;
+  let postgres: PostgresTestServer | undefined;
   const root = mkdtempSync(path.join(tmpdir(), 'cm-options-'));
   const run = `cm-options:${process.pid}-${Date.now().toString(36)}`;
   let count = 0;
   beforeAll(async () => {
-    server = await startRedisServer();
-  }, 20_000);
+    [server, postgres] = await Promise.all([startRedisServer(), startPostgresServer()]);
+  }, 60_000);
   afterAll(async () => {
     await server?.stop();
+    await postgres?.stop();
     rmSync(root, { recursive: true, force: true });
   });
   return {
@@ -171,6 +181,11 @@ export const usePlaces = (): Places => {
       return server.url;
     },
     prefix: () => `${run}:${++count}:`,
+    postgresUrl: () => {
+      if (postgres === undefined) throw new Error('the PostgreSQL server has not started');
+      return postgres.url;
+    },
+    schema: () => `cm_options_${++count}`,
   };
 };
 
@@ -218,6 +233,8 @@ const sessionStores: Record<string, Maker<SessionStore & { close(): Promise<void
     new SqliteSessionStore({ path: path.join(places.folder(), 's.db') }),
   RedisSessionStore: (places) =>
     new RedisSessionStore({ url: places.redisUrl(), prefix: places.prefix() }),
+  PostgresSessionStore: (places) =>
+    new PostgresSessionStore({ connectionString: places.postgresUrl(), schema: places.schema() }),
 };
 
 const knowledgeStores: Record<string, Maker<KnowledgeStore>> = {
@@ -651,6 +668,28 @@ const storeConstructors = (): OptionCall[] => [
       message: 'RedisKnowledgeStore: options.prefx is not an option (did you mean prefix?)',
     },
     open: (places) => redisConstructed(places, RedisKnowledgeStore, (store) => store.list()),
+  },
+  {
+    call: 'new PostgresSessionStore',
+    api: 'PostgresSessionStore',
+    error: MemoryArgumentError,
+    options: {
+      connectionString: '(per world)',
+      schema: '(per world)',
+      defaultTtl: 60,
+      now: () => Date.now() / 1000,
+    },
+    typo: {
+      options: { connectionString: '(per world)', ttl: 60 },
+      message: 'PostgresSessionStore: options.ttl is not an option (did you mean defaultTtl?)',
+    },
+    open: (places) => ({
+      ...constructed(
+        (o) => new PostgresSessionStore(o as never),
+        (store: PostgresSessionStore) => store.exists('s'),
+      ),
+      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
+    }),
   },
 ];
 

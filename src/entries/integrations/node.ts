@@ -40,6 +40,8 @@ export {
 } from '../../node/redis/knowledgeStore';
 export {
   PostgresSessionStore,
+  DEFAULT_POSTGRES_SCHEMA,
+  type PostgresConnectionOptions,
   type PostgresPool,
   type PostgresPoolClient,
   type PostgresQuery,

@@ -35,7 +35,8 @@ import { type SessionContent, savePostgresRow } from './sessionSave';
 import { searchSessions, sessionSearchText } from './sessionSearch';
 import { SESSION_SCHEMA, type SessionStatements, sessionStatements } from './sessionStatements';
 
-export type { PostgresSessionStoreOptions } from './options';
+export { DEFAULT_POSTGRES_SCHEMA } from './options';
+export type { PostgresConnectionOptions, PostgresSessionStoreOptions } from './options';
 export type { PostgresPool, PostgresPoolClient, PostgresQuery, PostgresResult } from './pool';
 
 const API = 'PostgresSessionStore';
