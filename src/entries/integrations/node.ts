@@ -1,7 +1,7 @@
 /**
  * `conversation-memory/node`: every Node-only store. The session stores on JSON files, SQLite,
- * Redis and PostgreSQL implement the root entry's `SessionStore` and pass one conformance suite; the event
- * stores on SQLite and Redis implement `EventStore` and pass another. They are built on
+ * Redis and PostgreSQL implement the root entry's `SessionStore` and pass one conformance suite;
+ * the event stores on SQLite, Redis and PostgreSQL implement `EventStore` and pass another. They are built on
  * `conversation-memory/store-kit`. (`conversation-memory/sessions/node` is this entry's former
  * name, an alias until 1.0.)
  *
@@ -48,3 +48,9 @@ export {
   type PostgresResult,
   type PostgresSessionStoreOptions,
 } from '../../node/postgres/sessionStore';
+export {
+  PostgresEventStore,
+  type PostgresEventStoreOptions,
+  type PostgresStreamListener,
+  type PostgresSubscribeOptions,
+} from '../../node/postgres/eventStore';

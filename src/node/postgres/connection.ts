@@ -105,7 +105,12 @@ export class PostgresConnection {
    * `run` inside `BEGIN` … `COMMIT` on one connection, rolled back when it throws. A connection
    * that failed is closed rather than returned to the pool.
    */
-  async transaction<T>(api: string, writes: boolean, run: (send: PostgresSend) => Promise<T>) {
+  async transaction<T>(
+    api: string,
+    writes: boolean,
+    run: (send: PostgresSend) => Promise<T>,
+    begin = 'BEGIN',
+  ) {
     let client: PostgresPoolClient;
     try {
       client = await this.#pool.connect();
@@ -117,7 +122,7 @@ export class PostgresConnection {
       (await client.query({ text, values, types: RAW_TYPES })).rows as readonly PostgresRow[];
     let broken: Error | undefined;
     try {
-      await send('BEGIN', []);
+      await send(begin, []);
       const value = await run(send);
       await send('COMMIT', []);
       return value;
@@ -129,6 +134,56 @@ export class PostgresConnection {
       client.off?.('error', ignore);
       client.release(broken);
     }
+  }
+
+  /**
+   * A connection of its own that listens on `channel` (`LISTEN`): `onPayload` is called with each
+   * notification's payload, `onError` when the connection fails. `close` stops listening and gives
+   * the connection back (closing it when it failed).
+   */
+  async listen(
+    api: string,
+    channel: string,
+    onPayload: (payload: unknown) => void,
+    onError: (error: unknown) => void,
+  ): Promise<{ close(): Promise<void> }> {
+    let client: PostgresPoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw postgresFailure(error, api, false);
+    }
+    let failed: Error | undefined;
+    const notified = (message: unknown) => {
+      const { channel: on, payload } = (message ?? {}) as { channel?: unknown; payload?: unknown };
+      if (on === channel) onPayload(payload);
+    };
+    const errored = (error: unknown) => {
+      failed = error instanceof Error ? error : new Error(String(error));
+      onError(postgresFailure(error, api, false));
+    };
+    client.on?.('notification', notified);
+    client.on?.('error', errored);
+    const close = async () => {
+      client.off?.('notification', notified);
+      if (failed === undefined) {
+        await client.query({ text: 'UNLISTEN *', values: [], types: RAW_TYPES }).catch(ignore);
+      }
+      client.off?.('error', errored);
+      client.release(failed ?? undefined);
+    };
+    try {
+      await client.query({
+        text: `LISTEN ${quoteIdentifier(channel)}`,
+        values: [],
+        types: RAW_TYPES,
+      });
+    } catch (error) {
+      failed = error instanceof Error ? error : new Error(String(error));
+      await close();
+      throw postgresFailure(error, api, false);
+    }
+    return { close };
   }
 
   /** Ends the pool the store made; a pool given as `options.pool` stays open. */

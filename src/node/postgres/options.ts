@@ -4,6 +4,7 @@ import {
   readOptionFields,
   sessionClockOf,
   sessionTtlOf,
+  snapshotEveryOf,
 } from 'conversation-memory/store-kit';
 import type { PostgresPool } from './pool';
 
@@ -156,5 +157,41 @@ export const readSessionStoreOptions = (
     ...readConnection(given, api),
     ttl: sessionTtlOf(given.defaultTtl, api),
     now: sessionClockOf(given.now, api),
+  };
+};
+
+/**
+ * Options of `PostgresEventStore`: the connection (`pool` or `connectionString`; `schema`) and
+ * `snapshotEvery` (default 256, as on the other event stores).
+ *
+ * @example
+ * ```ts
+ * const options: PostgresEventStoreOptions = { pool, snapshotEvery: 128 };
+ * ```
+ */
+export interface PostgresEventStoreOptions extends PostgresConnectionOptions {
+  readonly snapshotEvery?: number | undefined;
+}
+
+/**
+ * The options of `PostgresEventStore`, read once and checked.
+ *
+ * @throws MemoryArgumentError naming the option
+ * @example
+ * ```ts
+ * readEventStoreOptions({ pool }, 'PostgresEventStore').snapshotEvery; // 256
+ * ```
+ */
+export const readEventStoreOptions = (
+  options: unknown,
+  api: string,
+): PostgresConnectionRead & { readonly snapshotEvery: number } => {
+  const given = readOptionFields(options ?? null, [...CONNECTION_OPTIONS, 'snapshotEvery'], api, {
+    example: EXAMPLE,
+    hints: { snapshot_every: 'snapshotEvery', url: 'connectionString' },
+  });
+  return {
+    ...readConnection(given, api),
+    snapshotEvery: snapshotEveryOf(given.snapshotEvery, api),
   };
 };

@@ -45,8 +45,9 @@ export interface PostgresPoolClient {
   query(query: PostgresQuery): Promise<PostgresResult>;
   /** Back to the pool; with an error, the connection is closed instead (it may be broken). */
   release(error?: Error | boolean): void;
-  on?(event: 'error', listener: (error: Error) => void): unknown;
-  off?(event: 'error', listener: (error: Error) => void): unknown;
+  /** `'error'`: the connection failed; `'notification'`: a `NOTIFY` on a channel it listens to. */
+  on?(event: 'error' | 'notification', listener: (value: unknown) => void): unknown;
+  off?(event: 'error' | 'notification', listener: (value: unknown) => void): unknown;
 }
 
 /**
