@@ -87,6 +87,7 @@ import {
   JsonFileSessionStore,
   RedisEventStore,
   RedisKnowledgeStore,
+  PostgresEventStore,
   PostgresSessionStore,
   RedisSessionStore,
   SqliteEventStore,
@@ -251,6 +252,12 @@ const eventStores: Record<string, Maker<EventStore & { close(): Promise<void> }>
     new SqliteEventStore({ path: path.join(places.folder(), 'e.db'), snapshotEvery: 2 }),
   RedisEventStore: (places) =>
     new RedisEventStore({ url: places.redisUrl(), prefix: places.prefix(), snapshotEvery: 2 }),
+  PostgresEventStore: (places) =>
+    new PostgresEventStore({
+      connectionString: places.postgresUrl(),
+      schema: places.schema(),
+      snapshotEvery: 2,
+    }),
 };
 
 const sessionWorld = async (
@@ -474,6 +481,37 @@ const subscribeCall: OptionCall = {
   },
 };
 
+const postgresSubscribeCall: OptionCall = {
+  call: 'PostgresEventStore.subscribe',
+  api: 'PostgresEventStore.subscribe',
+  error: MemoryArgumentError,
+  options: { namespace: 'n', onError: () => undefined },
+  typo: {
+    options: { onerror: () => undefined },
+    message:
+      'PostgresEventStore.subscribe: options.onerror is not an option (did you mean onError?)',
+  },
+  open: async (places) => {
+    const w = await eventWorld(eventStores['PostgresEventStore'] as never, places);
+    const store = w.store as PostgresEventStore;
+    return {
+      run: async (options) => {
+        const seen: number[] = [];
+        const stop = store.subscribe(
+          's',
+          0,
+          ({ version }) => void seen.push(version),
+          options as never,
+        );
+        await stop();
+        return 'subscribed';
+      },
+      contents: w.contents,
+      close: w.close,
+    };
+  },
+};
+
 // --- The constructors of the stores ----------------------------------------------------------
 
 const storeConstructors = (): OptionCall[] => [
@@ -668,6 +706,24 @@ const storeConstructors = (): OptionCall[] => [
       message: 'RedisKnowledgeStore: options.prefx is not an option (did you mean prefix?)',
     },
     open: (places) => redisConstructed(places, RedisKnowledgeStore, (store) => store.list()),
+  },
+  {
+    call: 'new PostgresEventStore',
+    api: 'PostgresEventStore',
+    error: MemoryArgumentError,
+    options: { connectionString: '(per world)', schema: '(per world)', snapshotEvery: 8 },
+    typo: {
+      options: { connectionString: '(per world)', snapshot_every: 8 },
+      message:
+        'PostgresEventStore: options.snapshot_every is not an option (did you mean snapshotEvery?)',
+    },
+    open: (places) => ({
+      ...constructed(
+        (o) => new PostgresEventStore(o as never),
+        (store: PostgresEventStore) => store.streams(),
+      ),
+      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
+    }),
   },
   {
     call: 'new PostgresSessionStore',
@@ -1403,4 +1459,5 @@ export const optionCalls = (): readonly OptionCall[] => [
   ...knowledgeMethodCalls,
   ...eventMethodCalls,
   subscribeCall,
+  postgresSubscribeCall,
 ];

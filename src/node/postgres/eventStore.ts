@@ -6,7 +6,6 @@ import {
   type LoadedStream,
   type LoadOptions,
   type MemoryAction,
-  MemoryArgumentError,
   type ReadOptions,
   type StoredAction,
   type StreamInfo,
@@ -18,7 +17,6 @@ import {
   checkAtVersion,
   checkEventOptions,
   compareCodePoints,
-  describeValue,
   namespaceOf,
   openStoreCall,
   readRangeOf,
@@ -41,6 +39,7 @@ import {
   stateAt,
 } from './eventStreams';
 import {
+  checkSubscribe,
   followPostgresStream,
   type PostgresStreamListener,
   type PostgresSubscribeOptions,
@@ -298,32 +297,7 @@ export class PostgresEventStore implements EventStore {
     options?: PostgresSubscribeOptions,
   ): () => Promise<void> {
     const call = this.#call('subscribe');
-    const given = checkEventOptions(options, 'subscribe', call.api);
-    const { key } = sessionKeyOf(streamId, options, call.api);
-    if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
-      throw new MemoryArgumentError(
-        call.api,
-        `fromVersion must be an integer ≥ 0 (0: from the first action), received ${describeValue(fromVersion)}`,
-      );
-    }
-    if (typeof listener !== 'function') {
-      throw new MemoryArgumentError(
-        call.api,
-        `listener must be a function, received ${typeof listener}`,
-      );
-    }
-    const report = given.onError;
-    if (report !== undefined && typeof report !== 'function') {
-      throw new MemoryArgumentError(call.api, 'options.onError must be a function');
-    }
-    const onError =
-      report === undefined
-        ? undefined
-        : (error: unknown, entry?: StoredAction) =>
-            (report as NonNullable<PostgresSubscribeOptions['onError']>)(
-              withId(error, streamId),
-              entry,
-            );
+    const { key, onError } = checkSubscribe(streamId, fromVersion, listener, options, call.api);
     const stop = followPostgresStream(
       {
         connection: this.#connection,

@@ -1,8 +1,11 @@
 import {
   isConversationMemoryError,
+  MemoryArgumentError,
   type StoredAction,
   type StreamOptions,
 } from 'conversation-memory';
+import { checkEventOptions, describeValue, sessionKeyOf } from 'conversation-memory/store-kit';
+import { withId } from '../environmentFailure';
 import type { PostgresConnection } from './connection';
 
 /**
@@ -32,6 +35,50 @@ export type PostgresStreamListener = (entry: StoredAction) => void | Promise<voi
 export interface PostgresSubscribeOptions extends StreamOptions {
   readonly onError?: ((error: unknown, entry?: StoredAction) => void) | undefined;
 }
+
+/**
+ * Checks `subscribe`'s arguments before anything starts: the id and namespace, `fromVersion` (an
+ * integer ≥ 0), the listener and `onError` (functions). Returns the stream's key and `onError`
+ * wrapped so that every failure it is told of names the stream.
+ *
+ * @throws SessionIdError or MemoryArgumentError naming the argument
+ * @example
+ * ```ts
+ * checkSubscribe('s1', 0, () => undefined, undefined, 'PostgresEventStore.subscribe').key; // 's1'
+ * ```
+ */
+export const checkSubscribe = (
+  streamId: string,
+  fromVersion: unknown,
+  listener: unknown,
+  options: unknown,
+  api: string,
+): { readonly key: string; readonly onError: PostgresSubscribeOptions['onError'] } => {
+  // Read once: the subscription sees the copy.
+  const given = checkEventOptions(options, 'subscribe', api);
+  const { key } = sessionKeyOf(streamId, options, api);
+  if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
+    throw new MemoryArgumentError(
+      api,
+      `fromVersion must be an integer ≥ 0 (0: from the first action), received ${describeValue(fromVersion)}`,
+    );
+  }
+  if (typeof listener !== 'function') {
+    throw new MemoryArgumentError(api, `listener must be a function, received ${typeof listener}`);
+  }
+  const report = given.onError;
+  if (report !== undefined && typeof report !== 'function') {
+    throw new MemoryArgumentError(api, 'options.onError must be a function');
+  }
+  const told = report as PostgresSubscribeOptions['onError'];
+  return {
+    key,
+    onError:
+      told === undefined
+        ? undefined
+        : (error: unknown, entry?: StoredAction) => told(withId(error, streamId), entry),
+  };
+};
 
 /** What one subscription follows. */
 export interface PostgresFollowed {
