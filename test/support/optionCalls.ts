@@ -88,6 +88,7 @@ import {
   RedisEventStore,
   RedisKnowledgeStore,
   PostgresEventStore,
+  PostgresKnowledgeStore,
   PostgresSessionStore,
   RedisSessionStore,
   SqliteEventStore,
@@ -244,6 +245,8 @@ const knowledgeStores: Record<string, Maker<KnowledgeStore>> = {
     new SqliteKnowledgeStore({ path: path.join(places.folder(), 'k.db') }),
   RedisKnowledgeStore: (places) =>
     new RedisKnowledgeStore({ url: places.redisUrl(), prefix: places.prefix() }),
+  PostgresKnowledgeStore: (places) =>
+    new PostgresKnowledgeStore({ connectionString: places.postgresUrl(), schema: places.schema() }),
 };
 
 const eventStores: Record<string, Maker<EventStore & { close(): Promise<void> }>> = {
@@ -721,6 +724,23 @@ const storeConstructors = (): OptionCall[] => [
       ...constructed(
         (o) => new PostgresEventStore(o as never),
         (store: PostgresEventStore) => store.streams(),
+      ),
+      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
+    }),
+  },
+  {
+    call: 'new PostgresKnowledgeStore',
+    api: 'PostgresKnowledgeStore',
+    error: MemoryArgumentError,
+    options: { connectionString: '(per world)', schema: '(per world)' },
+    typo: {
+      options: { connectionString: '(per world)', schem: 'x' },
+      message: 'PostgresKnowledgeStore: options.schem is not an option (did you mean schema?)',
+    },
+    open: (places) => ({
+      ...constructed(
+        (o) => new PostgresKnowledgeStore(o as never),
+        (store: PostgresKnowledgeStore) => store.list(),
       ),
       fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
     }),

@@ -1,8 +1,9 @@
 /**
  * `conversation-memory/node`: every Node-only store. The session stores on JSON files, SQLite,
  * Redis and PostgreSQL implement the root entry's `SessionStore` and pass one conformance suite;
- * the event stores on SQLite, Redis and PostgreSQL implement `EventStore` and pass another. They are built on
- * `conversation-memory/store-kit`. (`conversation-memory/sessions/node` is this entry's former
+ * the event stores on SQLite, Redis and PostgreSQL implement `EventStore` and pass another, and
+ * the knowledge stores on SQLite, Redis and PostgreSQL implement `KnowledgeStore`. They are built
+ * on `conversation-memory/store-kit`. (`conversation-memory/sessions/node` is this entry's former
  * name, an alias until 1.0.)
  *
  * @packageDocumentation
@@ -54,3 +55,7 @@ export {
   type PostgresStreamListener,
   type PostgresSubscribeOptions,
 } from '../../node/postgres/eventStore';
+export {
+  PostgresKnowledgeStore,
+  type PostgresKnowledgeStoreOptions,
+} from '../../node/postgres/knowledgeStore';

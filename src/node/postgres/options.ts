@@ -195,3 +195,34 @@ export const readEventStoreOptions = (
     snapshotEvery: snapshotEveryOf(given.snapshotEvery, api),
   };
 };
+
+/**
+ * Options of `PostgresKnowledgeStore`: the connection (`pool` or `connectionString`; `schema`).
+ *
+ * @example
+ * ```ts
+ * const options: PostgresKnowledgeStoreOptions = { pool, schema: 'memory' };
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a named type of its own, like PostgresSessionStoreOptions
+export interface PostgresKnowledgeStoreOptions extends PostgresConnectionOptions {}
+
+/**
+ * The options of `PostgresKnowledgeStore`, read once and checked.
+ *
+ * @throws MemoryArgumentError naming the option
+ * @example
+ * ```ts
+ * readKnowledgeStoreOptions({ pool }, 'PostgresKnowledgeStore').schema; // 'conversation_memory'
+ * ```
+ */
+export const readKnowledgeStoreOptions = (
+  options: unknown,
+  api: string,
+): PostgresConnectionRead => {
+  const given = readOptionFields(options ?? null, CONNECTION_OPTIONS, api, {
+    example: EXAMPLE,
+    hints: { url: 'connectionString' },
+  });
+  return readConnection(given, api);
+};
