@@ -11,7 +11,7 @@
  * `cause`, nothing written (`test/surface/hostileOptions.inventory.test.ts`).
  *
  * The stores are the real ones: SQLite files through better-sqlite3, JSON files in a temporary
- * folder, a Redis server the test file starts.
+ * folder, a Redis server and a PostgreSQL server the test file starts.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,11 +87,15 @@ import {
   JsonFileSessionStore,
   RedisEventStore,
   RedisKnowledgeStore,
+  PostgresEventStore,
+  PostgresKnowledgeStore,
+  PostgresSessionStore,
   RedisSessionStore,
   SqliteEventStore,
   SqliteKnowledgeStore,
   SqliteSessionStore,
 } from 'conversation-memory/node';
+import { startPostgresServer, type PostgresTestServer } from './postgresServer';
 import { startRedisServer, type RedisTestServer } from './redisServer';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -123,11 +127,17 @@ export const optionsFor = (
   options: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> => (subject.fill === undefined ? { ...options } : subject.fill(options));
 
-/** Where the worlds live: fresh folders and Redis prefixes on a server the test file started. */
+/**
+ * Where the worlds live: fresh folders, Redis prefixes on a server the test file started, and
+ * schemas on a PostgreSQL server it started.
+ */
 export interface Places {
   readonly folder: () => string;
   readonly redisUrl: () => string;
   readonly prefix: () => string;
+  readonly postgresUrl: () => string;
+  /** A fresh PostgreSQL schema name. */
+  readonly schema: () => string;
 }
 
 /** One public call that takes an options object. */
@@ -154,14 +164,16 @@ export interface OptionCall {
  */
 export const usePlaces = (): Places => {
   let server: RedisTestServer | undefined;
+  let postgres: PostgresTestServer | undefined;
   const root = mkdtempSync(path.join(tmpdir(), 'cm-options-'));
   const run = `cm-options:${process.pid}-${Date.now().toString(36)}`;
   let count = 0;
   beforeAll(async () => {
-    server = await startRedisServer();
-  }, 20_000);
+    [server, postgres] = await Promise.all([startRedisServer(), startPostgresServer()]);
+  }, 60_000);
   afterAll(async () => {
     await server?.stop();
+    await postgres?.stop();
     rmSync(root, { recursive: true, force: true });
   });
   return {
@@ -171,6 +183,11 @@ export const usePlaces = (): Places => {
       return server.url;
     },
     prefix: () => `${run}:${++count}:`,
+    postgresUrl: () => {
+      if (postgres === undefined) throw new Error('the PostgreSQL server has not started');
+      return postgres.url;
+    },
+    schema: () => `cm_options_${++count}`,
   };
 };
 
@@ -218,6 +235,8 @@ const sessionStores: Record<string, Maker<SessionStore & { close(): Promise<void
     new SqliteSessionStore({ path: path.join(places.folder(), 's.db') }),
   RedisSessionStore: (places) =>
     new RedisSessionStore({ url: places.redisUrl(), prefix: places.prefix() }),
+  PostgresSessionStore: (places) =>
+    new PostgresSessionStore({ connectionString: places.postgresUrl(), schema: places.schema() }),
 };
 
 const knowledgeStores: Record<string, Maker<KnowledgeStore>> = {
@@ -226,6 +245,8 @@ const knowledgeStores: Record<string, Maker<KnowledgeStore>> = {
     new SqliteKnowledgeStore({ path: path.join(places.folder(), 'k.db') }),
   RedisKnowledgeStore: (places) =>
     new RedisKnowledgeStore({ url: places.redisUrl(), prefix: places.prefix() }),
+  PostgresKnowledgeStore: (places) =>
+    new PostgresKnowledgeStore({ connectionString: places.postgresUrl(), schema: places.schema() }),
 };
 
 const eventStores: Record<string, Maker<EventStore & { close(): Promise<void> }>> = {
@@ -234,6 +255,12 @@ const eventStores: Record<string, Maker<EventStore & { close(): Promise<void> }>
     new SqliteEventStore({ path: path.join(places.folder(), 'e.db'), snapshotEvery: 2 }),
   RedisEventStore: (places) =>
     new RedisEventStore({ url: places.redisUrl(), prefix: places.prefix(), snapshotEvery: 2 }),
+  PostgresEventStore: (places) =>
+    new PostgresEventStore({
+      connectionString: places.postgresUrl(),
+      schema: places.schema(),
+      snapshotEvery: 2,
+    }),
 };
 
 const sessionWorld = async (
@@ -457,6 +484,37 @@ const subscribeCall: OptionCall = {
   },
 };
 
+const postgresSubscribeCall: OptionCall = {
+  call: 'PostgresEventStore.subscribe',
+  api: 'PostgresEventStore.subscribe',
+  error: MemoryArgumentError,
+  options: { namespace: 'n', onError: () => undefined },
+  typo: {
+    options: { onerror: () => undefined },
+    message:
+      'PostgresEventStore.subscribe: options.onerror is not an option (did you mean onError?)',
+  },
+  open: async (places) => {
+    const w = await eventWorld(eventStores['PostgresEventStore'] as never, places);
+    const store = w.store as PostgresEventStore;
+    return {
+      run: async (options) => {
+        const seen: number[] = [];
+        const stop = store.subscribe(
+          's',
+          0,
+          ({ version }) => void seen.push(version),
+          options as never,
+        );
+        await stop();
+        return 'subscribed';
+      },
+      contents: w.contents,
+      close: w.close,
+    };
+  },
+};
+
 // --- The constructors of the stores ----------------------------------------------------------
 
 const storeConstructors = (): OptionCall[] => [
@@ -651,6 +709,63 @@ const storeConstructors = (): OptionCall[] => [
       message: 'RedisKnowledgeStore: options.prefx is not an option (did you mean prefix?)',
     },
     open: (places) => redisConstructed(places, RedisKnowledgeStore, (store) => store.list()),
+  },
+  {
+    call: 'new PostgresEventStore',
+    api: 'PostgresEventStore',
+    error: MemoryArgumentError,
+    options: { connectionString: '(per world)', schema: '(per world)', snapshotEvery: 8 },
+    typo: {
+      options: { connectionString: '(per world)', snapshot_every: 8 },
+      message:
+        'PostgresEventStore: options.snapshot_every is not an option (did you mean snapshotEvery?)',
+    },
+    open: (places) => ({
+      ...constructed(
+        (o) => new PostgresEventStore(o as never),
+        (store: PostgresEventStore) => store.streams(),
+      ),
+      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
+    }),
+  },
+  {
+    call: 'new PostgresKnowledgeStore',
+    api: 'PostgresKnowledgeStore',
+    error: MemoryArgumentError,
+    options: { connectionString: '(per world)', schema: '(per world)' },
+    typo: {
+      options: { connectionString: '(per world)', schem: 'x' },
+      message: 'PostgresKnowledgeStore: options.schem is not an option (did you mean schema?)',
+    },
+    open: (places) => ({
+      ...constructed(
+        (o) => new PostgresKnowledgeStore(o as never),
+        (store: PostgresKnowledgeStore) => store.list(),
+      ),
+      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
+    }),
+  },
+  {
+    call: 'new PostgresSessionStore',
+    api: 'PostgresSessionStore',
+    error: MemoryArgumentError,
+    options: {
+      connectionString: '(per world)',
+      schema: '(per world)',
+      defaultTtl: 60,
+      now: () => Date.now() / 1000,
+    },
+    typo: {
+      options: { connectionString: '(per world)', ttl: 60 },
+      message: 'PostgresSessionStore: options.ttl is not an option (did you mean defaultTtl?)',
+    },
+    open: (places) => ({
+      ...constructed(
+        (o) => new PostgresSessionStore(o as never),
+        (store: PostgresSessionStore) => store.exists('s'),
+      ),
+      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
+    }),
   },
 ];
 
@@ -1364,4 +1479,5 @@ export const optionCalls = (): readonly OptionCall[] => [
   ...knowledgeMethodCalls,
   ...eventMethodCalls,
   subscribeCall,
+  postgresSubscribeCall,
 ];

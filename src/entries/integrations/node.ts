@@ -1,8 +1,9 @@
 /**
- * `conversation-memory/node`: every Node-only store. The session stores on JSON files, SQLite
- * and Redis implement the root entry's `SessionStore` and pass one conformance suite; the event
- * stores on SQLite and Redis implement `EventStore` and pass another. They are built on
- * `conversation-memory/store-kit`. (`conversation-memory/sessions/node` is this entry's former
+ * `conversation-memory/node`: every Node-only store. The session stores on JSON files, SQLite,
+ * Redis and PostgreSQL implement the root entry's `SessionStore` and pass one conformance suite;
+ * the event stores on SQLite, Redis and PostgreSQL implement `EventStore` and pass another, and
+ * the knowledge stores on SQLite, Redis and PostgreSQL implement `KnowledgeStore`. They are built
+ * on `conversation-memory/store-kit`. (`conversation-memory/sessions/node` is this entry's former
  * name, an alias until 1.0.)
  *
  * @packageDocumentation
@@ -38,3 +39,23 @@ export {
   DEFAULT_REDIS_KNOWLEDGE_PREFIX,
   type RedisKnowledgeStoreOptions,
 } from '../../node/redis/knowledgeStore';
+export {
+  PostgresSessionStore,
+  DEFAULT_POSTGRES_SCHEMA,
+  type PostgresConnectionOptions,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQuery,
+  type PostgresResult,
+  type PostgresSessionStoreOptions,
+} from '../../node/postgres/sessionStore';
+export {
+  PostgresEventStore,
+  type PostgresEventStoreOptions,
+  type PostgresStreamListener,
+  type PostgresSubscribeOptions,
+} from '../../node/postgres/eventStore';
+export {
+  PostgresKnowledgeStore,
+  type PostgresKnowledgeStoreOptions,
+} from '../../node/postgres/knowledgeStore';

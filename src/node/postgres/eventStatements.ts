@@ -1,0 +1,155 @@
+import type { SchemaPart } from './schema';
+
+/**
+ * The event streams' tables and every statement the event store sends, for a quoted schema `s`.
+ * Values are always parameters; only the schema's quoted name is in the text.
+ *
+ * `event_streams` holds one row per stream: a never-reused `id`, its key, its config, its
+ * creation time, its version and `damaged_at`, the lowest version of an action removed or moved
+ * by another program (set by a trigger; the store's own deletes remove the stream's row first, so
+ * they set nothing). `event_actions` holds one row per action, primary key `(stream, version)`:
+ * a second action at a version is impossible. `event_snapshots` holds every `snapshotEvery`
+ * actions' state, bound to the stream's key and the version (see the kit's `encodeSnapshotJson`).
+ */
+
+/**
+ * The event streams' part of the schema (version 1).
+ *
+ * @example
+ * ```ts
+ * await connection.ready(EVENT_SCHEMA, 'PostgresEventStore.load');
+ * ```
+ */
+export const EVENT_SCHEMA: SchemaPart = {
+  name: 'events',
+  version: 1,
+  statements: (s) => [
+    `CREATE TABLE IF NOT EXISTS ${s}.event_streams (
+      id bigserial PRIMARY KEY,
+      stream_key text COLLATE "C" NOT NULL UNIQUE,
+      namespace text COLLATE "C",
+      config_json text NOT NULL,
+      created_at double precision NOT NULL,
+      version bigint NOT NULL CHECK (version >= 0),
+      damaged_at bigint
+    )`,
+    `CREATE INDEX IF NOT EXISTS event_streams_namespace ON ${s}.event_streams (namespace)`,
+    `CREATE TABLE IF NOT EXISTS ${s}.event_actions (
+      stream bigint NOT NULL,
+      version bigint NOT NULL,
+      action_json text NOT NULL,
+      PRIMARY KEY (stream, version)
+    )`,
+    `CREATE TABLE IF NOT EXISTS ${s}.event_snapshots (
+      stream bigint NOT NULL,
+      version bigint NOT NULL,
+      snapshot_json text NOT NULL,
+      PRIMARY KEY (stream, version)
+    )`,
+    `CREATE OR REPLACE FUNCTION ${s}.event_action_removed() RETURNS trigger LANGUAGE plpgsql AS $fn$
+     BEGIN
+       UPDATE ${s}.event_streams SET damaged_at = LEAST(COALESCE(damaged_at, OLD.version), OLD.version)
+       WHERE id = OLD.stream;
+       RETURN NULL;
+     END $fn$`,
+    `DO $do$ BEGIN
+       IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'event_action_removed'
+                      AND tgrelid = '${s}.event_actions'::regclass) THEN
+         CREATE TRIGGER event_action_removed AFTER DELETE OR UPDATE OF stream, version
+           ON ${s}.event_actions FOR EACH ROW EXECUTE FUNCTION ${s}.event_action_removed();
+       END IF;
+     END $do$`,
+  ],
+};
+
+/** A stream's head: its row and the highest version among its actions. */
+const HEAD = (s: string) =>
+  `SELECT h.id, h.stream_key, h.namespace, h.config_json, h.created_at, h.version, h.damaged_at,
+     (SELECT max(a.version) FROM ${s}.event_actions AS a WHERE a.stream = h.id) AS max_version
+   FROM ${s}.event_streams AS h`;
+
+/**
+ * The statements of the event store in schema `s`, made once per store.
+ *
+ * @example
+ * ```ts
+ * const sql = eventStatements('"conversation_memory"');
+ * ```
+ */
+export const eventStatements = (s: string) =>
+  Object.freeze({
+    /** `$1` key. */
+    head: `${HEAD(s)} WHERE h.stream_key = $1::text`,
+    /** Every stream, or a namespace's (`$1`, `NULL`: all). */
+    list: `${HEAD(s)} WHERE $1::text IS NULL OR h.namespace = $1::text`,
+    /** Up to `$4` actions of stream `$1` from `$2` to `$3`, in order. */
+    page: `SELECT version, action_json FROM ${s}.event_actions
+      WHERE stream = $1::bigint AND version BETWEEN $2::bigint AND $3::bigint ORDER BY version LIMIT $4::int`,
+    /** Up to 8 snapshots of stream `$1` at or below `$2`, newest first. */
+    snapshots: `SELECT version, snapshot_json FROM ${s}.event_snapshots
+      WHERE stream = $1::bigint AND version <= $2::bigint ORDER BY version DESC LIMIT 8`,
+    /**
+     * The append, one statement: `$1` key, `$2` namespace, `$3` config JSON of a new stream, `$4`
+     * now, `$5` expected version, `$6` new version, `$7` the actions' JSON, `$8` the config the
+     * stream must have (`NULL`: any), `$9` the stream id the snapshots were computed on (`NULL`:
+     * only a stream this statement creates), `$10` and `$11` the snapshots' versions and JSON,
+     * `$12` the channel to notify and `$13` its payload. A new stream is created (or an empty one
+     * taken) only at expected version 0; an existing one moves from `$5` to `$6` only when sound
+     * (nothing removed, nothing past its version) and of config `$8`. Returns `written` (the new
+     * version, `NULL` when nothing was written) and the head as this statement found it.
+     */
+    append: `WITH
+      upserted AS (
+        INSERT INTO ${s}.event_streams AS h (stream_key, namespace, config_json, created_at, version)
+        SELECT $1::text, $2::text, $3::text, $4::float8, $6::bigint WHERE $5::bigint = 0
+        ON CONFLICT (stream_key) DO UPDATE SET version = $6::bigint
+        WHERE h.version = 0 AND h.damaged_at IS NULL
+          AND ($8::text IS NULL OR h.config_json = $8::text)
+          AND NOT EXISTS (SELECT 1 FROM ${s}.event_actions AS a WHERE a.stream = h.id)
+        RETURNING h.id, (h.xmax = 0) AS created
+      ),
+      bumped AS (
+        UPDATE ${s}.event_streams AS h SET version = $6::bigint
+        WHERE h.stream_key = $1::text AND $5::bigint > 0 AND h.version = $5::bigint
+          AND h.damaged_at IS NULL AND ($8::text IS NULL OR h.config_json = $8::text)
+          AND NOT EXISTS (SELECT 1 FROM ${s}.event_actions AS a WHERE a.stream = h.id AND a.version > h.version)
+        RETURNING h.id, false AS created
+      ),
+      target AS (SELECT id, created FROM upserted UNION ALL SELECT id, created FROM bumped),
+      actions AS (
+        INSERT INTO ${s}.event_actions (stream, version, action_json)
+        SELECT t.id, $5::bigint + a.ord, a.json
+        FROM target AS t, unnest($7::text[]) WITH ORDINALITY AS a(json, ord)
+      ),
+      snapshots AS (
+        INSERT INTO ${s}.event_snapshots (stream, version, snapshot_json)
+        SELECT t.id, p.version, p.json
+        FROM target AS t, unnest($10::bigint[], $11::text[]) AS p(version, json)
+        WHERE ($9::bigint IS NULL AND t.created) OR t.id = $9::bigint
+        ON CONFLICT (stream, version) DO UPDATE SET snapshot_json = EXCLUDED.snapshot_json
+      ),
+      notified AS (SELECT pg_notify($12::text, $13::text) FROM target)
+    SELECT
+      (SELECT $6::bigint FROM target) AS written,
+      (SELECT count(*) FROM notified) AS notified,
+      head.*
+    FROM (SELECT 1) AS one LEFT JOIN (${HEAD(s)} WHERE h.stream_key = $1::text) AS head ON true`,
+    /** Deletes stream `$1` with its actions and snapshots; returns how many streams (0 or 1). */
+    delete: `WITH gone AS (DELETE FROM ${s}.event_streams WHERE stream_key = $1::text RETURNING id),
+        actions AS (DELETE FROM ${s}.event_actions WHERE stream IN (SELECT id FROM gone)),
+        snapshots AS (DELETE FROM ${s}.event_snapshots WHERE stream IN (SELECT id FROM gone))
+      SELECT count(*) AS n FROM gone`,
+  });
+
+/**
+ * The statements of one store (see {@link eventStatements}).
+ *
+ * @example
+ * ```ts
+ * const sql: EventStatements = eventStatements('"app"');
+ * ```
+ */
+export type EventStatements = ReturnType<typeof eventStatements>;
+
+/** Actions read per query by `read` and `load`. */
+export const EVENT_PAGE = 512;

@@ -1,0 +1,333 @@
+import { createHash } from 'node:crypto';
+import {
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type LoadedStream,
+  type LoadOptions,
+  type MemoryAction,
+  type ReadOptions,
+  type StoredAction,
+  type StreamInfo,
+  type StreamOptions,
+} from 'conversation-memory';
+import {
+  atVersionOf,
+  checkAppend,
+  checkAtVersion,
+  checkEventOptions,
+  compareCodePoints,
+  namespaceOf,
+  openStoreCall,
+  readRangeOf,
+  sessionAddressOf,
+  sessionKeyOf,
+  type StoreCall,
+} from 'conversation-memory/store-kit';
+import { naming, withId } from '../environmentFailure';
+import { PostgresConnection, type PostgresSend } from './connection';
+import { appendToStream, type PostgresAppendContext } from './eventAppend';
+import { EVENT_SCHEMA, type EventStatements, eventStatements } from './eventStatements';
+import {
+  actionPages,
+  configOf,
+  headError,
+  headProblem,
+  readStreamHead,
+  type StreamHead,
+  type StreamPlace,
+  stateAt,
+} from './eventStreams';
+import {
+  checkSubscribe,
+  followPostgresStream,
+  type PostgresStreamListener,
+  type PostgresSubscribeOptions,
+} from './eventSubscription';
+import { type PostgresEventStoreOptions, readEventStoreOptions } from './options';
+
+export type { PostgresEventStoreOptions } from './options';
+export type { PostgresStreamListener, PostgresSubscribeOptions } from './eventSubscription';
+
+const API = 'PostgresEventStore';
+
+const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * An {@link EventStore} on PostgreSQL (node-postgres `pg` 8.11 or later 8.x, an optional peer
+ * loaded only when the store makes its own pool), shared by any number of processes. Options as
+ * on `PostgresSessionStore` (`pool` or `connectionString`, `schema`) plus `snapshotEvery`.
+ *
+ * Three tables (see `eventStatements.ts`): `event_streams` (a never-reused id per stream, its
+ * config, creation time and version), `event_actions` (primary key `(stream, version)`) and
+ * `event_snapshots`. An append is one statement: the version check on the stream's row, the
+ * actions (the key makes a second action at a version impossible), the snapshots it reaches and a
+ * `NOTIFY` commit together or not at all, and of concurrent appends at one version exactly one
+ * wins (the others get `EventConflictError`, writing nothing). `read` pages through the actions;
+ * `load` starts from the latest sound snapshot in one consistent read. An action or config that
+ * does not decode, a stream with an action removed by another program (a trigger records it) or
+ * one past its version is an `EventCorruptError` for `append`, `read` and `load`, and left out by
+ * `streams()`; a snapshot that does not decode or is bound to another stream or version is passed
+ * over. `subscribe` follows a stream with `LISTEN`/`NOTIFY` and a catch-up read.
+ *
+ * @example
+ * ```ts
+ * import { PostgresEventStore } from 'conversation-memory/node';
+ *
+ * const store = new PostgresEventStore({ connectionString: process.env.DATABASE_URL });
+ * const loaded = await store.load('thread-7');
+ * await store.append('thread-7', [memoryActions.messageAdded(userMessage('hi'))], {
+ *   expectedVersion: loaded?.version ?? 0,
+ * });
+ * await store.close();
+ * ```
+ */
+export class PostgresEventStore implements EventStore {
+  /** The schema the store's tables are in. */
+  readonly schema: string;
+  readonly #connection: PostgresConnection;
+  readonly #sql: EventStatements;
+  readonly #snapshotEvery: number;
+  readonly #location: string;
+  readonly #channel: string;
+  readonly #subscriptions = new Set<() => Promise<void>>();
+  #closed = false;
+
+  constructor(options: PostgresEventStoreOptions) {
+    const settings = readEventStoreOptions(options, API);
+    this.#connection = new PostgresConnection(settings, API);
+    this.schema = settings.schema;
+    this.#sql = eventStatements(this.#connection.quotedSchema);
+    this.#snapshotEvery = settings.snapshotEvery;
+    this.#location = `postgres:${settings.schema}.event_actions`;
+    this.#channel = `cm_events_${digestOf(settings.schema).slice(0, 24)}`;
+  }
+
+  #call(method: string): StoreCall {
+    return openStoreCall(`${API}.${method}`, () => this.#closed);
+  }
+
+  async #ready(call: StoreCall): Promise<void> {
+    await this.#connection.ready(EVENT_SCHEMA, call.api);
+    call.stillOpen();
+  }
+
+  #place(api: string, key: string): StreamPlace {
+    return { api, key, location: this.#location };
+  }
+
+  /** The stream's head, `undefined` when absent; a head that does not decode rejects. */
+  async #head(send: PostgresSend, api: string, key: string): Promise<StreamHead | undefined> {
+    const [row] = await send(this.#sql.head, [key]);
+    if (row === undefined) return undefined;
+    const read = readStreamHead(row);
+    if ('problem' in read) throw headError(read, this.#place(api, key));
+    return read.head;
+  }
+
+  #send(api: string): PostgresSend {
+    return (text, values) => this.#connection.query(api, false, text, values);
+  }
+
+  /** In one consistent read: the state after `version` actions, or `undefined`. */
+  async #loadAt(api: string, key: string, version: number | undefined) {
+    return this.#connection.transaction(
+      api,
+      false,
+      async (send) => {
+        const head = await this.#head(send, api, key);
+        if (head === undefined) return undefined;
+        const target = version ?? head.version;
+        if (target > head.version) return { head, target, state: undefined };
+        const place = this.#place(api, key);
+        const problem = headProblem(head, target);
+        if (problem !== undefined) throw headError(problem, place);
+        const config = configOf(head, place);
+        const state = await stateAt(send, this.#sql, head, config, target, place);
+        return { head, target, state, config };
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY',
+    );
+  }
+
+  async append(
+    streamId: string,
+    actions: readonly MemoryAction[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    return naming(streamId, async () => {
+      const call = this.#call('append');
+      const checked = checkAppend(streamId, actions, options, call.api);
+      const { namespace } = sessionKeyOf(streamId, options, call.api);
+      await this.#ready(call);
+      const context: PostgresAppendContext = {
+        connection: this.#connection,
+        sql: this.#sql,
+        snapshotEvery: this.#snapshotEvery,
+        channel: this.#channel,
+        digest: digestOf,
+        location: this.#location,
+        stateBefore: async (key, version) => {
+          const found = await this.#loadAt(call.api, key, version);
+          if (found?.state === undefined || found.config === undefined) return undefined;
+          return { id: found.head.id, config: found.config, state: found.state };
+        },
+      };
+      return appendToStream(context, call.api, checked, namespace);
+    });
+  }
+
+  /** The actions of `key` from `from` to `to` (checked; nothing for an absent stream). */
+  async *#entries(
+    api: string,
+    key: string,
+    from: number,
+    to: number,
+  ): AsyncGenerator<StoredAction> {
+    const send = this.#send(api);
+    const head = await this.#head(send, api, key);
+    if (head === undefined) return;
+    const place = this.#place(api, key);
+    const past = headProblem({ ...head, damagedAt: undefined });
+    if (past !== undefined && past.at > head.version) throw headError(past, place);
+    const last = Math.min(to, head.version);
+    try {
+      yield* actionPages(send, this.#sql, head.id, from, last, place);
+    } catch (error) {
+      // A stream deleted (or replaced) while it was read is absent now, not damaged.
+      const now = await this.#head(send, api, key).catch(() => head);
+      if (now?.id !== head.id) return;
+      throw error;
+    }
+  }
+
+  async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
+    const call = this.#call('read');
+    try {
+      checkEventOptions(options, 'read', call.api);
+      const { key } = sessionKeyOf(streamId, options, call.api);
+      const { from, to } = readRangeOf(options, call.api);
+      await this.#ready(call);
+      yield* this.#entries(call.api, key, from, to);
+    } catch (error) {
+      throw withId(error, streamId);
+    }
+  }
+
+  async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
+    return naming(streamId, async () => {
+      const call = this.#call('load');
+      checkEventOptions(options, 'load', call.api);
+      const { key } = sessionKeyOf(streamId, options, call.api);
+      const atVersion = atVersionOf(options, call.api);
+      await this.#ready(call);
+      const found = await this.#loadAt(call.api, key, atVersion);
+      if (found === undefined) return null;
+      checkAtVersion(key, found.target, found.head.version, call.api);
+      if (found.state === undefined) return null;
+      return Object.freeze({ state: found.state, version: found.target });
+    });
+  }
+
+  async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
+    const call = this.#call('streams');
+    // Read once: the listing sees the copy.
+    const namespace = namespaceOf(
+      checkEventOptions(options, 'streams', call.api).namespace,
+      call.api,
+    );
+    await this.#ready(call);
+    const rows = await this.#connection.query(call.api, false, this.#sql.list, [namespace ?? null]);
+    const found: StreamInfo[] = [];
+    for (const row of rows) {
+      const read = readStreamHead(row);
+      // A damaged stream is left out, as `load` rejects it.
+      if ('problem' in read || headProblem(read.head) !== undefined) continue;
+      const { key, version, createdAt } = read.head;
+      const address = sessionAddressOf(key);
+      if (namespace !== undefined && address.namespace !== namespace) continue;
+      found.push(
+        Object.freeze({
+          streamId: namespace === undefined ? key : address.id,
+          ...address,
+          version,
+          createdAt,
+        }),
+      );
+    }
+    return Object.freeze(found.sort((a, b) => compareCodePoints(a.streamId, b.streamId)));
+  }
+
+  async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
+    return naming(streamId, async () => {
+      const call = this.#call('delete');
+      checkEventOptions(options, 'delete', call.api);
+      const { key } = sessionKeyOf(streamId, options, call.api);
+      await this.#ready(call);
+      const [row] = await this.#connection.query(call.api, true, this.#sql.delete, [key]);
+      return Number(row?.['n']) > 0;
+    });
+  }
+
+  /**
+   * Follows a stream live: `listener` gets each action after `fromVersion`, in order, each once,
+   * including those appended by other processes (`LISTEN`/`NOTIFY` on a connection of the pool
+   * held by the subscription, and a catch-up read); after a lost connection it connects again and
+   * resumes after the last action delivered, without a gap or a repeat. Failures go to
+   * `options.onError`. `close()` stops every subscription of the store.
+   *
+   * @param streamId - the stream's id
+   * @param fromVersion - the version already seen (0: from the first action)
+   * @param listener - called with `{ version, action }`
+   * @param options - `namespace`, `onError`
+   * @returns the function that stops the subscription
+   * @throws SessionIdError, MemoryArgumentError (a bad `fromVersion` or listener, a closed store)
+   * @example
+   * ```ts
+   * const unsubscribe = store.subscribe('thread-7', loaded.version, ({ version, action }) => {
+   *   ui.apply(version, action);
+   * }, { onError: (error) => log.warn(error) });
+   * await unsubscribe();
+   * ```
+   */
+  subscribe(
+    streamId: string,
+    fromVersion: number,
+    listener: PostgresStreamListener,
+    options?: PostgresSubscribeOptions,
+  ): () => Promise<void> {
+    const call = this.#call('subscribe');
+    const { key, onError } = checkSubscribe(streamId, fromVersion, listener, options, call.api);
+    const stop = followPostgresStream(
+      {
+        connection: this.#connection,
+        api: call.api,
+        channel: this.#channel,
+        payload: digestOf(key),
+        after: (version) => this.#followed(call, key, version),
+      },
+      fromVersion,
+      listener,
+      onError,
+    );
+    const unsubscribe = async () => {
+      this.#subscriptions.delete(unsubscribe);
+      await stop();
+    };
+    this.#subscriptions.add(unsubscribe);
+    return unsubscribe;
+  }
+
+  async *#followed(call: StoreCall, key: string, after: number): AsyncGenerator<StoredAction> {
+    await this.#ready(call);
+    yield* this.#entries(call.api, key, after + 1, Number.MAX_SAFE_INTEGER);
+  }
+
+  /** Stops every subscription, and ends the pool the store made from `connectionString`. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#subscriptions].map((unsubscribe) => unsubscribe()));
+    await this.#connection.close();
+  }
+}

@@ -1,0 +1,216 @@
+import { either as E } from 'fp-ts';
+import {
+  fromDict,
+  type LoadedSession,
+  MemoryDecodeError,
+  type MemoryState,
+  SessionCorruptError,
+} from 'conversation-memory';
+import { describeValue, sessionKeyOf } from 'conversation-memory/store-kit';
+import type { PostgresRow } from './connection';
+
+/**
+ * Decoding the rows of the `sessions` table. Every column comes as the server's text (or `null`)
+ * and is checked here: a row may have been changed by another program or by hand.
+ */
+
+/**
+ * A row's columns beside its memory, checked.
+ *
+ * @example
+ * ```ts
+ * const meta: SessionRowMeta = { key: 's1', id: 's1', namespace: undefined, revision: 1, createdAt: 1764500000, updatedAt: 1764500000, messageCount: 2 };
+ * ```
+ */
+export interface SessionRowMeta {
+  readonly key: string;
+  readonly id: string;
+  readonly namespace: string | undefined;
+  readonly revision: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly messageCount: number;
+}
+
+/** A decimal integer at least `least`, from its text. */
+const integerOf = (text: unknown, least: number): number | undefined => {
+  if (typeof text !== 'string' || !/^-?\d+$/u.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= least ? value : undefined;
+};
+
+/** A finite number of seconds, from a `double precision` column's text. */
+const secondsOf = (text: unknown): number | undefined => {
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+};
+
+/**
+ * The session a row is about, when its `session_key`, `session_id` and `namespace` agree (the key
+ * is the kit's storage key of the pair); `undefined` otherwise.
+ *
+ * @example
+ * ```ts
+ * readRowAddress({ session_key: 'u1:s1', session_id: 's1', namespace: 'u1' }); // { key: 'u1:s1', id: 's1', namespace: 'u1' }
+ * ```
+ */
+export const readRowAddress = (
+  row: PostgresRow,
+):
+  | { readonly key: string; readonly id: string; readonly namespace: string | undefined }
+  | undefined => {
+  const key = row['session_key'];
+  const id = row['session_id'];
+  const namespace = row['namespace'];
+  if (typeof key !== 'string' || typeof id !== 'string') return undefined;
+  if (namespace !== null && typeof namespace !== 'string') return undefined;
+  try {
+    const where = sessionKeyOf(id, { namespace: namespace ?? undefined });
+    return where.key === key ? { key, id, namespace: where.namespace } : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Checks the columns of a row beside `memory_json` (`revision` an integer ≥ 1, `message_count` ≥
+ * 0, the timestamps finite Unix seconds, `session_id` and `namespace` those of `session_key`);
+ * each problem names its column.
+ *
+ * @example
+ * ```ts
+ * readSessionRowMeta({ ...row, revision: 'x' }); // { problems: ['revision: expected an integer ≥ 1, got "x"'] }
+ * ```
+ */
+export const readSessionRowMeta = (
+  row: PostgresRow,
+): { readonly meta: SessionRowMeta } | { readonly problems: readonly string[] } => {
+  const key = row['session_key'];
+  if (typeof key !== 'string') {
+    return { problems: [`session_key: expected text, got ${describeValue(key)}`] };
+  }
+  const revision = integerOf(row['revision'], 1);
+  const messageCount = integerOf(row['message_count'], 0);
+  const createdAt = secondsOf(row['created_at']);
+  const updatedAt = secondsOf(row['updated_at']);
+  const problems: string[] = [];
+  const got = (column: string) => describeValue(row[column]);
+  if (revision === undefined)
+    problems.push(`revision: expected an integer ≥ 1, got ${got('revision')}`);
+  if (messageCount === undefined) {
+    problems.push(`message_count: expected an integer ≥ 0, got ${got('message_count')}`);
+  }
+  if (createdAt === undefined)
+    problems.push(`created_at: expected Unix seconds, got ${got('created_at')}`);
+  if (updatedAt === undefined)
+    problems.push(`updated_at: expected Unix seconds, got ${got('updated_at')}`);
+  const address = readRowAddress(row);
+  if (address === undefined) {
+    problems.push(
+      `session_id, namespace: ${got('session_id')} and ${got('namespace')} are not the session of key ${describeValue(key)}`,
+    );
+  }
+  if (problems.length > 0) return { problems };
+  return {
+    meta: {
+      ...(address as NonNullable<typeof address>),
+      revision: revision as number,
+      createdAt: createdAt as number,
+      updatedAt: updatedAt as number,
+      messageCount: messageCount as number,
+    },
+  };
+};
+
+/**
+ * What decoding `memory_json` gave: the state, or the problems (each naming its path inside the
+ * column); `kind: 'tokenizer'` when the data is sound but names a tokenizer that cannot count in
+ * this process (not a corrupt row).
+ *
+ * @example
+ * ```ts
+ * const decoded: DecodedMemory = { state };
+ * ```
+ */
+export type DecodedMemory =
+  | { readonly state: MemoryState }
+  | {
+      readonly problems: readonly string[];
+      readonly kind: 'data' | 'tokenizer';
+      readonly cause: unknown;
+    };
+
+const inColumn = (problem: string): string =>
+  problem.startsWith('(root)') ? `memory_json${problem.slice(6)}` : `memory_json.${problem}`;
+
+/**
+ * Decodes `memory_json` (the `toDict` JSON) with `fromDict`; with `'heuristic'` it only checks it
+ * cheaply (no real token counting), as `list` and `search` do.
+ *
+ * @example
+ * ```ts
+ * readMemoryJson('{"max_messages": 0}'); // { problems: ['memory_json.max_messages: …'], kind: 'data', … }
+ * ```
+ */
+export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
+  if (typeof text !== 'string') {
+    return {
+      problems: [`memory_json: expected JSON text, got ${describeValue(text)}`],
+      kind: 'data',
+      cause: undefined,
+    };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { problems: [`memory_json: not valid JSON (${reason})`], kind: 'data', cause: error };
+  }
+  const decoded = fromDict(parsed, tokenizer === undefined ? undefined : { tokenizer });
+  if (E.isRight(decoded)) return { state: decoded.right };
+  return {
+    problems: decoded.left.problems.map(inColumn),
+    kind: decoded.left.kind === 'tokenizer' ? 'tokenizer' : 'data',
+    cause: decoded.left,
+  };
+};
+
+/**
+ * A row as `load` returns it, or the error it is: `SessionCorruptError` listing every problem
+ * (columns and memory), or `MemoryDecodeError` of kind `'tokenizer'` for a sound row whose
+ * tokenizer cannot count here.
+ *
+ * @param row - the row as read
+ * @param api - the caller, for the error
+ * @param location - where the row is (`postgres:<schema>.sessions#<key>`)
+ * @throws SessionCorruptError or MemoryDecodeError
+ * @example
+ * ```ts
+ * const loaded = loadedFromRow(row, 'PostgresSessionStore.load', 'postgres:conversation_memory.sessions#s1');
+ * ```
+ */
+export const loadedFromRow = (row: PostgresRow, api: string, location: string): LoadedSession => {
+  const meta = readSessionRowMeta(row);
+  const memory = readMemoryJson(row['memory_json']);
+  if ('meta' in meta && 'state' in memory) {
+    return Object.freeze({
+      state: memory.state,
+      revision: meta.meta.revision,
+      createdAt: meta.meta.createdAt,
+      updatedAt: meta.meta.updatedAt,
+    });
+  }
+  if ('meta' in meta && 'problems' in memory && memory.kind === 'tokenizer') {
+    throw new MemoryDecodeError(api, memory.problems, { kind: 'tokenizer' });
+  }
+  const key = row['session_key'];
+  const problems = [
+    ...('problems' in meta ? meta.problems : []),
+    ...('problems' in memory ? memory.problems : []),
+  ];
+  throw new SessionCorruptError(api, typeof key === 'string' ? key : '', location, problems, {
+    cause: 'cause' in memory ? memory.cause : undefined,
+  });
+};
