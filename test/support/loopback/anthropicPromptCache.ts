@@ -127,14 +127,14 @@ export const anthropicBlockCache = () => {
       blocks: readonly AnthropicPromptBlock[],
     ): AnthropicCacheUsage | undefined => {
       if (!blocks.some((b) => b.breakpoint)) return undefined;
-      let node = roots.get(model);
+      let node: Node | undefined = roots.get(model);
       if (node === undefined) {
         node = { written: false, children: new Map() };
         roots.set(model, node);
       }
       const nodes: Node[] = [];
       for (const b of blocks) {
-        let child = node.children.get(b.key);
+        let child: Node | undefined = node.children.get(b.key);
         if (child === undefined) {
           child = { written: false, children: new Map() };
           node.children.set(b.key, child);
