@@ -44,6 +44,9 @@ const parts = await Promise.all(
         const worker = fork(path, [JSON.stringify(share)], { execArgv: ['--import', 'tsx'] });
         worker.once('message', (reports) => resolve(reports as CacheReport[]));
         worker.once('error', reject);
+        worker.once('exit', (code) => {
+          reject(new Error(`bench:cache: a worker exited (code ${code}) without its reports`));
+        });
       }),
   ),
 );

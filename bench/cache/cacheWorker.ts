@@ -11,5 +11,6 @@ const { from, count, turns } = JSON.parse(process.argv[2] ?? '{}') as {
   turns: number;
 };
 await loadTokenizer('o200k_base');
-process.send?.(await measureCache({ conversations: count, from, turns }));
-process.disconnect?.();
+const reports = await measureCache({ conversations: count, from, turns });
+// Disconnect once the reports are sent (disconnecting at once could drop them).
+process.send?.(reports, () => process.disconnect());
