@@ -309,10 +309,19 @@ export const scriptAgentConversation = (seed: number, turns = AGENT_TURNS): Agen
       const content = template.replace('{fact}', factText(fact));
       messages.push(checked({ role: 'user', content }, [fact]));
     } else if (kind === 'edited') {
-      const file = pick(random, [...read]);
-      const key = pick(random, fileFacts(file, values)).key;
-      const pool = NUMERIC_SETTINGS.has(key) ? NUMERIC_SETTINGS : TEXT_SETTINGS;
-      values.set(key, otherValue(random, pool, key, values.get(key)));
+      let file = pick(random, [...read]);
+      // A file without settings has nothing to edit: another read file that has some, if any
+      // (long runs meet this; the 30-turn script never did, so its conversations are unchanged).
+      if (fileFacts(file, values).length === 0) {
+        const editable = [...read].filter((f) => fileFacts(f, values).length > 0);
+        if (editable.length > 0) file = pick(random, editable);
+      }
+      const facts = fileFacts(file, values);
+      if (facts.length > 0) {
+        const key = pick(random, facts).key;
+        const pool = NUMERIC_SETTINGS.has(key) ? NUMERIC_SETTINGS : TEXT_SETTINGS;
+        values.set(key, otherValue(random, pool, key, values.get(key)));
+      }
       const content = `I pushed a change to ${file.path}; take another look.`;
       messages.push(checked({ role: 'user', content }, []));
       const id = `call_${++callId}`;

@@ -60,11 +60,14 @@ const mediaBlocks = (message: Message): MediaBlock[] => {
   return blocks;
 };
 
-/** A lone text block is sent as a plain string, no blocks as `''`, anything else as blocks. */
-const compactContent = (blocks: MediaBlock[]): string | MediaBlock[] => {
+/**
+ * A lone text block is sent as a plain string (unless `asBlocks`), no blocks as `''`, anything
+ * else as blocks.
+ */
+const compactContent = (blocks: MediaBlock[], asBlocks = false): string | MediaBlock[] => {
   if (blocks.length === 0) return '';
   const [only] = blocks;
-  return blocks.length === 1 && only?.type === 'text' ? only.text : blocks;
+  return !asBlocks && blocks.length === 1 && only?.type === 'text' ? only.text : blocks;
 };
 
 const toolUse = (call: ToolCall): AnthropicToolUseBlock => ({
@@ -80,10 +83,10 @@ const toolResult = (message: Message): AnthropicToolResultBlock => ({
   content: compactContent(mediaBlocks(message)),
 });
 
-const assistant = (message: Message): AnthropicMessage => {
+const assistant = (message: Message, asBlocks: boolean): AnthropicMessage => {
   const blocks = mediaBlocks(message);
   const calls = message.toolCalls ?? [];
-  if (calls.length === 0) return { role: 'assistant', content: compactContent(blocks) };
+  if (calls.length === 0) return { role: 'assistant', content: compactContent(blocks, asBlocks) };
   return { role: 'assistant', content: [...blocks, ...calls.map(toolUse)] };
 };
 
@@ -140,9 +143,12 @@ export interface ToAnthropicOptions {
  *   one-hour cache): a marked system message's text block in `system`, which is then a list of
  *   text blocks, one per system text (always, with `cache`, so that the prefix is the same
  *   whether or not a system message is marked); a tool result's `tool_result` block (also when
- *   it shares a user message with other results); a user or assistant message's last block (a
- *   content sent as a string becomes one text block). A message that becomes no block (empty
- *   content) carries no mark. Without `cache`, the result is exactly as without options.
+ *   it shares a user message with other results); a user or assistant message's last block.
+ *   With `cache`, every user and assistant content is sent as blocks (a lone text as one text
+ *   block, marked or not), so a message is sent the same way whether or not it is marked and
+ *   the prompt caches, which compare blocks, read the prefix the previous call wrote. A message
+ *   that becomes no block (empty content) carries no mark. Without `cache`, the result is
+ *   exactly as without options.
  *
  * The input is validated as `addMessage` validates it (each message's own fields read once, a
  * role other than `system`, `user`, `assistant` or `tool` refused, as `toOpenAIChat` does) and
@@ -244,14 +250,14 @@ export function toAnthropic(
           results.push(...blocks);
           if (marked) places.push({ message: out.length - 1, block: results.length - 1 });
         } else {
-          out.push({ role: 'user', content: compactContent(blocks) });
+          out.push({ role: 'user', content: compactContent(blocks, cache !== undefined) });
           if (marked) places.push({ message: out.length - 1, block: -1 });
         }
         results = undefined;
         break;
       }
       case 'assistant':
-        out.push(assistant(message));
+        out.push(assistant(message, cache !== undefined));
         if (marked) places.push({ message: out.length - 1, block: -1 });
         results = undefined;
     }

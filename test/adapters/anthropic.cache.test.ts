@@ -86,8 +86,9 @@ describe('anthropicProvider sends the view’s cache breakpoints', () => {
       { type: 'text', text: 'Be brief.', cache_control: EPHEMERAL },
       { type: 'text', text: '[Conversation Summary] The user is Ann.', cache_control: EPHEMERAL },
     ]);
+    // With cache every content is sent as blocks, marked or not (so a prefix reads the same).
     expect(body?.messages).toEqual([
-      { role: 'user', content: 'What is 2+2?' },
+      { role: 'user', content: [{ type: 'text', text: 'What is 2+2?' }] },
       {
         role: 'assistant',
         content: [{ type: 'tool_use', id: 'toolu_1', name: 'calc', input: { expr: '2+2' } }],

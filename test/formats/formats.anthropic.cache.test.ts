@@ -42,7 +42,7 @@ describe('toAnthropic with cache breakpoints', () => {
         { type: 'text', text: '[Conversation Summary] Ann is 30.', cache_control: EPHEMERAL },
       ],
       messages: [
-        { role: 'user', content: 'u1' },
+        { role: 'user', content: [{ type: 'text', text: 'u1' }] },
         {
           role: 'assistant',
           content: [
@@ -62,6 +62,26 @@ describe('toAnthropic with cache breakpoints', () => {
         { role: 'user', content: [{ type: 'text', text: 'u2', cache_control: EPHEMERAL }] },
       ],
     });
+  });
+
+  // The prompt caches compare a request's blocks, so a message must be sent the same way marked
+  // or not: otherwise the prefix a call wrote (the newest turn, marked, as a block) is never read
+  // by the next call (the same message, unmarked, as a string). Every set of at most four marks.
+  it('sends every message the same way whether it is marked or not (only cache_control differs)', () => {
+    const strip = (value: unknown): unknown =>
+      JSON.parse(
+        JSON.stringify(value, (key, inner: unknown) =>
+          key === 'cache_control' ? undefined : inner,
+        ),
+      );
+    const unmarked = strip(cached([]));
+    const indices = conversation.map((_, i) => i);
+    const sets: number[][] = [[]];
+    for (const i of indices) {
+      for (const set of sets.slice()) if (set.length < 4) sets.push([...set, i]);
+    }
+    expect(sets).toHaveLength(256);
+    for (const set of sets) expect([set, strip(cached(set))]).toEqual([set, unmarked]);
   });
 
   it('marks a tool result inside the user message it shares, and the text merged after it', () => {
