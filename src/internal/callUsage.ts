@@ -2,40 +2,20 @@ import type { ConversationUsage } from '../model/conversationUsage';
 import type { Message } from '../model/message';
 
 /**
- * Field `key` of a usage as a count (an integer from 0 to 2^53 − 1, `-0` read as 0), `fallback`
- * when it is absent, or -1 when it is not a count: `readUsage`'s rules, without its messages.
+ * The token fields of a usage, in `ConversationUsage`'s order (after `calls`); the two that start
+ * with `cache` are optional in a `CompletionUsage` (absent reads as 0). A list, not four
+ * expressions: a chat UI's first load carries this module (it runs where messages leave).
  */
-const countOf = (usage: Readonly<Record<string, unknown>>, key: string, fallback?: number) => {
-  let value = Object.hasOwn(usage, key) ? usage[key] : undefined;
-  if (value === undefined) value = fallback;
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value + 0 : -1;
-};
+const TOKEN_FIELDS = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens'];
 
 /**
- * `total` plus `part` (a new frozen record), or `part` when there is no total yet.
- *
- * @internal
- */
-export const addUsage = (
-  total: ConversationUsage | undefined,
-  part: ConversationUsage,
-): ConversationUsage =>
-  total === undefined
-    ? part
-    : Object.freeze({
-        calls: total.calls + part.calls,
-        inputTokens: total.inputTokens + part.inputTokens,
-        cachedInputTokens: total.cachedInputTokens + part.cachedInputTokens,
-        cacheWriteTokens: total.cacheWriteTokens + part.cacheWriteTokens,
-        outputTokens: total.outputTokens + part.outputTokens,
-      });
-
-/**
- * `total` plus the call `message` records: an assistant message's `metadata.usage` when it is a
- * valid usage by `readUsage`'s rules (counts, `inputTokens` and `outputTokens` present, the cache
- * reads and writes at most `inputTokens`). Anything else, a user's own `metadata.usage`
- * included, adds nothing and is never thrown on: `total` comes back. One property check for a
- * message without metadata (what every add of a plain chat message costs when it leaves).
+ * `total` plus the call `message` records (a new frozen record, `calls` one more): an assistant
+ * message's `metadata.usage` when it is a valid usage by `readUsage`'s rules (own fields, each an
+ * integer from 0 to 2^53 − 1 with `-0` read as 0; `inputTokens` and `outputTokens` present; the
+ * cache reads and writes together at most `inputTokens`; metadata is JSON, so a field is never
+ * `undefined`). Anything else, an application's own `metadata.usage` included, adds nothing and
+ * is never thrown on: `total` itself comes back. A message without metadata costs one property
+ * check.
  *
  * @internal
  */
@@ -43,30 +23,26 @@ export const addCallUsage = (
   total: ConversationUsage | undefined,
   message: Message,
 ): ConversationUsage | undefined => {
-  const usage: unknown = message.metadata?.usage;
-  if (typeof usage !== 'object' || usage === null || message.role !== 'assistant') return total;
-  const record = usage as Readonly<Record<string, unknown>>;
-  const inputTokens = countOf(record, 'inputTokens');
-  const outputTokens = countOf(record, 'outputTokens');
-  const cachedInputTokens = countOf(record, 'cachedInputTokens', 0);
-  const cacheWriteTokens = countOf(record, 'cacheWriteTokens', 0);
-  if (
-    inputTokens < 0 ||
-    outputTokens < 0 ||
-    cachedInputTokens < 0 ||
-    cacheWriteTokens < 0 ||
-    cachedInputTokens + cacheWriteTokens > inputTokens
-  ) {
-    return total;
+  const usage = message.metadata?.usage;
+  if (usage === undefined || usage === null || message.role !== 'assistant') return total;
+  const sum: Record<string, number> = { calls: (total?.calls ?? 0) + 1 };
+  let cacheParts = 0;
+  for (const key of TOKEN_FIELDS) {
+    const cache = key.startsWith('cache');
+    // Strings, numbers and lists have no own such field: a required one reads as -1, invalid.
+    const value = Object.hasOwn(usage as object, key) ? (usage as never)[key] : cache ? 0 : -1;
+    if (!Number.isSafeInteger(value) || value < 0) return total;
+    if (cache) cacheParts += value;
+    sum[key] = value + ((total as never)?.[key] ?? 0);
   }
-  return addUsage(
-    total,
-    Object.freeze({ calls: 1, inputTokens, cachedInputTokens, cacheWriteTokens, outputTokens }),
-  );
+  return cacheParts > (sum['inputTokens'] as number) - (total?.inputTokens ?? 0)
+    ? total
+    : Object.freeze(sum as unknown as ConversationUsage);
 };
 
 /**
- * The usage the calls of `messages` recorded ({@link addCallUsage}), or `undefined` when none did.
+ * `total` plus the usage the calls of `messages` recorded ({@link addCallUsage}); `undefined`
+ * when there is no total and none did.
  *
  * @internal
  */

@@ -9,8 +9,7 @@ import { keptRanges, runsOfRanges, sliceRanges } from './applyRemovals';
 import { positionsOf, runsAfterPrefixCut } from './positions';
 import { positionAtIndex } from './positionSearch';
 import { planTrimOf, type PlanScope, type PlannedTrim, NO_FINISH } from './trimPlan';
-import { addCallUsage, addUsage } from './callUsage';
-import type { ConversationUsage } from '../model/conversationUsage';
+import { addCallUsage, usageOfMessages } from './callUsage';
 
 /** Below this many elements a plain loop copies faster than `slice` + `concat` (measured on V8). */
 const LOOP_COPY_MAX = 48;
@@ -102,7 +101,7 @@ export const makeState = (fields: {
   pendingPositions: MemoryState['pendingPositions'];
   summaryCoverage: MemoryState['summaryCoverage'];
   knowledge?: MemoryState['knowledge'];
-  trimmedUsage?: MemoryState['trimmedUsage'];
+  trimmedUsage?: MemoryState['trimmedUsage'] | undefined;
 }): MemoryState =>
   Object.freeze({
     config: fields.config,
@@ -116,7 +115,7 @@ export const makeState = (fields: {
     pendingPositions: fields.pendingPositions,
     summaryCoverage: fields.summaryCoverage,
     ...(fields.knowledge === undefined ? {} : { knowledge: fields.knowledge }),
-    ...(fields.trimmedUsage === undefined ? {} : { trimmedUsage: fields.trimmedUsage }),
+    ...(fields.trimmedUsage && { trimmedUsage: fields.trimmedUsage }),
   });
 
 /**
@@ -131,7 +130,7 @@ export const withWindow = (
   positionRuns: MemoryState['positionRuns'],
   nextPosition: number,
   totalTokens: number,
-  trimmedUsage = state.trimmedUsage,
+  trimmedUsage: MemoryState['trimmedUsage'],
 ): MemoryState =>
   makeState({
     config: state.config,
@@ -145,7 +144,7 @@ export const withWindow = (
     pendingPositions: state.pendingPositions,
     summaryCoverage: state.summaryCoverage,
     ...(state.knowledge === undefined ? {} : { knowledge: state.knowledge }),
-    ...(trimmedUsage === undefined ? {} : { trimmedUsage }),
+    trimmedUsage,
   });
 
 /**
@@ -211,15 +210,15 @@ export const appendAndTrim = (
   let runs: MemoryState['positionRuns'];
   let goneMessages: Message[] = [];
   let gonePositions: number[] = [];
-  // The usage of the calls that leave (their assistant messages' `metadata.usage`), kept in the
-  // state even when no effect is built: one property check per message that leaves.
-  let usage: ConversationUsage | undefined;
+  // The usage of the calls that leave (their assistant messages' `metadata.usage`) joins the
+  // state's, even when no effect is built: one property check per message that leaves.
+  let trimmedUsage = state.trimmedUsage;
   if (prefix && cut <= messages.length) {
     // The common case (every reference-policy trim): one copy of each array, O(runs) positions.
     keptMessages = dropThenAppend(messages, cut, incoming);
     keptCounts = dropThenAppend(tokenCounts, cut, incomingCounts);
     runs = runsAfterPrefixCut(positionRuns, messages.length, cut, start, incoming.length);
-    for (let i = 0; i < cut; i++) usage = addCallUsage(usage, messages[i] as Message);
+    for (let i = 0; i < cut; i++) trimmedUsage = addCallUsage(trimmedUsage, messages[i] as Message);
     if (withEffects) {
       goneMessages = messages.slice(0, cut);
       gonePositions = positionsOf(positionRuns, cut);
@@ -237,7 +236,7 @@ export const appendAndTrim = (
       keptCounts = sliceRanges(tokenCounts, incomingCounts, ranges);
     }
     runs = runsOfRanges(positionRuns, messages.length, start, ranges);
-    for (const i of removed) usage = addCallUsage(usage, messageAt(sequence, i));
+    for (const i of removed) trimmedUsage = addCallUsage(trimmedUsage, messageAt(sequence, i));
     if (withEffects) {
       goneMessages = removed.map((i) => messageAt(sequence, i));
       gonePositions = removedPositions(removed, positionRuns, messages.length, start);
@@ -250,7 +249,7 @@ export const appendAndTrim = (
     runs,
     nextPosition,
     plan.remainingTokens,
-    usage === undefined ? state.trimmedUsage : addUsage(state.trimmedUsage, usage),
+    trimmedUsage,
   );
   if (plan.finish !== NO_FINISH) {
     plan.finish(
@@ -296,7 +295,8 @@ export const appendAndTrim = (
           remainingTokens: plan.remainingTokens,
           breakdown,
         };
-  // Set after the literal (only when some call's usage left), so that the add's literal stays one.
-  if (usage !== undefined) effect['usage'] = usage;
+  // Only when some call's usage left (the total changed): the usage of the removed messages,
+  // summed apart, set after the literal so that the add's literal stays one.
+  if (trimmedUsage !== state.trimmedUsage) effect['usage'] = usageOfMessages(goneMessages);
   return { state: next, effects: Object.freeze([Object.freeze(effect) as MemoryEffect]) };
 };
