@@ -56,8 +56,8 @@ export interface TrimBreakdown {
  *
  * `usage`, present only when some removed assistant message recorded its call's usage
  * (`metadata.usage`), is the usage that left with them, summed as `usageOf` sums it: the sum of
- * `usage` over every `memory/trimmed` effect, plus `usageOf` of the last state, is the usage of
- * every call the memory has seen.
+ * `usage` over every `memory/trimmed` effect, plus the usage of the calls still in the window, is
+ * the usage of every call the memory has seen (clears included).
  *
  * @example
  * ```ts
