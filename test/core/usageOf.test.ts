@@ -6,6 +6,8 @@ import {
   appendAction,
   assistantMessage,
   clearMemory,
+  ConversationMemory,
+  createAgent,
   createEventLog,
   createMemory,
   decodeEnvelope,
@@ -27,6 +29,7 @@ import {
 import { createConversationsSlice } from 'conversation-memory/redux';
 import { createMemoryStore } from 'conversation-memory/zustand';
 import { estimateCost } from 'conversation-memory/tokens';
+import { LocalProvider } from 'conversation-memory/testing';
 
 /**
  * `usageOf(state)` (issue #29 §3): the examples, the byte-identity of states without usage, what
@@ -325,5 +328,27 @@ describe('usageOf: files, stored states and where states travel carry the total'
     expect(JSON.parse(JSON.stringify(zustand.getState().memory))).toStrictEqual(
       JSON.parse(JSON.stringify(conversation())),
     );
+  });
+});
+
+describe('usageOf over an agent’s conversation', () => {
+  it('equals the sum of the usages reported to onModelResult, after the window trimmed the replies', async () => {
+    const reported: CompletionUsage[] = [];
+    const memory = new ConversationMemory({ maxMessages: 2, tokenizer: 'heuristic' });
+    const agent = createAgent({
+      provider: new LocalProvider(),
+      memory,
+      observers: [{ onModelResult: (_runId, { usage }) => void (usage && reported.push(usage)) }],
+    });
+    for (const text of ['Hello', 'How are you?', 'Tell me more.', 'Thanks!']) await agent.run(text);
+    expect(reported.length).toBeGreaterThanOrEqual(4);
+    expect(memory.state.trimmedUsage?.calls).toBeGreaterThan(0);
+    expect(usageOf(memory.state)).toStrictEqual({
+      calls: reported.length,
+      inputTokens: reported.reduce((n, u) => n + u.inputTokens, 0),
+      cachedInputTokens: reported.reduce((n, u) => n + (u.cachedInputTokens ?? 0), 0),
+      cacheWriteTokens: reported.reduce((n, u) => n + (u.cacheWriteTokens ?? 0), 0),
+      outputTokens: reported.reduce((n, u) => n + u.outputTokens, 0),
+    });
   });
 });
