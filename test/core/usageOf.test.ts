@@ -40,7 +40,7 @@ import { LocalProvider } from 'conversation-memory/testing';
 
 const reply = (usage: unknown, text = 'Hello!'): Message => ({
   ...assistantMessage(text),
-  metadata: { usage: usage as CompletionUsage },
+  metadata: { usage: usage as never },
 });
 
 const USAGE = { inputTokens: 1200, cachedInputTokens: 1024, outputTokens: 40 };
