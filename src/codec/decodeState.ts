@@ -53,6 +53,7 @@ const EXTENSION_RENAMES: readonly (readonly [string, string])[] = [
   ['pending', 'pendingMessages'],
   ['summary_coverage', 'summaryCoverage'],
   ['knowledge', 'knowledge'],
+  ['trimmed_usage', 'trimmedUsage'],
 ];
 
 /** Whether `problem` is about the key `key` (it starts with the key, then no more of a name). */
@@ -92,7 +93,9 @@ const failWith = (found: ProblemList): E.Either<MemoryDecodeError, never> =>
  * redux-persist or Zustand's `persist` stored one), instead of trusting it: the config, every
  * message (as on entry), the token counts against a recount with the named tokenizer, the total,
  * the positions and held messages, the summary and its coverage, the knowledge (when present,
- * with `decodeKnowledgeState`, its cursors at most `nextPosition`), and the window against its
+ * with `decodeKnowledgeState`, its cursors at most `nextPosition`), the usage of the calls that
+ * left the window (`trimmedUsage`, when present: every field a count by `readUsage`'s rules,
+ * `calls` at least 1, the cache reads and writes at most `inputTokens`), and the window against its
  * tool-pair rules. Problems name the state's own fields
  * (`messages[3].role …`, `tokenCounts[2]: expected 5 …`, `config.maxMessages …`). Never throws on
  * bad input.
@@ -119,18 +122,20 @@ export const decodeState = (input: unknown): E.Either<MemoryDecodeError, MemoryS
 
 /**
  * Reads each field of the state once (own properties only); a missing one is a problem, except
- * `knowledge`, which a state has only once a knowledge action was applied.
+ * `knowledge`, which a state has only once a knowledge action was applied, and `trimmedUsage`,
+ * which it has only once a call's usage left the window.
  */
 const readFields = (
   input: Record<string, unknown>,
   found: ProblemList,
-): Record<StateKey, unknown> & { knowledge?: unknown } => {
-  const fields = {} as Record<StateKey, unknown> & { knowledge?: unknown };
+): Record<StateKey, unknown> & { knowledge?: unknown; trimmedUsage?: unknown } => {
+  const fields = {} as Record<StateKey, unknown> & { knowledge?: unknown; trimmedUsage?: unknown };
   for (const key of STATE_KEYS) {
     if (Object.hasOwn(input, key)) fields[key] = input[key];
     else found.add(`${key}: missing`);
   }
   if (Object.hasOwn(input, 'knowledge')) fields.knowledge = input['knowledge'];
+  if (Object.hasOwn(input, 'trimmedUsage')) fields.trimmedUsage = input['trimmedUsage'];
   return fields;
 };
 
@@ -202,6 +207,7 @@ const decode = (input: unknown): E.Either<MemoryDecodeError, MemoryState> => {
     pending,
     summary_coverage: fields.summaryCoverage,
     knowledge: fields.knowledge,
+    trimmed_usage: fields.trimmedUsage,
   });
   const decoded = fromDictWithEffects(dict);
   if (E.isLeft(decoded)) {

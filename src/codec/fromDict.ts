@@ -26,6 +26,7 @@ import { makeState } from '../internal/window';
 import type { MemoryConfig, TokenizerName } from '../model/config';
 import type { Transition } from '../model/effects';
 import type { ContentPart, Message, ToolCall } from '../model/message';
+import type { ConversationUsage } from '../model/conversationUsage';
 import type { MemoryState } from '../model/state';
 import { countMessageTokens } from '../tokens/registry';
 import { ProblemBudget } from './budget';
@@ -271,7 +272,8 @@ const decode = (input: unknown, tokenizer: unknown): E.Either<MemoryDecodeError,
   const config = configOf(data, name as string);
   const problems = configProblems(config);
   if (problems.length > 0) return fail(problems);
-  return restore(config, data.summary ?? null, messages, extension.value);
+  const trimmedUsage = data[EXTENSION_KEY]?.trimmed_usage;
+  return restore(config, data.summary ?? null, messages, { ...extension.value, trimmedUsage });
 };
 
 /**
@@ -309,7 +311,7 @@ const restore = (
   config: MemoryConfig,
   summary: string | null,
   messages: readonly Message[],
-  extension: ExtensionState,
+  extension: ExtensionState & { readonly trimmedUsage: ConversationUsage | undefined },
 ): E.Either<MemoryDecodeError, Transition> => {
   const counts = new Array<number>(messages.length);
   let total = 0;
@@ -337,6 +339,7 @@ const restore = (
     pendingPositions: extension.pendingPositions,
     summaryCoverage: extension.summaryCoverage,
     ...(extension.knowledge === undefined ? {} : { knowledge: extension.knowledge }),
+    ...(extension.trimmedUsage === undefined ? {} : { trimmedUsage: extension.trimmedUsage }),
   });
   return E.right(fixToolPairBoundary(state));
 };

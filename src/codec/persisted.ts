@@ -9,6 +9,7 @@ import { configFieldCodecs } from './configFieldCodecs';
 import { Limit } from './limits';
 import { ownStruct } from './ownStruct';
 import { NextPosition, Position } from './position';
+import { UsageTotal } from './usageTotal';
 
 const nullableString = /* @__PURE__ */ t.union([t.string, t.null]);
 
@@ -81,8 +82,8 @@ export const PersistedContentPart = /* @__PURE__ */ ownStruct(
 /**
  * The key under which we keep what the reference has no field for: the tokenizer name, the
  * trimming policy, the messages' positions, the messages held for summarizing, the summary's
- * coverage (each only when it differs from what a reference file implies) and the conversation's
- * knowledge (when it has some). The reference ignores
+ * coverage (each only when it differs from what a reference file implies), the conversation's
+ * knowledge (when it has some) and the usage of the calls that left the window (when some did). The reference ignores
  * unknown keys, so files we write still load there.
  *
  * @example
@@ -132,6 +133,7 @@ export const persistedMemoryCodec = (
       ),
       summary_coverage: boundedArray('list of summary coverage records', CoverageRecord, budget),
       knowledge,
+      trimmed_usage: UsageTotal,
     },
   );
   return /* @__PURE__ */ ownStruct('memory object', REQUIRED_FIELDS, {

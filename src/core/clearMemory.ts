@@ -4,6 +4,7 @@ import type { MemoryEffect, Transition } from '../model/effects';
 import type { MemoryState } from '../model/state';
 import { readState } from '../internal/readState';
 import { clearKnowledge } from '../knowledge/clearKnowledge';
+import { usageOfMessages } from '../internal/callUsage';
 
 /**
  * Empties the window and removes the summary, as the reference's `clear()` (since v0.17.5); also
@@ -13,6 +14,11 @@ import { clearKnowledge } from '../knowledge/clearKnowledge';
  * in a `memory/pendingDiscarded` effect, so even a clear loses nothing silently. The conversation's
  * knowledge (`state.knowledge`) is cleared too (`clearKnowledge`: every fact dropped and reported,
  * the extraction cursors kept): the per-user reset leaves nothing of the previous user.
+ *
+ * A clear starts a new conversation, so `usageOf` starts over at zero: the state's
+ * `trimmedUsage` is dropped (it was reported by the trims that removed those messages), and the
+ * usage of the window's calls is reported as the `memory/trimmed` effect's `usage`, as a trim
+ * reports it; summing `usage` over the effects still counts every call.
  *
  * @param state - the current memory
  * @returns an empty state with the same config, or the same state when already empty
@@ -31,12 +37,14 @@ export const clearMemory = (state: MemoryState): Transition => {
     state.summary === null &&
     state.pendingMessages.length === 0 &&
     state.summaryCoverage.length === 0 &&
+    state.trimmedUsage === undefined &&
     (knowledge === undefined || knowledge.state === state.knowledge)
   ) {
     return { state, effects: NO_EFFECTS };
   }
   const effects: MemoryEffect[] = [];
   if (state.messages.length > 0) {
+    const usage = usageOfMessages(state.messages);
     effects.push(
       Object.freeze({
         type: 'memory/trimmed',
@@ -47,6 +55,7 @@ export const clearMemory = (state: MemoryState): Transition => {
         remaining: 0,
         removedTokens: state.totalTokens,
         remainingTokens: 0,
+        ...(usage === undefined ? {} : { usage }),
       }),
     );
   }

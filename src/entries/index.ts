@@ -58,6 +58,7 @@ export {
   getPositions,
   getPendingSummary,
 } from '../core/selectors';
+export { usageOf } from '../core/usageOf';
 // Serialization and decoding
 export { toDict, messageToDict } from '../serialization/toDict';
 export { fromDict, fromDictWithEffects } from '../codec/fromDict';
@@ -137,6 +138,7 @@ export type {
   EmbedderName,
 } from '../model/config';
 export type { MemoryState, PositionRun } from '../model/state';
+export type { ConversationUsage } from '../model/conversationUsage';
 export type { MemoryAction, MemoryActionType } from '../model/actions';
 export type { HeldTrim } from '../core/holdForSummary';
 export type { ActionCreator } from '../actions/memoryActions';

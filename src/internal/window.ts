@@ -9,6 +9,7 @@ import { keptRanges, runsOfRanges, sliceRanges } from './applyRemovals';
 import { positionsOf, runsAfterPrefixCut } from './positions';
 import { positionAtIndex } from './positionSearch';
 import { planTrimOf, type PlanScope, type PlannedTrim, NO_FINISH } from './trimPlan';
+import { addCallUsage, usageOfMessages } from './callUsage';
 
 /** Below this many elements a plain loop copies faster than `slice` + `concat` (measured on V8). */
 const LOOP_COPY_MAX = 48;
@@ -100,6 +101,7 @@ export const makeState = (fields: {
   pendingPositions: MemoryState['pendingPositions'];
   summaryCoverage: MemoryState['summaryCoverage'];
   knowledge?: MemoryState['knowledge'];
+  trimmedUsage?: MemoryState['trimmedUsage'] | undefined;
 }): MemoryState =>
   Object.freeze({
     config: fields.config,
@@ -113,6 +115,7 @@ export const makeState = (fields: {
     pendingPositions: fields.pendingPositions,
     summaryCoverage: fields.summaryCoverage,
     ...(fields.knowledge === undefined ? {} : { knowledge: fields.knowledge }),
+    ...(fields.trimmedUsage && { trimmedUsage: fields.trimmedUsage }),
   });
 
 /**
@@ -127,6 +130,7 @@ export const withWindow = (
   positionRuns: MemoryState['positionRuns'],
   nextPosition: number,
   totalTokens: number,
+  trimmedUsage: MemoryState['trimmedUsage'],
 ): MemoryState =>
   makeState({
     config: state.config,
@@ -140,6 +144,7 @@ export const withWindow = (
     pendingPositions: state.pendingPositions,
     summaryCoverage: state.summaryCoverage,
     ...(state.knowledge === undefined ? {} : { knowledge: state.knowledge }),
+    trimmedUsage,
   });
 
 /**
@@ -205,11 +210,15 @@ export const appendAndTrim = (
   let runs: MemoryState['positionRuns'];
   let goneMessages: Message[] = [];
   let gonePositions: number[] = [];
+  // The usage of the calls that leave (their assistant messages' `metadata.usage`) joins the
+  // state's, even when no effect is built: one property check per message that leaves.
+  let trimmedUsage = state.trimmedUsage;
   if (prefix && cut <= messages.length) {
     // The common case (every reference-policy trim): one copy of each array, O(runs) positions.
     keptMessages = dropThenAppend(messages, cut, incoming);
     keptCounts = dropThenAppend(tokenCounts, cut, incomingCounts);
     runs = runsAfterPrefixCut(positionRuns, messages.length, cut, start, incoming.length);
+    for (let i = 0; i < cut; i++) trimmedUsage = addCallUsage(trimmedUsage, messages[i] as Message);
     if (withEffects) {
       goneMessages = messages.slice(0, cut);
       gonePositions = positionsOf(positionRuns, cut);
@@ -227,6 +236,7 @@ export const appendAndTrim = (
       keptCounts = sliceRanges(tokenCounts, incomingCounts, ranges);
     }
     runs = runsOfRanges(positionRuns, messages.length, start, ranges);
+    for (const i of removed) trimmedUsage = addCallUsage(trimmedUsage, messageAt(sequence, i));
     if (withEffects) {
       goneMessages = removed.map((i) => messageAt(sequence, i));
       gonePositions = removedPositions(removed, positionRuns, messages.length, start);
@@ -239,6 +249,7 @@ export const appendAndTrim = (
     runs,
     nextPosition,
     plan.remainingTokens,
+    trimmedUsage,
   );
   if (plan.finish !== NO_FINISH) {
     plan.finish(
@@ -259,7 +270,7 @@ export const appendAndTrim = (
   const rules = freezeWindow(plan.rules as TrimRule[]);
   const removedTokens = before - plan.remainingTokens;
   const breakdown = countRules(plan.rules);
-  const effect: MemoryEffect = Object.freeze(
+  const effect: Record<string, unknown> =
     plan.duplicateOf === undefined
       ? {
           type: 'memory/trimmed',
@@ -283,7 +294,9 @@ export const appendAndTrim = (
           removedTokens,
           remainingTokens: plan.remainingTokens,
           breakdown,
-        },
-  );
-  return { state: next, effects: Object.freeze([effect]) };
+        };
+  // Only when some call's usage left (the total changed): the usage of the removed messages,
+  // summed apart, set after the literal so that the add's literal stays one.
+  if (trimmedUsage !== state.trimmedUsage) effect['usage'] = usageOfMessages(goneMessages);
+  return { state: next, effects: Object.freeze([Object.freeze(effect) as MemoryEffect]) };
 };

@@ -6,7 +6,7 @@ const EMPTY: KnowledgeState = /* @__PURE__ */ Object.freeze({
   entities: NONE,
   relations: NONE,
   entries: NONE,
-  cursors: Object.freeze({ entities: 0, relations: 0 }),
+  cursors: /* @__PURE__ */ Object.freeze({ entities: 0, relations: 0 }),
   nextId: 1,
 });
 

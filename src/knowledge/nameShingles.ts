@@ -49,10 +49,16 @@ const fnv1a = (text: string, seed: number): number => {
   return hash;
 };
 
-const SEEDS: readonly number[] = /* @__PURE__ */ Array.from(
-  { length: MINHASH_BANDS * MINHASH_ROWS },
-  (_, i) => Math.imul(i + 1, 0x9e3779b1) >>> 0,
-);
+/** The hashes' seeds, one per band row. */
+const seedsOf = (): readonly number[] =>
+  Array.from(
+    { length: MINHASH_BANDS * MINHASH_ROWS },
+    (_, i) => Math.imul(i + 1, 0x9e3779b1) >>> 0,
+  );
+
+// A pure call without arguments: a bundler drops it from a page that never hashes names (an
+// argument such as `MINHASH_BANDS * MINHASH_ROWS` would keep it, as a product may run code).
+const SEEDS: readonly number[] = /* @__PURE__ */ seedsOf();
 
 /**
  * The LSH bucket keys of a name's shingles: one per band (`band:minhashes`). Names that share a

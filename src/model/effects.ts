@@ -3,6 +3,7 @@ import type { MemoryConfig } from './config';
 import type { Message } from './message';
 import type { MemoryState } from './state';
 import type { SummaryCoverage } from './summaryCoverage';
+import type { ConversationUsage } from './conversationUsage';
 
 /**
  * The rule that removed a message from the window:
@@ -53,6 +54,11 @@ export interface TrimBreakdown {
  *   rule removed each message and `breakdown` how many each removed.
  * - `reason: 'clear'`: `clearMemory` emptied the window.
  *
+ * `usage`, present only when some removed assistant message recorded its call's usage
+ * (`metadata.usage`), is the usage that left with them, summed as `usageOf` sums it: the sum of
+ * `usage` over every `memory/trimmed` effect, plus the usage of the calls still in the window, is
+ * the usage of every call the memory has seen (clears included).
+ *
  * @example
  * ```ts
  * const { effects } = addMessage(full, userMessage('next'));
@@ -83,6 +89,8 @@ export type TrimmedEffect =
       /** Tokens left in the window. */
       readonly remainingTokens: number;
       readonly breakdown: TrimBreakdown;
+      /** The usage of the removed messages' calls; only when some recorded one. */
+      readonly usage?: ConversationUsage;
     }
   | {
       readonly type: 'memory/trimmed';
@@ -92,6 +100,8 @@ export type TrimmedEffect =
       readonly remaining: 0;
       readonly removedTokens: number;
       readonly remainingTokens: 0;
+      /** The usage of the removed messages' calls; only when some recorded one. */
+      readonly usage?: ConversationUsage;
     };
 
 /**

@@ -2,6 +2,7 @@ import type { MemoryConfig } from './config';
 import type { Message } from './message';
 import type { KnowledgeState } from './knowledge';
 import type { SummaryCoverage } from './summaryCoverage';
+import type { ConversationUsage } from './conversationUsage';
 
 /**
  * The whole memory: a plain, readonly, JSON-serializable record. Reducers take one and return a
@@ -26,6 +27,11 @@ import type { SummaryCoverage } from './summaryCoverage';
  *   `conversation-memory/knowledge`), holds the facts of the conversation's entity memory,
  *   knowledge graph and knowledge memory; absent otherwise, so a state without knowledge is
  *   exactly what it always was.
+ * - `trimmedUsage`, present once an assistant message that recorded its call's usage
+ *   (`metadata.usage`, as the agent records it) left the window, holds the usage of every such
+ *   message that left (trimmed, pruned, dropped by a tool-pair fix), summed: `usageOf(state)` adds
+ *   the window's to it. `clearMemory` starts over (absent again). Absent when nothing left with a
+ *   usage, so a state without usage is exactly what it always was.
  *
  * @example
  * ```ts
@@ -48,6 +54,8 @@ export interface MemoryState {
   readonly pendingPositions: readonly number[];
   readonly summaryCoverage: readonly SummaryCoverage[];
   readonly knowledge?: KnowledgeState;
+  /** The summed usage of the calls whose assistant messages left the window (see `usageOf`). */
+  readonly trimmedUsage?: ConversationUsage;
 }
 
 /**

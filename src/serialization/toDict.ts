@@ -69,7 +69,8 @@ export const messageToDict = (message: Message): MessageDict => {
  * Serializes a memory to exactly the JSON the reference's `to_dict()` writes: `max_messages`,
  * `max_tokens`, `message_count`, `messages`, `summary`, in that order. What the reference has no
  * field for (a non-default tokenizer or trimming policy, positions other than 0, 1, 2, …, held
- * messages, summary coverage, the conversation's knowledge) is kept under the `conversation_memory`
+ * messages, summary coverage, the conversation's knowledge, the usage of the calls that left the
+ * window) is kept under the `conversation_memory`
  * key, which the reference ignores; so files written here load in Python, and Python's load here.
  * Tool-call parameters and the knowledge are the state's own frozen objects.
  *
@@ -127,5 +128,6 @@ const extensionOf = (state: MemoryState): ExtensionDict | undefined => {
   }
   if (state.summaryCoverage.length > 0) extension.summary_coverage = state.summaryCoverage;
   if (state.knowledge !== undefined) extension.knowledge = state.knowledge;
+  if (state.trimmedUsage !== undefined) extension.trimmed_usage = state.trimmedUsage;
   return Object.keys(extension).length === 0 ? undefined : extension;
 };

@@ -1,3 +1,4 @@
+import type { ConversationUsage } from '../model/conversationUsage';
 import type { KnowledgeState } from '../model/knowledge';
 
 /**
@@ -109,4 +110,10 @@ export interface ExtensionDict {
    * only when the state has some.
    */
   readonly knowledge?: KnowledgeState;
+  /**
+   * The summed usage of the calls whose assistant messages left the window
+   * (`MemoryState.trimmedUsage`, see `usageOf`), with the state's own camelCase keys; only when
+   * some did.
+   */
+  readonly trimmed_usage?: ConversationUsage;
 }

@@ -6,7 +6,15 @@
  */
 export const PY_SPACE =
   '[\\t\\n\\u000b\\u000c\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const PY_STRIP = /* @__PURE__ */ new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+/**
+ * A regular expression around {@link PY_SPACE}. Its constants are made by a pure call whose
+ * arguments are a function and a string, so a bundler drops them from a page that never uses
+ * them (a template literal argument would keep them: it may run code).
+ */
+const pythonRegExp = (pattern: (space: string) => string, flags?: string): RegExp =>
+  new RegExp(pattern(PY_SPACE), flags);
+
+const PY_STRIP = /* @__PURE__ */ pythonRegExp((space) => `^${space}+|${space}+$`, 'g');
 
 /**
  * Python's `text.strip()`: Python's whitespace removed from both ends.
@@ -15,7 +23,7 @@ const PY_STRIP = /* @__PURE__ */ new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
  */
 export const pythonStrip = (text: string): string => text.replace(PY_STRIP, '');
 
-const PY_SPLIT = /* @__PURE__ */ new RegExp(`${PY_SPACE}+`);
+const PY_SPLIT = /* @__PURE__ */ pythonRegExp((space) => `${space}+`);
 
 /**
  * Python's `text.split()`: the words between runs of Python's whitespace, empty ones left out.
