@@ -32,7 +32,7 @@ import {
 import type { StoreCalls } from '../storeCalls';
 import { type SqliteStorePlace, sqliteStoreCalls } from './failurePlace';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
-import { prepareEventSchema } from './eventSchema';
+import { prepareEventSchema } from './schema';
 import { snapshotAtOrBelow } from './eventSnapshots';
 import { type EventStatements, prepareEventStatements } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './options';
@@ -72,7 +72,7 @@ interface LoadStart {
  * actions do not run from 1 to its version without a gap (see `streamShapeOf`): `append`, `read`
  * and `load` reject, writing nothing, and `streams()` leaves out a stream whose head shows it. A
  * gap between the first and the last action is recorded by the schema's triggers when a row is
- * deleted or moved (by any program: see `eventSchema`), so `append` and `load` see it without
+ * deleted or moved (by any program: see `prepareEventSchema`), so `append` and `load` see it without
  * reading the actions, even below the snapshot a load starts from; only a stream with a recorded
  * removal is searched for its gap. `read` finds it when it pages over it, and a `load` of a
  * version below the gap still succeeds.
@@ -240,7 +240,7 @@ export class SqliteEventStore implements EventStore {
       const remove = this.#db.transaction((): boolean => {
         const row = sql.selectHead.get(key);
         if (row === undefined) return false;
-        // The stream's row first: its actions' removal then records no gap (see eventSchema).
+        // The stream's row first: its actions' removal then records no gap (see prepareEventSchema).
         sql.deleteStream.run(row.id);
         sql.deleteActions.run(row.id);
         sql.deleteSnapshots.run(row.id);

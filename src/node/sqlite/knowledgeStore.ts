@@ -34,8 +34,9 @@ import { openDatabase } from './connection';
 import {
   type KnowledgeRow,
   type KnowledgeStatements,
-  prepareKnowledgeSchema,
+  prepareKnowledgeStatements,
 } from './knowledgeStatements';
+import { prepareKnowledgeSchema } from './schema';
 import { readSqliteReferenceEntries } from './knowledgeReference';
 import { readKnowledgeStoreOptions, type SqliteKnowledgeStoreOptions } from './options';
 
@@ -100,9 +101,10 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         new KnowledgeCorruptError(api, key, this.#location(key), [problem], { cause }),
     };
     this.#calls = sqliteStoreCalls(place);
-    const { db, prepared } = openDatabase(path, lockTimeoutMs, place, (db) =>
-      prepareKnowledgeSchema(db, path === ':memory:'),
-    );
+    const { db, prepared } = openDatabase(path, lockTimeoutMs, place, (db) => {
+      prepareKnowledgeSchema(db, path === ':memory:');
+      return prepareKnowledgeStatements(db);
+    });
     this.#db = db;
     this.#sql = prepared;
   }

@@ -4,7 +4,7 @@ import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
 import { unindexSession } from './sessionFtsIndex';
 import { type DatabaseOpener, openDatabase } from './connection';
 import { referenceRowKey } from './sessionReferenceRows';
-import { prepareSchema } from './schema';
+import { prepareSessionSchema } from './schema';
 import { readMemoryJson, readRowMeta } from './sessionRow';
 import { type MetaRow, prepareStatements, type Statements } from './sessionStatements';
 import { ValidatedRows } from './sessionValidatedRows';
@@ -64,7 +64,7 @@ export class SessionDatabase {
     opener: DatabaseOpener,
   ): SessionDatabase {
     const { db, prepared: sql } = openDatabase(path, options.lockTimeoutMs, opener, (db) =>
-      prepareStatements(db, prepareSchema(db, options.fts).fts),
+      prepareStatements(db, prepareSessionSchema(db, options.fts).fts),
     );
     return new SessionDatabase(db, sql, options.lockTimeoutMs);
   }
