@@ -17,7 +17,7 @@ import {
   checkAtVersion,
   compareCodePoints,
   readConfigJson,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   readRangeOf,
   sessionAddressOf,
@@ -153,11 +153,11 @@ export class RedisEventStore implements EventStore {
     const { api } = this.#calls.open('streams');
     // Read once: the listing sees the copy.
     const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
-    const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+    const inNamespace = namespaceKeys(namespace);
     const found: StreamInfo[] = [];
     for await (const batch of scanRedisKeys(
       this.#connection,
-      this.#layout.metaPattern(start),
+      this.#layout.metaPattern(inNamespace.prefix),
       api,
     )) {
       const keys = batch.flatMap((name) => this.#layout.streamKeyOf(name) ?? []);
@@ -168,10 +168,12 @@ export class RedisEventStore implements EventStore {
       );
       replies.forEach((reply, i) => {
         const { status, rest } = redisStatusReply(reply, api);
-        if (status !== 'ok') return; // gone meanwhile, or damaged: `load` reports those
+        const streamId = inNamespace.idOf(keys[i] as string);
+        // Gone meanwhile, or damaged: `load` reports those.
+        if (status !== 'ok' || streamId === undefined) return;
         found.push(
           Object.freeze({
-            streamId: (keys[i] as string).slice(start.length),
+            streamId,
             ...sessionAddressOf(keys[i] as string),
             version: Number(redisText(rest[0])),
             createdAt: Number(redisText(rest[1]) ?? Number.NaN),

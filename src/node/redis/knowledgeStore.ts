@@ -18,7 +18,7 @@ import {
   compareCodePoints,
   describeValue,
   expectedRevisionOf,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   sessionAddressOf,
   sessionKeyOf,
@@ -210,15 +210,15 @@ export class RedisKnowledgeStore implements KnowledgeStore {
     const { api } = this.#calls.open('list');
     checkKnowledgeOptions(options, 'list', api);
     const namespace = namespaceOf(listNamespace(options, api), api);
-    const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
-    const pattern = `${escapeRedisGlob(`${this.prefix}{${redisHashTag(start)}`)}*${escapeRedisGlob('}k')}`;
+    const inNamespace = namespaceKeys(namespace);
+    const pattern = `${escapeRedisGlob(`${this.prefix}{${redisHashTag(inNamespace.prefix)}`)}*${escapeRedisGlob('}k')}`;
     const out: KnowledgeListing[] = [];
     for await (const batch of scanRedisKeys(this.#connection, pattern, api)) {
       const keys = batch.flatMap((name) => this.#keyOf(name) ?? []);
       const records = await Promise.all(keys.map((key) => this.#read(key, api)));
       for (const [i, record] of records.entries()) {
         const key = keys[i] as string;
-        if (record.kind !== 'live' || !key.startsWith(start)) continue;
+        if (record.kind !== 'live' || !inNamespace.includes(key)) continue;
         out.push(Object.freeze({ key, ...sessionAddressOf(key), revision: record.revision }));
       }
     }

@@ -15,7 +15,7 @@ import {
 import {
   compareCodePoints,
   expectedRevisionOf,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   rankSearchResults,
   scoreSessionMessages,
@@ -250,10 +250,7 @@ export class RedisSessionStore implements SessionStore {
     const namespace = namespaceOf(given.namespace, api);
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const results: SessionSearchResult[] = [];
-    for await (const found of this.#scan(
-      namespace === undefined ? '' : namespaceKeyPrefix(namespace),
-      api,
-    )) {
+    for await (const found of this.#scan(namespaceKeys(namespace).prefix, api)) {
       if (namespace !== undefined && found.namespace !== namespace) continue;
       const scored = scoreSessionMessages(found.state.messages, terms);
       if (scored === undefined) continue;

@@ -22,7 +22,7 @@ import {
   checkAtVersion,
   compareCodePoints,
   readConfigJson,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   readRangeOf,
   sessionAddressOf,
@@ -210,18 +210,19 @@ export class SqliteEventStore implements EventStore {
     return this.#calls.run('streams', {}, async ({ api, stillOpen }) => {
       // Read once: the listing sees the copy.
       const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
-      const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+      const keys = namespaceKeys(namespace);
       const rows = await this.#streams.read(() => this.#sql.list.all(), stillOpen);
       const found: StreamInfo[] = [];
       for (const row of rows) {
-        if (!row.stream.startsWith(prefix)) continue;
+        const streamId = keys.idOf(row.stream);
+        if (streamId === undefined) continue;
         // A damaged stream is left out, as `load` rejects it.
         const shape = streamShapeOf(row);
         if ('problem' in shape) continue;
         const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
         found.push(
           Object.freeze({
-            streamId: row.stream.slice(prefix.length),
+            streamId,
             ...sessionAddressOf(row.stream),
             version: shape.version,
             createdAt,

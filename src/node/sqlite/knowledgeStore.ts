@@ -21,7 +21,7 @@ import {
   compareCodePoints,
   describeValue,
   expectedRevisionOf,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   sessionAddressOf,
   sessionKeyOf,
@@ -195,7 +195,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     return this.#calls.run('list', {}, async ({ api, stillOpen }) => {
       checkKnowledgeOptions(options, 'list', api);
       const namespace = namespaceOf(listNamespace(options, api), api);
-      const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+      const keys = namespaceKeys(namespace);
       const rows = await retryWhileBusy(
         () => this.#sql.selectAll.all(),
         this.#lockTimeoutMs,
@@ -204,7 +204,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
       );
       const out: KnowledgeListing[] = [];
       for (const row of rows) {
-        if (typeof row.key !== 'string' || !row.key.startsWith(prefix)) continue;
+        if (typeof row.key !== 'string' || !keys.includes(row.key)) continue;
         const read = readRow(row);
         if ('problems' in read) continue;
         out.push(
