@@ -28,6 +28,7 @@ export {
   parseSessionKey,
   sessionAddressOf,
   namespaceKeyPrefix,
+  namespaceKeys,
   isStorageKey,
 } from '../stores/kit/sessionKey';
 export { expectedRevisionOf, checkExpectedRevision } from '../stores/kit/revision';
@@ -81,7 +82,7 @@ export {
   MAX_KNOWLEDGE_POSITION,
   MAX_KNOWLEDGE_TIME,
 } from '../knowledge/codec/knowledgeLimits';
-export type { SessionKey } from '../stores/kit/sessionKey';
+export type { SessionKey, NamespaceKeys } from '../stores/kit/sessionKey';
 export type { SessionMethod, EventMethod, KnowledgeMethod } from '../stores/kit/methodOptions';
 export type { StoreCall } from '../stores/kit/storeCall';
 export type {

@@ -328,6 +328,33 @@ describe('RedisSessionStore: TTL', () => {
 });
 
 describe('RedisSessionStore: atomicity across connections and processes', () => {
+  it.each([
+    { expected: 0, saver: 'the store that wrote it (the script replies conflict)' },
+    { expected: 2, saver: 'the store that wrote it (the script replies conflict)' },
+    { expected: 0, saver: 'another store (it reads the record first)' },
+    { expected: 7, saver: 'another store (it reads the record first)' },
+  ] as const)(
+    'a stale save by $saver, expecting $expected: the one SessionConflictError, nothing written',
+    async ({ expected, saver }) => {
+      const prefix = freshPrefix();
+      const writer = store({ prefix });
+      await writer.save('s1', sampleState(['one']), { namespace: 'n' });
+      const other = saver.startsWith('another') ? store({ prefix }) : writer;
+      const error = await rejection(
+        other.save('s1', sampleState(['two']), { namespace: 'n', expectedRevision: expected }),
+      );
+      const oracle = new SessionConflictError('RedisSessionStore.save', 'n:s1', expected, 1);
+      expect(error).toBeInstanceOf(SessionConflictError);
+      expect((error as Error).message).toBe(oracle.message);
+      expect(error).toMatchObject({
+        sessionId: 'n:s1',
+        expectedRevision: expected,
+        actualRevision: 1,
+      });
+      expect((await writer.load('s1', { namespace: 'n' }))?.revision).toBe(1);
+    },
+  );
+
   it('concurrent conditional saves on separate connections: exactly one wins', async () => {
     const prefix = freshPrefix();
     const stores = Array.from({ length: 5 }, () => store({ prefix }));

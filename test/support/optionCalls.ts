@@ -314,145 +314,118 @@ const eventWorld = async (make: Maker<EventStore & { close(): Promise<void> }>, 
   };
 };
 
-const sessionMethodCalls: OptionCall[] = Object.entries(sessionStores).flatMap(([name, make]) => {
-  const method = (
-    verb: string,
-    options: Record<string, unknown>,
-    typo: Record<string, unknown>,
-    hint: string,
-    run: (w: Awaited<ReturnType<typeof sessionWorld>>, options: never) => Promise<unknown>,
-  ): OptionCall => ({
-    call: `${name}.${verb}`,
-    api: `${name}.${verb}`,
-    error: MemoryArgumentError,
-    options,
-    typo: {
-      options: typo,
-      message: `${name}.${verb}: options.${Object.keys(typo).at(-1)} is not an option (did you mean ${hint}?)`,
-    },
-    open: async (places) => {
-      const w = await sessionWorld(make, places);
-      return { run: (o) => run(w, o as never), contents: w.contents, close: w.close };
-    },
-  });
-  return [
-    method(
-      'save',
-      { namespace: 'n', expectedRevision: 0 },
-      { expectedrevision: 0 },
-      'expectedRevision',
-      (w, o) => w.store.save('t', w.state, o),
-    ),
-    method(
-      'branch',
-      { namespace: 'n', expectedRevision: 0 },
-      { revision: 0 },
-      'expectedRevision',
-      (w, o) => w.store.branch('s', 't', o),
-    ),
-    method('load', { namespace: 'n' }, { namespce: 'n' }, 'namespace', (w, o) =>
-      w.store.load('s', o),
-    ),
-    method('exists', { namespace: 'n' }, { namespce: 'n' }, 'namespace', (w, o) =>
-      w.store.exists('s', o),
-    ),
-    method('delete', { namespace: 'n' }, { namespce: 'n' }, 'namespace', (w, o) =>
-      w.store.delete('s', o),
-    ),
-    method('search', { namespace: 'n', limit: 3 }, { limt: 3 }, 'limit', (w, o) =>
-      w.store.search('hello', o),
-    ),
-  ];
-});
+/** A seeded store's world: what the methods run on, what they could have changed, and its end. */
+interface World {
+  readonly contents: () => Promise<unknown>;
+  readonly close: () => Promise<void>;
+}
 
-const knowledgeMethodCalls: OptionCall[] = Object.entries(knowledgeStores).flatMap(
-  ([name, make]) => {
-    const method = (
-      verb: string,
-      options: Record<string, unknown>,
-      typo: Record<string, unknown>,
-      hint: string,
-      run: (store: KnowledgeStore, options: never) => Promise<unknown>,
-    ): OptionCall => ({
+/**
+ * One method of a store family: its name, options that work, a misspelled key (the last one is
+ * the misspelling) and the option the error suggests, and the call on a seeded world.
+ */
+type MethodRow<W> = readonly [
+  verb: string,
+  options: Record<string, unknown>,
+  typo: Record<string, unknown>,
+  hint: string,
+  run: (w: W, options: never) => Promise<unknown>,
+];
+
+/** A method whose one option is `namespace` (misspelled `namespce`). */
+const byNamespace = <W>(verb: string, run: MethodRow<W>[4]): MethodRow<W> => [
+  verb,
+  { namespace: 'n' },
+  { namespce: 'n' },
+  'namespace',
+  run,
+];
+
+/** A conditional save: `expectedRevision` (misspelled `expectedrevision`) and `namespace`. */
+const bySaveRevision = <W>(verb: string, run: MethodRow<W>[4]): MethodRow<W> => [
+  verb,
+  { namespace: 'n', expectedRevision: 0 },
+  { expectedrevision: 0 },
+  'expectedRevision',
+  run,
+];
+
+/** The rows of a store family: each method of each of its stores, on a fresh seeded world. */
+const storeMethodCalls = <S, W extends World>(
+  stores: Record<string, Maker<S>>,
+  world: (make: Maker<S>, places: Places) => Promise<W>,
+  methods: readonly MethodRow<W>[],
+): OptionCall[] =>
+  Object.entries(stores).flatMap(([name, make]) =>
+    methods.map(([verb, options, typo, hint, run]) => ({
       call: `${name}.${verb}`,
       api: `${name}.${verb}`,
       error: MemoryArgumentError,
       options,
       typo: {
         options: typo,
-        message: `${name}.${verb}: options.${Object.keys(typo)[0]} is not an option (did you mean ${hint}?)`,
+        message: `${name}.${verb}: options.${Object.keys(typo).at(-1)} is not an option (did you mean ${hint}?)`,
       },
-      open: async (places) => {
-        const w = await knowledgeWorld(make, places);
-        return { run: (o) => run(w.store, o as never), contents: w.contents, close: w.close };
+      open: async (places: Places) => {
+        const w = await world(make, places);
+        return { run: (o: unknown) => run(w, o as never), contents: w.contents, close: w.close };
       },
-    });
-    return [
-      method(
-        'save',
-        { namespace: 'n', expectedRevision: 0 },
-        { expectedrevision: 0 },
-        'expectedRevision',
-        (store, o) => store.save('j', createKnowledge(), o),
-      ),
-      method('load', { namespace: 'n' }, { namespce: 'n' }, 'namespace', (store, o) =>
-        store.load('k', o),
-      ),
-      method('delete', { namespace: 'n' }, { namespce: 'n' }, 'namespace', (store, o) =>
-        store.delete('k', o),
-      ),
-      method('list', { namespace: 'n' }, { ns: 'n' }, 'namespace', (store, o) => store.list(o)),
-    ];
-  },
-);
+    })),
+  );
 
-const eventMethodCalls: OptionCall[] = Object.entries(eventStores).flatMap(([name, make]) => {
-  const method = (
-    verb: string,
-    options: Record<string, unknown>,
-    typo: Record<string, unknown>,
-    hint: string,
-    run: (store: EventStore, options: never) => Promise<unknown>,
-  ): OptionCall => ({
-    call: `${name}.${verb}`,
-    api: `${name}.${verb}`,
-    error: MemoryArgumentError,
-    options,
-    typo: {
-      options: typo,
-      message: `${name}.${verb}: options.${Object.keys(typo).at(-1)} is not an option (did you mean ${hint}?)`,
-    },
-    open: async (places) => {
-      const w = await eventWorld(make, places);
-      return { run: (o) => run(w.store, o as never), contents: w.contents, close: w.close };
-    },
-  });
-  return [
-    method(
-      'append',
-      { namespace: 'n', expectedVersion: 0, config: CONFIG },
-      { expectedVersion: 0, namespce: 'n' },
-      'namespace',
-      (store, o) => store.append('t', [said('x')], o),
-    ),
-    method(
-      'read',
-      { namespace: 'n', fromVersion: 2, toVersion: 3 },
-      { fromversion: 2 },
-      'fromVersion',
-      (store, o) => drain(store.read('s', o)),
-    ),
-    method('load', { namespace: 'n', atVersion: 2 }, { atversion: 2 }, 'atVersion', (store, o) =>
-      store.load('s', o),
-    ),
-    method('streams', { namespace: 'n' }, { namespce: 'n' }, 'namespace', (store, o) =>
-      store.streams(o),
-    ),
-    method('delete', { namespace: 'n' }, { namespce: 'n' }, 'namespace', (store, o) =>
-      store.delete('s', o),
-    ),
-  ];
-});
+const sessionMethodCalls = storeMethodCalls(sessionStores, sessionWorld, [
+  bySaveRevision('save', (w, o) => w.store.save('t', w.state, o)),
+  [
+    'branch',
+    { namespace: 'n', expectedRevision: 0 },
+    { revision: 0 },
+    'expectedRevision',
+    (w, o) => w.store.branch('s', 't', o),
+  ],
+  byNamespace('load', (w, o) => w.store.load('s', o)),
+  byNamespace('exists', (w, o) => w.store.exists('s', o)),
+  byNamespace('delete', (w, o) => w.store.delete('s', o)),
+  [
+    'search',
+    { namespace: 'n', limit: 3 },
+    { limt: 3 },
+    'limit',
+    (w, o) => w.store.search('hello', o),
+  ],
+]);
+
+const knowledgeMethodCalls = storeMethodCalls(knowledgeStores, knowledgeWorld, [
+  bySaveRevision('save', (w, o) => w.store.save('j', createKnowledge(), o)),
+  byNamespace('load', (w, o) => w.store.load('k', o)),
+  byNamespace('delete', (w, o) => w.store.delete('k', o)),
+  ['list', { namespace: 'n' }, { ns: 'n' }, 'namespace', (w, o) => w.store.list(o)],
+]);
+
+const eventMethodCalls = storeMethodCalls(eventStores, eventWorld, [
+  [
+    'append',
+    { namespace: 'n', expectedVersion: 0, config: CONFIG },
+    { expectedVersion: 0, namespce: 'n' },
+    'namespace',
+    (w, o) => w.store.append('t', [said('x')], o),
+  ],
+  [
+    'read',
+    { namespace: 'n', fromVersion: 2, toVersion: 3 },
+    { fromversion: 2 },
+    'fromVersion',
+    (w, o) => drain(w.store.read('s', o)),
+  ],
+  [
+    'load',
+    { namespace: 'n', atVersion: 2 },
+    { atversion: 2 },
+    'atVersion',
+    (w, o) => w.store.load('s', o),
+  ],
+  byNamespace('streams', (w, o) => w.store.streams(o)),
+  byNamespace('delete', (w, o) => w.store.delete('s', o)),
+]);
 
 const subscribeCall: OptionCall = {
   call: 'RedisEventStore.subscribe',
@@ -608,17 +581,8 @@ const storeConstructors = (): OptionCall[] => [
       options: { path: '(per world)', ttl: 60 },
       message: 'SqliteSessionStore: options.ttl is not an option (did you mean defaultTtl?)',
     },
-    open: (places) => {
-      const folder = places.folder();
-      return {
-        ...constructed(
-          (o) => new SqliteSessionStore(o as never),
-          (store: SqliteSessionStore) => store.exists('s'),
-          folder,
-        ),
-        fill: placed({ path: path.join(folder, 's.db') }),
-      };
-    },
+    open: (places) =>
+      sqliteConstructed(places, SqliteSessionStore, 's.db', (store) => store.exists('s')),
   },
   {
     call: 'new SqliteEventStore',
@@ -630,17 +594,8 @@ const storeConstructors = (): OptionCall[] => [
       message:
         'SqliteEventStore: options.snapshot_every is not an option (did you mean snapshotEvery?)',
     },
-    open: (places) => {
-      const folder = places.folder();
-      return {
-        ...constructed(
-          (o) => new SqliteEventStore(o as never),
-          (store: SqliteEventStore) => store.streams(),
-          folder,
-        ),
-        fill: placed({ path: path.join(folder, 'e.db') }),
-      };
-    },
+    open: (places) =>
+      sqliteConstructed(places, SqliteEventStore, 'e.db', (store) => store.streams()),
   },
   {
     call: 'new SqliteKnowledgeStore',
@@ -651,17 +606,8 @@ const storeConstructors = (): OptionCall[] => [
       options: { path: '(per world)', file: 'k.db' },
       message: 'SqliteKnowledgeStore: options.file is not an option (did you mean path?)',
     },
-    open: (places) => {
-      const folder = places.folder();
-      return {
-        ...constructed(
-          (o) => new SqliteKnowledgeStore(o as never),
-          (store: SqliteKnowledgeStore) => store.list(),
-          folder,
-        ),
-        fill: placed({ path: path.join(folder, 'k.db') }),
-      };
-    },
+    open: (places) =>
+      sqliteConstructed(places, SqliteKnowledgeStore, 'k.db', (store) => store.list()),
   },
   {
     call: 'new RedisSessionStore',
@@ -768,6 +714,20 @@ const storeConstructors = (): OptionCall[] => [
     }),
   },
 ];
+
+/** A SQLite store's constructor, on `file` in a fresh folder (its listing shows what was made). */
+const sqliteConstructed = <S extends { close(): Promise<void> }>(
+  places: Places,
+  Store: new (options: never) => S,
+  file: string,
+  use: (store: S) => Promise<unknown>,
+): Subject => {
+  const folder = places.folder();
+  return {
+    ...constructed((o) => new Store(o as never), use as (store: never) => Promise<unknown>, folder),
+    fill: placed({ path: path.join(folder, file) }),
+  };
+};
 
 /** A Redis store's constructor, on a fresh prefix of the test file's server. */
 const redisConstructed = <S extends { close(): Promise<void> }>(

@@ -1,6 +1,6 @@
 import { createKnowledge } from '../../knowledge/createKnowledge';
-import { isConversationMemoryError } from '../../errors/errorBrand';
-import type { KnowledgeStore } from '../../stores/knowledge/types';
+import type { KnowledgeStore, LoadedKnowledge } from '../../stores/knowledge/types';
+import { saveOnConflict } from '../run/saveOnConflict';
 import type { KnowledgeCursors, KnowledgeState } from '../../model/knowledge';
 import type { KnowledgeAction } from '../../model/knowledgeActions';
 import type { KnowledgeEffect } from '../../model/knowledgeEffects';
@@ -25,8 +25,8 @@ export interface KnowledgeStoreLink {
   readonly namespace: string | undefined;
 }
 
-const isConflict = (error: unknown): boolean =>
-  isConversationMemoryError(error) && error.code === 'CM_KNOWLEDGE_CONFLICT';
+/** The retry policy of a commit's save (see `saveOnConflict`). */
+const RETRY = { conflict: 'CM_KNOWLEDGE_CONFLICT', attempts: SHARED_SAVE_ATTEMPTS } as const;
 
 /** `state`'s facts with other cursors. */
 const withCursors = (state: KnowledgeState, cursors: KnowledgeCursors): KnowledgeState =>
@@ -75,7 +75,11 @@ export class SharedKnowledge {
 
   /** Reads the record and shows it in every module (each keeps its cursors). */
   async load(): Promise<void> {
-    const loaded = await this.link.store.load(this.link.id, this.#where);
+    this.#show(await this.link.store.load(this.link.id, this.#where));
+  }
+
+  /** Shows the record as read in every module (each keeps its cursors). */
+  #show(loaded: LoadedKnowledge | null): void {
     this.#stored = loaded?.state ?? createKnowledge();
     this.revision = loaded?.revision ?? 0;
     this.loaded = true;
@@ -98,28 +102,30 @@ export class SharedKnowledge {
     const before = module.state;
     try {
       if (!this.loaded) await this.load();
-      for (let attempt = 1; ; attempt++) {
-        const effects = module.apply(action);
-        const next = module.state;
-        if (sameFacts(next, this.#stored)) return effects;
-        const saved = withCursors(next, this.#stored.cursors);
-        try {
-          const { revision } = await this.link.store.save(this.link.id, saved, {
-            ...this.#where,
-            expectedRevision: this.revision,
-          });
-          this.#stored = saved;
-          this.revision = revision;
-          for (const other of this.modules) {
-            if (other !== module) other.restore(withCursors(saved, other.state.cursors));
-          }
-          return effects;
-        } catch (error) {
-          if (!isConflict(error) || attempt >= SHARED_SAVE_ATTEMPTS) throw error;
-          module.restore(withCursors(next, before.cursors));
-          await this.load();
+      let effects: readonly KnowledgeEffect[] = [];
+      let next = before;
+      /** The action on the record as last read: the record to save, or none when no fact changed. */
+      const apply = (): KnowledgeState | undefined => {
+        effects = module.apply(action);
+        next = module.state;
+        return sameFacts(next, this.#stored) ? undefined : withCursors(next, this.#stored.cursors);
+      };
+      const first = apply();
+      if (first === undefined) return effects;
+      const record = { store: this.link.store, id: this.link.id, options: this.#where, ...RETRY };
+      const saved = await saveOnConflict(record, first, this.revision, async (load) => {
+        module.restore(withCursors(next, before.cursors));
+        this.#show(await load());
+        return apply();
+      });
+      if (saved !== undefined) {
+        this.#stored = saved.state;
+        this.revision = saved.revision;
+        for (const other of this.modules) {
+          if (other !== module) other.restore(withCursors(saved.state, other.state.cursors));
         }
       }
+      return effects;
     } catch (error) {
       module.restore(this.loaded ? withCursors(this.#stored, before.cursors) : before);
       throw error;

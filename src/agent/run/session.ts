@@ -2,13 +2,13 @@ import type { KnowledgeAction } from '../../model/knowledgeActions';
 import { memoryTransition } from '../../core/memoryTransition';
 import { addMessages } from '../../core/addMessages';
 import { holdForSummary } from '../../core/holdForSummary';
-import { isConversationMemoryError } from '../../errors/errorBrand';
 import type { ConversationMemory } from '../../facade/ConversationMemory';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
 import type { CheckedSession } from '../checkAgentOptions';
 import type { AgentObserver } from '../types';
 import { notify, type ReportError } from './notify';
+import { saveOnConflict } from './saveOnConflict';
 import type { SessionStart } from './sessionStart';
 
 /** What the session steps need of a run. */
@@ -77,8 +77,8 @@ export const reapplyRun = (
   return state;
 };
 
-const isConflict = (error: unknown): boolean =>
-  isConversationMemoryError(error) && error.code === 'CM_SESSION_CONFLICT';
+/** One save, and one more on the latest state after a conflict (a second conflict rejects). */
+const SESSION_RETRY = { conflict: 'CM_SESSION_CONFLICT', attempts: 2 } as const;
 
 /**
  * Saves the memory at the end of a run, expecting the revision the run loaded. When another
@@ -99,15 +99,14 @@ export const saveSession = async (
   run: SessionRun,
 ): Promise<void> => {
   const { id, namespace, key } = session.where;
-  try {
-    await session.store.save(id, memory.state, { namespace, expectedRevision: revision });
-  } catch (error) {
-    if (!isConflict(error)) throw error;
-    const latest = await session.store.load(id, { namespace });
-    const merged = redo(latest?.state ?? start.of(memory));
-    await session.store.save(id, merged, { namespace, expectedRevision: latest?.revision ?? 0 });
-    memory.restore(merged);
-  }
+  const record = { store: session.store, id, options: { namespace }, ...SESSION_RETRY };
+  let merged: MemoryState | undefined;
+  await saveOnConflict(record, memory.state, revision, async (load) => {
+    const latest = await load();
+    merged = redo(latest?.state ?? start.of(memory));
+    return merged;
+  });
+  if (merged !== undefined) memory.restore(merged);
   start.held = true;
   await notify(
     run.observers,

@@ -19,7 +19,6 @@ import {
   describeValue,
   expectedRevisionOf,
   namespaceOf,
-  openStoreCall,
   rankSearchResults,
   scoreSessionMessages,
   searchLimitOf,
@@ -27,9 +26,8 @@ import {
   type SessionKey,
   sessionAddressOf,
   sessionKeyOf,
-  type StoreCall,
 } from 'conversation-memory/store-kit';
-import { unavailableOnFailure } from '../environmentFailure';
+import { StoreCalls, unavailableAt } from '../storeCalls';
 import { syncDirectory } from './atomicWrite';
 import { SessionFolder } from './connection';
 import { sessionFileName } from './fileNames';
@@ -78,23 +76,22 @@ export class JsonFileSessionStore implements SessionStore {
   /** The directory, as an absolute path. */
   readonly directory: string;
   readonly #folder: SessionFolder;
-  #closed = false;
+  readonly #calls: StoreCalls;
 
   constructor(options: JsonFileSessionStoreOptions) {
     // Read once, before the folder is made: options that cannot be read create nothing.
     const settings = readSessionStoreOptions(options, API);
     this.directory = resolve(settings.directory);
-    this.#folder = SessionFolder.open(API, this.directory, settings);
-  }
-
-  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
+    const folder = SessionFolder.open(API, this.directory, settings);
+    this.#folder = folder;
+    this.#calls = new StoreCalls(
+      API,
+      unavailableAt(({ method, id, writes }) => folder.failurePlace(method, id, writes)),
+    );
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    return unavailableOnFailure(this.#folder.failurePlace('save', sessionId, true), async () => {
-      const { api } = this.#call('save');
+    return this.#calls.write('save', { id: sessionId }, async ({ api }) => {
       checkSessionOptions(options, 'save', api);
       return this.#save(api, sessionId, state, options);
     });
@@ -123,8 +120,7 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    return unavailableOnFailure(this.#folder.failurePlace('load', sessionId, false), async () => {
-      const { api } = this.#call('load');
+    return this.#calls.run('load', { id: sessionId }, async ({ api }) => {
       checkSessionOptions(options, 'load', api);
       return this.#load(api, sessionKeyOf(sessionId, options, api));
     });
@@ -151,8 +147,7 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    return unavailableOnFailure(this.#folder.failurePlace('exists', sessionId, false), async () => {
-      const { api } = this.#call('exists');
+    return this.#calls.run('exists', { id: sessionId }, async ({ api }) => {
       checkSessionOptions(options, 'exists', api);
       const where = sessionKeyOf(sessionId, options, api);
       const found = await this.#folder.find(where, sessionFileName(where.key));
@@ -163,8 +158,7 @@ export class JsonFileSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     const folder = this.#folder;
-    return unavailableOnFailure(folder.failurePlace('delete', sessionId, true), async () => {
-      const { api } = this.#call('delete');
+    return this.#calls.write('delete', { id: sessionId }, async ({ api }) => {
       checkSessionOptions(options, 'delete', api);
       const where = sessionKeyOf(sessionId, options, api);
       const name = sessionFileName(where.key);
@@ -195,8 +189,7 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    return unavailableOnFailure(this.#folder.failurePlace('branch', newId, true), async () => {
-      const { api } = this.#call('branch');
+    return this.#calls.write('branch', { id: newId }, async ({ api }) => {
       checkSessionOptions(options, 'branch', api);
       const source = sessionKeyOf(sourceId, options, api);
       sessionKeyOf(newId, options, api);
@@ -209,8 +202,7 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    return unavailableOnFailure(this.#folder.failurePlace('list', undefined, false), async () => {
-      const { api } = this.#call('list');
+    return this.#calls.run('list', {}, async ({ api }) => {
       const out: SessionMetadata[] = [];
       for await (const { record, state } of scanSessions(this.#folder, api)) {
         out.push(
@@ -228,8 +220,7 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    return unavailableOnFailure(this.#folder.failurePlace('search', undefined, false), async () => {
-      const { api } = this.#call('search');
+    return this.#calls.run('search', {}, async ({ api }) => {
       // Read once: the search sees the copy.
       const given = checkSessionOptions(options, 'search', api);
       const terms = searchTerms(query);
@@ -255,6 +246,6 @@ export class JsonFileSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#calls.close();
   }
 }

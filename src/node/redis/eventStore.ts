@@ -17,17 +17,16 @@ import {
   checkAtVersion,
   compareCodePoints,
   readConfigJson,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
   checkEventOptions,
   describeValue,
-  openStoreCall,
-  type StoreCall,
 } from 'conversation-memory/store-kit';
-import { naming, withId } from '../environmentFailure';
+import { withId } from '../environmentFailure';
+import { namingTheId, StoreCalls } from '../storeCalls';
 import { RedisConnection } from './connection';
 import { DELETE_EVENTS_SCRIPT, INFO_SCRIPT } from './eventScripts';
 import { readEventStoreOptions, type RedisEventStoreOptions } from './options';
@@ -93,7 +92,7 @@ export class RedisEventStore implements EventStore {
   readonly #layout: RedisEventKeyLayout;
   readonly #streams: RedisEventStreams;
   readonly #subscriptions = new Set<Unsubscribe>();
-  #closed = false;
+  readonly #calls = new StoreCalls(API, namingTheId);
 
   constructor(options: RedisEventStoreOptions) {
     const settings = readEventStoreOptions(options, API);
@@ -104,13 +103,8 @@ export class RedisEventStore implements EventStore {
       this.#connection,
       this.#layout,
       settings.snapshotEvery,
-      () => this.#closed,
+      () => this.#calls.closed,
     );
-  }
-
-  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async append(
@@ -118,15 +112,14 @@ export class RedisEventStore implements EventStore {
     actions: readonly MemoryAction[],
     options: AppendOptions,
   ): Promise<AppendResult> {
-    return naming(streamId, async () => {
-      const { api } = this.#call('append');
+    return this.#calls.write('append', { id: streamId }, async ({ api }) => {
       const checked = checkAppend(streamId, actions, options, api);
       return appendToStream(this.#streams, this.#connection, this.#layout, api, checked);
     });
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
-    const { api } = this.#call('read');
+    const { api } = this.#calls.open('read');
     checkEventOptions(options, 'read', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
@@ -136,13 +129,12 @@ export class RedisEventStore implements EventStore {
       yield* this.#streams.pages(api, key, head.incarnation, from, Math.min(to, head.version));
     } catch (error) {
       // A failure to reach Redis names the stream, as the other methods' do.
-      throw withId(error, streamId);
+      throw this.#calls.failed(error, 'read', { id: streamId });
     }
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
-    return naming(streamId, async () => {
-      const { api } = this.#call('load');
+    return this.#calls.run('load', { id: streamId }, async ({ api }) => {
       checkEventOptions(options, 'load', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const atVersion = atVersionOf(options, api);
@@ -158,14 +150,14 @@ export class RedisEventStore implements EventStore {
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
-    const { api } = this.#call('streams');
+    const { api } = this.#calls.open('streams');
     // Read once: the listing sees the copy.
     const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
-    const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+    const inNamespace = namespaceKeys(namespace);
     const found: StreamInfo[] = [];
     for await (const batch of scanRedisKeys(
       this.#connection,
-      this.#layout.metaPattern(start),
+      this.#layout.metaPattern(inNamespace.prefix),
       api,
     )) {
       const keys = batch.flatMap((name) => this.#layout.streamKeyOf(name) ?? []);
@@ -176,10 +168,12 @@ export class RedisEventStore implements EventStore {
       );
       replies.forEach((reply, i) => {
         const { status, rest } = redisStatusReply(reply, api);
-        if (status !== 'ok') return; // gone meanwhile, or damaged: `load` reports those
+        const streamId = inNamespace.idOf(keys[i] as string);
+        // Gone meanwhile, or damaged: `load` reports those.
+        if (status !== 'ok' || streamId === undefined) return;
         found.push(
           Object.freeze({
-            streamId: (keys[i] as string).slice(start.length),
+            streamId,
             ...sessionAddressOf(keys[i] as string),
             version: Number(redisText(rest[0])),
             createdAt: Number(redisText(rest[1]) ?? Number.NaN),
@@ -191,8 +185,7 @@ export class RedisEventStore implements EventStore {
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
-    return naming(streamId, async () => {
-      const { api } = this.#call('delete');
+    return this.#calls.write('delete', { id: streamId }, async ({ api }) => {
       checkEventOptions(options, 'delete', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const reply = await runScript(
@@ -236,7 +229,7 @@ export class RedisEventStore implements EventStore {
     listener: StreamListener,
     options?: SubscribeOptions,
   ): Unsubscribe {
-    const { api } = this.#call('subscribe');
+    const { api } = this.#calls.open('subscribe');
     // Read once: the subscription sees the copy.
     const given = checkEventOptions(options, 'subscribe', api);
     const { key } = sessionKeyOf(streamId, options, api);
@@ -287,7 +280,7 @@ export class RedisEventStore implements EventStore {
    * as `client` stays open.
    */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#calls.close();
     await Promise.all([...this.#subscriptions].map((unsubscribe) => unsubscribe()));
     await this.#connection.close();
   }

@@ -18,14 +18,12 @@ import {
   compareCodePoints,
   describeValue,
   expectedRevisionOf,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   sessionAddressOf,
   sessionKeyOf,
-  openStoreCall,
-  type StoreCall,
 } from 'conversation-memory/store-kit';
-import { naming } from '../environmentFailure';
+import { namingTheId, StoreCalls } from '../storeCalls';
 import { RedisConnection } from './connection';
 import { readKnowledgeStoreOptions, type RedisKnowledgeStoreOptions } from './options';
 import { escapeRedisGlob, redisHashTag } from './schema';
@@ -102,17 +100,12 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   /** The prefix in front of every key this store reads or writes. */
   readonly prefix: string;
   readonly #connection: RedisConnection;
-  #closed = false;
+  readonly #calls = new StoreCalls(API, namingTheId);
 
   constructor(options: RedisKnowledgeStoreOptions) {
     const settings = readKnowledgeStoreOptions(options, API);
     this.prefix = settings.prefix;
     this.#connection = new RedisConnection(settings.source, settings.connection);
-  }
-
-  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   #hash(key: string): string {
@@ -144,8 +137,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   }
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
-    return naming(id, async () => {
-      const { api } = this.#call('load');
+    return this.#calls.run('load', { id }, async ({ api }) => {
       checkKnowledgeOptions(options, 'load', api);
       const { key } = sessionKeyOf(id, options, api);
       const record = await this.#read(key, api);
@@ -162,8 +154,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
     state: KnowledgeState,
     options?: KnowledgeSaveOptions,
   ): Promise<SavedKnowledge> {
-    return naming(id, async () => {
-      const { api } = this.#call('save');
+    return this.#calls.write('save', { id }, async ({ api }) => {
       checkKnowledgeOptions(options, 'save', api);
       const { key } = sessionKeyOf(id, options, api);
       const expected = expectedRevisionOf(options, api);
@@ -196,8 +187,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   }
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
-    return naming(id, async () => {
-      const { api } = this.#call('delete');
+    return this.#calls.write('delete', { id }, async ({ api }) => {
       checkKnowledgeOptions(options, 'delete', api);
       const { key } = sessionKeyOf(id, options, api);
       const current = await this.#read(key, api);
@@ -217,18 +207,18 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   }
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
-    const { api } = this.#call('list');
+    const { api } = this.#calls.open('list');
     checkKnowledgeOptions(options, 'list', api);
     const namespace = namespaceOf(listNamespace(options, api), api);
-    const start = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
-    const pattern = `${escapeRedisGlob(`${this.prefix}{${redisHashTag(start)}`)}*${escapeRedisGlob('}k')}`;
+    const inNamespace = namespaceKeys(namespace);
+    const pattern = `${escapeRedisGlob(`${this.prefix}{${redisHashTag(inNamespace.prefix)}`)}*${escapeRedisGlob('}k')}`;
     const out: KnowledgeListing[] = [];
     for await (const batch of scanRedisKeys(this.#connection, pattern, api)) {
       const keys = batch.flatMap((name) => this.#keyOf(name) ?? []);
       const records = await Promise.all(keys.map((key) => this.#read(key, api)));
       for (const [i, record] of records.entries()) {
         const key = keys[i] as string;
-        if (record.kind !== 'live' || !key.startsWith(start)) continue;
+        if (record.kind !== 'live' || !inNamespace.includes(key)) continue;
         out.push(Object.freeze({ key, ...sessionAddressOf(key), revision: record.revision }));
       }
     }
@@ -245,7 +235,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
    * ```
    */
   async asideKeys(): Promise<readonly string[]> {
-    const { api } = this.#call('asideKeys');
+    const { api } = this.#calls.open('asideKeys');
     const keys: string[] = [];
     const pattern = `${escapeRedisGlob(`${this.prefix}{`)}*}kcorrupt:*`;
     for await (const batch of scanRedisKeys(this.#connection, pattern, api)) keys.push(...batch);
@@ -254,7 +244,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
 
   /** Closes the client the store made from `url`; a client passed as `client` stays open. */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#calls.close();
     await this.#connection.close();
   }
 }

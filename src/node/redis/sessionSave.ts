@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { SessionConflictError } from 'conversation-memory';
-import { type SessionKey } from 'conversation-memory/store-kit';
+import { checkExpectedRevision, type SessionKey } from 'conversation-memory/store-kit';
 import type { RedisConnection } from './connection';
 import { redisExpirySeconds } from './sessionExpiry';
 import type { RedisKeyLayout } from './schema';
@@ -98,8 +98,9 @@ export const saveRedisRecord = async (
       await connection.confirmWrite(hash, api);
       return Number(revision);
     }
+    // The script replies `conflict` only to a conditional save whose revision is stale.
     if (status === 'conflict') {
-      throw new SessionConflictError(api, where.key, expected ?? 0, Number(replyText(reply, 1)));
+      checkExpectedRevision(where.key, expected, Number(replyText(reply, 1)), api);
     }
     if (status !== 'check')
       throw new Error(`[conversation-memory] ${api}: unexpected reply from Redis`);
@@ -113,9 +114,7 @@ export const saveRedisRecord = async (
       seen = record.revision;
       if (readRedisMemory(record.memory).ok) {
         // A conditional save that is already stale need not ask the script again.
-        if (expected !== undefined && expected !== record.revision) {
-          throw new SessionConflictError(api, where.key, expected, record.revision);
-        }
+        checkExpectedRevision(where.key, expected, record.revision, api);
         trusted = record.token;
         verified.set(hash, record.token);
       } else {

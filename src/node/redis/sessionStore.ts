@@ -15,7 +15,7 @@ import {
 import {
   compareCodePoints,
   expectedRevisionOf,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   rankSearchResults,
   scoreSessionMessages,
@@ -25,10 +25,8 @@ import {
   sessionKeyOf,
   describeValue,
   checkSessionOptions,
-  openStoreCall,
-  type StoreCall,
 } from 'conversation-memory/store-kit';
-import { naming } from '../environmentFailure';
+import { namingTheId, StoreCalls } from '../storeCalls';
 import { RedisConnection } from './connection';
 import { type RedisKeyLayout, redisKeyLayout } from './schema';
 import { readRedisMemory, readRedisRecord } from './sessionRecord';
@@ -89,7 +87,7 @@ export class RedisSessionStore implements SessionStore {
   readonly #ttl: number | undefined;
   readonly #clock: () => number;
   readonly #verified = new VerifiedTokens();
-  #closed = false;
+  readonly #calls = new StoreCalls(API, namingTheId);
 
   constructor(options: RedisSessionStoreOptions) {
     const settings = readSessionStoreOptions(options, API);
@@ -105,11 +103,6 @@ export class RedisSessionStore implements SessionStore {
     return this.#clock();
   }
 
-  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
-  }
-
   async #read(key: string, withMemory: boolean, api: string) {
     const reply = await runScript(
       this.#connection,
@@ -122,8 +115,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    return naming(sessionId, async () => {
-      const { api } = this.#call('save');
+    return this.#calls.write('save', { id: sessionId }, async ({ api }) => {
       checkSessionOptions(options, 'save', api);
       return this.#save(api, sessionId, state, options);
     });
@@ -150,8 +142,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    return naming(sessionId, async () => {
-      const { api } = this.#call('load');
+    return this.#calls.run('load', { id: sessionId }, async ({ api }) => {
       checkSessionOptions(options, 'load', api);
       const where = sessionKeyOf(sessionId, options, api);
       const hash = this.#layout.session(where.key);
@@ -193,7 +184,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    const { api } = this.#call('list');
+    const { api } = this.#calls.open('list');
     const out: SessionMetadata[] = [];
     for await (const found of this.#scan('', api)) {
       out.push(
@@ -211,8 +202,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    return naming(sessionId, async () => {
-      const { api } = this.#call('delete');
+    return this.#calls.write('delete', { id: sessionId }, async ({ api }) => {
       checkSessionOptions(options, 'delete', api);
       const where = sessionKeyOf(sessionId, options, api);
       const hash = this.#layout.session(where.key);
@@ -230,8 +220,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    return naming(sessionId, async () => {
-      const { api } = this.#call('exists');
+    return this.#calls.run('exists', { id: sessionId }, async ({ api }) => {
       checkSessionOptions(options, 'exists', api);
       const where = sessionKeyOf(sessionId, options, api);
       const record = await this.#read(where.key, false, api);
@@ -240,8 +229,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    return naming(newId, async () => {
-      const { api } = this.#call('branch');
+    return this.#calls.write('branch', { id: newId }, async ({ api }) => {
       checkSessionOptions(options, 'branch', api);
       const source = sessionKeyOf(sourceId, options, api);
       sessionKeyOf(newId, options, api);
@@ -254,7 +242,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    const { api } = this.#call('search');
+    const { api } = this.#calls.open('search');
     // Read once: the search sees the copy.
     const given = checkSessionOptions(options, 'search', api);
     const terms = searchTerms(query);
@@ -262,10 +250,7 @@ export class RedisSessionStore implements SessionStore {
     const namespace = namespaceOf(given.namespace, api);
     if (terms.length === 0 || limit <= 0) return Object.freeze([]);
     const results: SessionSearchResult[] = [];
-    for await (const found of this.#scan(
-      namespace === undefined ? '' : namespaceKeyPrefix(namespace),
-      api,
-    )) {
+    for await (const found of this.#scan(namespaceKeys(namespace).prefix, api)) {
       if (namespace !== undefined && found.namespace !== namespace) continue;
       const scored = scoreSessionMessages(found.state.messages, terms);
       if (scored === undefined) continue;
@@ -291,7 +276,7 @@ export class RedisSessionStore implements SessionStore {
    * ```
    */
   async asideKeys(): Promise<readonly string[]> {
-    const { api } = this.#call('asideKeys');
+    const { api } = this.#calls.open('asideKeys');
     const keys: string[] = [];
     for await (const batch of scanRedisKeys(this.#connection, this.#layout.asidePattern(), api)) {
       keys.push(...batch);
@@ -301,7 +286,7 @@ export class RedisSessionStore implements SessionStore {
 
   /** Closes the client the store made from `url`; a client passed as `client` stays open. */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#calls.close();
     await this.#connection.close();
   }
 }

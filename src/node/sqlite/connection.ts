@@ -3,17 +3,19 @@ import { isConversationMemoryError, StoreUnavailableError } from 'conversation-m
 import { databaseFailure, type DatabasePhase, quotePath } from '../lastingFailure';
 import { loadBetterSqlite3 } from './loadBetterSqlite3';
 
+/** SQLite's own (blocking) wait before a store's non-blocking retries take over. */
+const BUSY_TIMEOUT_MS = 20;
+
 /**
- * Which store opens a database, for its errors: the constructor's api, the store's class and its
- * kind of database (`session database`).
+ * Which store opens a database, for its errors: the store's class (also the constructor's name in
+ * them) and its kind of database (`session database`). A `SqliteStorePlace` is one.
  *
  * @example
  * ```ts
- * const opener: DatabaseOpener = { api: 'SqliteSessionStore', store: 'SqliteSessionStore', label: 'session database' };
+ * const opener: DatabaseOpener = { store: 'SqliteSessionStore', label: 'session database' };
  * ```
  */
 export interface DatabaseOpener {
-  readonly api: string;
   readonly store: string;
   readonly label: string;
 }
@@ -32,7 +34,7 @@ const unableToOpen = (
   }
   const lasting = databaseFailure(path, error, phase);
   return new StoreUnavailableError(
-    opener.api,
+    opener.store,
     `could not open the ${opener.label} ${quotePath(path)}${lasting === undefined ? '' : `: ${lasting.reason}`}`,
     false,
     {
@@ -49,7 +51,9 @@ const unableToOpen = (
  * says what is wrong and what to do (the path is a folder, its folder does not exist, the file is
  * not a SQLite database, is damaged, holds another program's tables under the store's names, or
  * may not be written: see `databaseFailure`); any other says "try again later" (a lock held for
- * longer than the timeout, an I/O error). The connection is closed when `prepare` fails.
+ * longer than the timeout, an I/O error). The connection is closed when `prepare` fails. Once
+ * prepared, SQLite's own blocking wait for a lock is cut to 20 ms: the store's calls wait
+ * without blocking (see `retryWhileBusy`).
  *
  * @param path - the file (`':memory:'` for a private database)
  * @param lockTimeoutMs - how long opening waits for another connection's lock (blocking)
@@ -70,7 +74,7 @@ export const openDatabase = <T>(
   opener: DatabaseOpener,
   prepare: (db: BetterSqlite3.Database) => T,
 ): { readonly db: BetterSqlite3.Database; readonly prepared: T } => {
-  const Database = loadBetterSqlite3(opener.api);
+  const Database = loadBetterSqlite3(opener.store);
   let db: BetterSqlite3.Database;
   try {
     db = new Database(path, { timeout: lockTimeoutMs });
@@ -78,7 +82,9 @@ export const openDatabase = <T>(
     throw unableToOpen(error, path, opener, 'open');
   }
   try {
-    return { db, prepared: prepare(db) };
+    const prepared = prepare(db);
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    return { db, prepared };
   } catch (error) {
     db.close();
     throw unableToOpen(error, path, opener, 'prepare');

@@ -1,4 +1,3 @@
-import { sqliteFailurePlace } from './failurePlace';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   type AppendOptions,
@@ -23,18 +22,17 @@ import {
   checkAtVersion,
   compareCodePoints,
   readConfigJson,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
   checkEventOptions,
-  openStoreCall,
-  type StoreCall,
 } from 'conversation-memory/store-kit';
-import { asUnavailable, type FailurePlace, unavailableOnFailure } from '../environmentFailure';
+import type { StoreCalls } from '../storeCalls';
+import { type SqliteStorePlace, sqliteStoreCalls } from './failurePlace';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
-import { prepareEventSchema } from './eventSchema';
+import { prepareEventSchema } from './schema';
 import { snapshotAtOrBelow } from './eventSnapshots';
 import { type EventStatements, prepareEventStatements } from './eventStatements';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './options';
@@ -46,8 +44,6 @@ import { streamShapeOf } from './eventStreamShape';
 export type { SqliteEventStoreOptions } from './options';
 
 const API = 'SqliteEventStore';
-/** SQLite's own (blocking) wait before the non-blocking retries take over. */
-const BUSY_TIMEOUT_MS = 20;
 
 /** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
 interface LoadStart {
@@ -76,7 +72,7 @@ interface LoadStart {
  * actions do not run from 1 to its version without a gap (see `streamShapeOf`): `append`, `read`
  * and `load` reject, writing nothing, and `streams()` leaves out a stream whose head shows it. A
  * gap between the first and the last action is recorded by the schema's triggers when a row is
- * deleted or moved (by any program: see `eventSchema`), so `append` and `load` see it without
+ * deleted or moved (by any program: see `prepareEventSchema`), so `append` and `load` see it without
  * reading the actions, even below the snapshot a load starts from; only a stream with a recorded
  * removal is searched for its gap. `read` finds it when it pages over it, and a `load` of a
  * version below the gap still succeeds.
@@ -96,60 +92,31 @@ interface LoadStart {
 export class SqliteEventStore implements EventStore {
   readonly #db: BetterSqlite3.Database;
   readonly #sql: EventStatements;
-  readonly #path: string;
-  readonly #location: string;
   readonly #snapshotEvery: number;
   readonly #lockTimeoutMs: number;
   readonly #streams: SqliteEventStreams;
-  #closed = false;
+  readonly #calls: StoreCalls;
 
   constructor(options: SqliteEventStoreOptions) {
     const settings = readEventStoreOptions(options, API);
-    this.#path = settings.path;
-    this.#location = `sqlite:${settings.path}`;
+    const location = `sqlite:${settings.path}`;
     this.#snapshotEvery = settings.snapshotEvery;
     this.#lockTimeoutMs = settings.lockTimeoutMs;
-    const { db, prepared } = openDatabase(
-      settings.path,
-      settings.lockTimeoutMs,
-      { api: API, store: API, label: 'event database' },
-      (db) => {
-        prepareEventSchema(db);
-        const statements = prepareEventStatements(db);
-        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-        return statements;
-      },
-    );
+    const place: SqliteStorePlace = {
+      store: API,
+      path: settings.path,
+      label: 'event database',
+      corrupt: (api, key, problem, cause) =>
+        new EventCorruptError(api, key, 0, location, [problem], { cause }),
+    };
+    this.#calls = sqliteStoreCalls(place);
+    const { db, prepared } = openDatabase(settings.path, settings.lockTimeoutMs, place, (db) => {
+      prepareEventSchema(db);
+      return prepareEventStatements(db);
+    });
     this.#db = db;
     this.#sql = prepared;
-    this.#streams = new SqliteEventStreams(db, prepared, this.#location, settings.lockTimeoutMs);
-  }
-
-  /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
-  #failurePlace(
-    method: string,
-    id: string | undefined,
-    writes: boolean,
-    options?: unknown,
-  ): FailurePlace {
-    return sqliteFailurePlace(
-      {
-        store: API,
-        path: this.#path,
-        label: 'event database',
-        corrupt: (api, key, problem, cause) =>
-          new EventCorruptError(api, key, 0, this.#location, [problem], { cause }),
-      },
-      method,
-      id,
-      writes,
-      options,
-    );
-  }
-
-  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
+    this.#streams = new SqliteEventStreams(db, prepared, location, settings.lockTimeoutMs);
   }
 
   async append(
@@ -157,8 +124,7 @@ export class SqliteEventStore implements EventStore {
     actions: readonly MemoryAction[],
     options: AppendOptions,
   ): Promise<AppendResult> {
-    return unavailableOnFailure(this.#failurePlace('append', streamId, true, options), async () => {
-      const { api, stillOpen } = this.#call('append');
+    return this.#calls.write('append', { id: streamId, options }, async ({ api, stillOpen }) => {
       const checked = checkAppend(streamId, actions, options, api);
       const { key, expectedVersion } = checked;
       const write = this.#db.transaction(() =>
@@ -184,7 +150,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
-    const { api, stillOpen } = this.#call('read');
+    const { api, stillOpen } = this.#calls.open('read');
     checkEventOptions(options, 'read', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
@@ -193,13 +159,12 @@ export class SqliteEventStore implements EventStore {
       if (head === undefined) return;
       yield* this.#streams.pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
     } catch (error) {
-      throw asUnavailable(error, this.#failurePlace('read', streamId, false, options));
+      throw this.#calls.failed(error, 'read', { id: streamId, options });
     }
   }
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
-    return unavailableOnFailure(this.#failurePlace('load', streamId, false, options), async () => {
-      const { api, stillOpen } = this.#call('load');
+    return this.#calls.run('load', { id: streamId, options }, async ({ api, stillOpen }) => {
       checkEventOptions(options, 'load', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const atVersion = atVersionOf(options, api);
@@ -242,22 +207,22 @@ export class SqliteEventStore implements EventStore {
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
-    return unavailableOnFailure(this.#failurePlace('streams', undefined, false), async () => {
-      const { api, stillOpen } = this.#call('streams');
+    return this.#calls.run('streams', {}, async ({ api, stillOpen }) => {
       // Read once: the listing sees the copy.
       const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
-      const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+      const keys = namespaceKeys(namespace);
       const rows = await this.#streams.read(() => this.#sql.list.all(), stillOpen);
       const found: StreamInfo[] = [];
       for (const row of rows) {
-        if (!row.stream.startsWith(prefix)) continue;
+        const streamId = keys.idOf(row.stream);
+        if (streamId === undefined) continue;
         // A damaged stream is left out, as `load` rejects it.
         const shape = streamShapeOf(row);
         if ('problem' in shape) continue;
         const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
         found.push(
           Object.freeze({
-            streamId: row.stream.slice(prefix.length),
+            streamId,
             ...sessionAddressOf(row.stream),
             version: shape.version,
             createdAt,
@@ -269,15 +234,14 @@ export class SqliteEventStore implements EventStore {
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
-    return unavailableOnFailure(this.#failurePlace('delete', streamId, true, options), async () => {
-      const { api, stillOpen } = this.#call('delete');
+    return this.#calls.write('delete', { id: streamId, options }, async ({ api, stillOpen }) => {
       checkEventOptions(options, 'delete', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const sql = this.#sql;
       const remove = this.#db.transaction((): boolean => {
         const row = sql.selectHead.get(key);
         if (row === undefined) return false;
-        // The stream's row first: its actions' removal then records no gap (see eventSchema).
+        // The stream's row first: its actions' removal then records no gap (see prepareEventSchema).
         sql.deleteStream.run(row.id);
         sql.deleteActions.run(row.id);
         sql.deleteSnapshots.run(row.id);
@@ -288,8 +252,6 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#db.close();
+    if (this.#calls.close()) this.#db.close();
   }
 }

@@ -1,4 +1,5 @@
 import { type FailurePlace, storageKeyOf } from '../environmentFailure';
+import { type FailedCall, StoreCalls, unavailableAt } from '../storeCalls';
 
 /** What a SQLite store tells {@link sqliteFailurePlace} about itself. */
 export interface SqliteStorePlace {
@@ -18,25 +19,18 @@ export interface SqliteStorePlace {
  * when the file is damaged. One place for the three SQLite stores.
  *
  * @param place - the store, its file and its corrupt-record error
- * @param method - the method (`load`), named in errors as `Store.method`
- * @param id - the session, stream or record the call is about, if any
- * @param writes - whether the call writes
- * @param options - the call's options (its namespace makes the key)
+ * @param call - the method (`load`, named in errors as `Store.method`), the session, stream or
+ *   record it is about (if any), whether it writes, and its options (their namespace makes the key)
  * @returns the failure place
  * @example
  * ```ts
- * unavailableOnFailure(sqliteFailurePlace(this.#place, 'load', id, false, options), task);
+ * asUnavailable(error, sqliteFailurePlace(place, { method: 'load', id, options, writes: false }));
  * ```
  * @internal
  */
-export const sqliteFailurePlace = (
-  place: SqliteStorePlace,
-  method: string,
-  id: string | undefined,
-  writes: boolean,
-  options?: unknown,
-): FailurePlace => {
-  const api = `${place.store}.${method}`;
+export const sqliteFailurePlace = (place: SqliteStorePlace, call: FailedCall): FailurePlace => {
+  const api = `${place.store}.${call.method}`;
+  const { id, options, writes } = call;
   return {
     api,
     store: place.store,
@@ -49,3 +43,24 @@ export const sqliteFailurePlace = (
         : (problem, cause) => place.corrupt(api, storageKeyOf(id, options, api), problem, cause),
   };
 };
+
+/**
+ * The calls of a SQLite store (see `StoreCalls`): the closed-store guard, and an environment
+ * failure as `StoreUnavailableError` naming the store's database file (or, for a damaged file,
+ * the record's corrupt-record error; see {@link sqliteFailurePlace}).
+ *
+ * @param place - the store, its file and its corrupt-record error
+ * @returns the store's calls
+ * @example
+ * ```ts
+ * const calls = sqliteStoreCalls({ store: 'SqliteEventStore', path, label: 'event database', corrupt });
+ * await calls.run('load', { id, options }, async ({ api, stillOpen }) => read(api, stillOpen));
+ * await calls.write('save', { id, options }, async ({ api, stillOpen }) => write(api, stillOpen));
+ * ```
+ * @internal
+ */
+export const sqliteStoreCalls = (place: SqliteStorePlace): StoreCalls =>
+  new StoreCalls(
+    place.store,
+    unavailableAt((call) => sqliteFailurePlace(place, call)),
+  );

@@ -1,4 +1,3 @@
-import { sqliteFailurePlace } from './failurePlace';
 import type BetterSqlite3 from 'better-sqlite3';
 import { type MemoryDecodeError } from 'conversation-memory';
 import {
@@ -22,29 +21,26 @@ import {
   compareCodePoints,
   describeValue,
   expectedRevisionOf,
-  namespaceKeyPrefix,
+  namespaceKeys,
   namespaceOf,
   sessionAddressOf,
   sessionKeyOf,
-  openStoreCall,
-  type StoreCall,
 } from 'conversation-memory/store-kit';
 import type { either as E } from 'fp-ts';
-import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
+import type { StoreCalls } from '../storeCalls';
+import { type SqliteStorePlace, sqliteStoreCalls } from './failurePlace';
 import { rethrowBusy, retryWhileBusy } from './busyRetry';
 import { openDatabase } from './connection';
 import {
   type KnowledgeRow,
   type KnowledgeStatements,
-  prepareKnowledgeSchema,
+  prepareKnowledgeStatements,
 } from './knowledgeStatements';
+import { prepareKnowledgeSchema } from './schema';
 import { readSqliteReferenceEntries } from './knowledgeReference';
 import { readKnowledgeStoreOptions, type SqliteKnowledgeStoreOptions } from './options';
 
 const API = 'SqliteKnowledgeStore';
-
-/** SQLite's own (blocking) wait before the store's non-blocking retries take over. */
-const BUSY_TIMEOUT_MS = 20;
 
 export type { SqliteKnowledgeStoreOptions } from './options';
 
@@ -91,51 +87,26 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   readonly #sql: KnowledgeStatements;
   readonly #path: string;
   readonly #lockTimeoutMs: number;
-  #closed = false;
+  readonly #calls: StoreCalls;
 
   constructor(options: SqliteKnowledgeStoreOptions) {
     const { path, lockTimeoutMs } = readKnowledgeStoreOptions(options, API);
     this.#path = path;
     this.#lockTimeoutMs = lockTimeoutMs;
-    const { db, prepared } = openDatabase(
+    const place: SqliteStorePlace = {
+      store: API,
       path,
-      this.#lockTimeoutMs,
-      { api: API, store: API, label: 'knowledge database' },
-      (db) => {
-        const statements = prepareKnowledgeSchema(db, path === ':memory:');
-        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-        return statements;
-      },
-    );
+      label: 'knowledge database',
+      corrupt: (api, key, problem, cause) =>
+        new KnowledgeCorruptError(api, key, this.#location(key), [problem], { cause }),
+    };
+    this.#calls = sqliteStoreCalls(place);
+    const { db, prepared } = openDatabase(path, lockTimeoutMs, place, (db) => {
+      prepareKnowledgeSchema(db, path === ':memory:');
+      return prepareKnowledgeStatements(db);
+    });
     this.#db = db;
     this.#sql = prepared;
-  }
-
-  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
-  }
-
-  /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
-  #failurePlace(
-    method: string,
-    id: string | undefined,
-    writes: boolean,
-    options?: unknown,
-  ): FailurePlace {
-    return sqliteFailurePlace(
-      {
-        store: API,
-        path: this.#path,
-        label: 'knowledge database',
-        corrupt: (api, key, problem, cause) =>
-          new KnowledgeCorruptError(api, key, this.#location(key), [problem], { cause }),
-      },
-      method,
-      id,
-      writes,
-      options,
-    );
   }
 
   #location(key: string): string {
@@ -143,8 +114,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
-    return unavailableOnFailure(this.#failurePlace('load', id, false, options), async () => {
-      const { api, stillOpen } = this.#call('load');
+    return this.#calls.run('load', { id, options }, async ({ api, stillOpen }) => {
       checkKnowledgeOptions(options, 'load', api);
       const { key } = sessionKeyOf(id, options, api);
       const row = await retryWhileBusy(
@@ -167,8 +137,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     state: KnowledgeState,
     options?: KnowledgeSaveOptions,
   ): Promise<SavedKnowledge> {
-    return unavailableOnFailure(this.#failurePlace('save', id, true, options), async () => {
-      const { api, stillOpen } = this.#call('save');
+    return this.#calls.write('save', { id, options }, async ({ api, stillOpen }) => {
       checkKnowledgeOptions(options, 'save', api);
       const { key } = sessionKeyOf(id, options, api);
       const expected = expectedRevisionOf(options, api);
@@ -205,8 +174,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
-    return unavailableOnFailure(this.#failurePlace('delete', id, true, options), async () => {
-      const { api, stillOpen } = this.#call('delete');
+    return this.#calls.write('delete', { id, options }, async ({ api, stillOpen }) => {
       checkKnowledgeOptions(options, 'delete', api);
       const { key } = sessionKeyOf(id, options, api);
       const remove = this.#db.transaction((): boolean => {
@@ -224,11 +192,10 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
-    return unavailableOnFailure(this.#failurePlace('list', undefined, false), async () => {
-      const { api, stillOpen } = this.#call('list');
+    return this.#calls.run('list', {}, async ({ api, stillOpen }) => {
       checkKnowledgeOptions(options, 'list', api);
       const namespace = namespaceOf(listNamespace(options, api), api);
-      const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+      const keys = namespaceKeys(namespace);
       const rows = await retryWhileBusy(
         () => this.#sql.selectAll.all(),
         this.#lockTimeoutMs,
@@ -237,7 +204,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
       );
       const out: KnowledgeListing[] = [];
       for (const row of rows) {
-        if (typeof row.key !== 'string' || !row.key.startsWith(prefix)) continue;
+        if (typeof row.key !== 'string' || !keys.includes(row.key)) continue;
         const read = readRow(row);
         if ('problems' in read) continue;
         out.push(
@@ -266,15 +233,10 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
    * ```
    */
   async readReferenceEntries(): Promise<E.Either<MemoryDecodeError, readonly KnowledgeEntry[]>> {
-    const api = `${API}.readReferenceEntries`;
-    return unavailableOnFailure(
-      this.#failurePlace('readReferenceEntries', undefined, false),
-      async () => {
-        const { stillOpen } = this.#call('readReferenceEntries');
-        const read = this.#db.transaction(() => readSqliteReferenceEntries(this.#db, api));
-        return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
-      },
-    );
+    return this.#calls.run('readReferenceEntries', {}, async ({ api, stillOpen }) => {
+      const read = this.#db.transaction(() => readSqliteReferenceEntries(this.#db, api));
+      return retryWhileBusy(() => read.deferred(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+    });
   }
 
   /**
@@ -287,13 +249,11 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
    * ```
    */
   async asideCount(): Promise<number> {
-    this.#call('asideCount');
+    this.#calls.open('asideCount');
     return this.#sql.asideCount.get()?.n ?? 0;
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#db.close();
+    if (this.#calls.close()) this.#db.close();
   }
 }

@@ -2,15 +2,12 @@ import type { SessionKey } from 'conversation-memory/store-kit';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isBusyError, retryWhileBusy, rethrowBusy } from './busyRetry';
 import { unindexSession } from './sessionFtsIndex';
-import { openDatabase } from './connection';
+import { type DatabaseOpener, openDatabase } from './connection';
 import { referenceRowKey } from './sessionReferenceRows';
-import { prepareSchema } from './schema';
+import { prepareSessionSchema } from './schema';
 import { readMemoryJson, readRowMeta } from './sessionRow';
 import { type MetaRow, prepareStatements, type Statements } from './sessionStatements';
 import { ValidatedRows } from './sessionValidatedRows';
-
-/** SQLite's own (blocking) wait before the store's non-blocking retries take over. */
-const BUSY_TIMEOUT_MS = 20;
 
 /**
  * What a save finds under its key, inside its transaction: a live session, a row that does not
@@ -34,7 +31,10 @@ export type CurrentRow =
  *
  * @example
  * ```ts
- * const database = SessionDatabase.open('sessions.db', { fts: true, lockTimeoutMs: 10_000 }, 'SqliteSessionStore');
+ * const database = SessionDatabase.open('sessions.db', { fts: true, lockTimeoutMs: 10_000 }, {
+ *   store: 'SqliteSessionStore',
+ *   label: 'session database',
+ * });
  * const row = await database.read(() => database.sql.selectRow.get('s1'), () => {});
  * ```
  */
@@ -61,18 +61,10 @@ export class SessionDatabase {
   static open(
     path: string,
     options: { readonly fts: boolean; readonly lockTimeoutMs: number },
-    api: string,
+    opener: DatabaseOpener,
   ): SessionDatabase {
-    const { db, prepared: sql } = openDatabase(
-      path,
-      options.lockTimeoutMs,
-      { api, store: 'SqliteSessionStore', label: 'session database' },
-      (db) => {
-        const { fts } = prepareSchema(db, options.fts);
-        const statements = prepareStatements(db, fts);
-        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-        return statements;
-      },
+    const { db, prepared: sql } = openDatabase(path, options.lockTimeoutMs, opener, (db) =>
+      prepareStatements(db, prepareSessionSchema(db, options.fts).fts),
     );
     return new SessionDatabase(db, sql, options.lockTimeoutMs);
   }

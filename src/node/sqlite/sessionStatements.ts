@@ -80,7 +80,7 @@ const META = 'session_id, message_count, created_at, updated_at, revision';
  * @returns the statements
  * @example
  * ```ts
- * const sql = prepareStatements(db, prepareSchema(db, true).fts);
+ * const sql = prepareStatements(db, prepareSessionSchema(db, true).fts);
  * ```
  */
 export const prepareStatements = (db: BetterSqlite3.Database, fts: boolean): Statements => ({

@@ -1,5 +1,3 @@
-import { sqliteFailurePlace } from './failurePlace';
-import { type FailurePlace, unavailableOnFailure } from '../environmentFailure';
 import {
   isConversationMemoryError,
   type LoadedSession,
@@ -26,10 +24,10 @@ import {
   sessionKeyOf,
   describeValue,
   checkSessionOptions,
-  openStoreCall,
-  type StoreCall,
 } from 'conversation-memory/store-kit';
+import type { StoreCalls } from '../storeCalls';
 import { rethrowBusy } from './busyRetry';
+import { type SqliteStorePlace, sqliteStoreCalls } from './failurePlace';
 import { searchRows } from './sessionSearch';
 import { referenceRowKey, rowAddressOf, shadowingKeyOf } from './sessionReferenceRows';
 import { SessionDatabase } from './sessionDatabase';
@@ -87,6 +85,7 @@ const isTime = (value: unknown): value is number =>
  */
 export class SqliteSessionStore implements SessionStore {
   readonly #database: SessionDatabase;
+  readonly #calls: StoreCalls;
   readonly #path: string;
   readonly #ttl: number | undefined;
   readonly #now: () => number;
@@ -94,46 +93,27 @@ export class SqliteSessionStore implements SessionStore {
     now: () => this.#now(),
     expired: (updatedAt, now) => this.#expired(updatedAt, now),
   };
-  #closed = false;
 
   constructor(options: SqliteSessionStoreOptions) {
     const settings = readSessionStoreOptions(options, API);
-    this.#path = settings.path;
+    const { path } = settings;
+    this.#path = path;
     this.#ttl = settings.ttl;
     this.#now = settings.now;
-    this.#database = SessionDatabase.open(settings.path, settings, API);
+    const place: SqliteStorePlace = {
+      store: API,
+      path,
+      label: 'session database',
+      corrupt: (api, key, problem, cause) =>
+        new SessionCorruptError(api, key, `sqlite:${path}#${key}`, [problem], { cause }),
+    };
+    this.#calls = sqliteStoreCalls(place);
+    this.#database = SessionDatabase.open(path, settings, place);
   }
 
   /** Whether `search` uses FTS5 (`false`: it scans, as the reference does without FTS5). */
   get usesFts5(): boolean {
     return this.#database.sql.fts !== undefined;
-  }
-
-  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
-  }
-
-  /** Where a call's environment failure happened (see `sqliteFailurePlace`). */
-  #failurePlace(
-    method: string,
-    id: string | undefined,
-    writes: boolean,
-    options?: unknown,
-  ): FailurePlace {
-    return sqliteFailurePlace(
-      {
-        store: API,
-        path: this.#path,
-        label: 'session database',
-        corrupt: (api, key, problem, cause) =>
-          new SessionCorruptError(api, key, `sqlite:${this.#path}#${key}`, [problem], { cause }),
-      },
-      method,
-      id,
-      writes,
-      options,
-    );
   }
 
   #expired(updatedAt: unknown, now: number): boolean {
@@ -173,8 +153,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
-    return unavailableOnFailure(this.#failurePlace('save', sessionId, true, options), async () => {
-      const { api, stillOpen } = this.#call('save');
+    return this.#calls.write('save', { id: sessionId, options }, async ({ api, stillOpen }) => {
       checkSessionOptions(options, 'save', api);
       const where = sessionKeyOf(sessionId, options, api);
       const expected = expectedRevisionOf(options, api);
@@ -191,8 +170,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
-    return unavailableOnFailure(this.#failurePlace('load', sessionId, false, options), async () => {
-      const { api, stillOpen } = this.#call('load');
+    return this.#calls.run('load', { id: sessionId, options }, async ({ api, stillOpen }) => {
       checkSessionOptions(options, 'load', api);
       const where = sessionKeyOf(sessionId, options, api);
       return this.#load('load', where, stillOpen);
@@ -200,8 +178,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    return unavailableOnFailure(this.#failurePlace('list', undefined, false), async () => {
-      const { stillOpen } = this.#call('list');
+    return this.#calls.run('list', {}, async ({ stillOpen }) => {
       const now = this.#now();
       const expired: MetaRow[] = [];
       const listed = await this.#database.read(() => {
@@ -235,52 +212,43 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    return unavailableOnFailure(
-      this.#failurePlace('delete', sessionId, true, options),
-      async () => {
-        const { api, stillOpen } = this.#call('delete');
-        checkSessionOptions(options, 'delete', api);
-        const where = sessionKeyOf(sessionId, options, api);
-        const { sql } = this.#database;
-        return this.#database.write(
-          () => {
-            const now = this.#now();
-            // Ours and the reference's row of the pair: a row left behind would come back.
-            let live = false;
-            for (const key of [where.key, referenceRowKey(where)]) {
-              const row = key === undefined ? undefined : sql.selectMeta.get(key);
-              if (row === undefined) continue;
-              this.#database.remove(row, now);
-              live ||= !this.#expired(row.updated_at, now);
-            }
-            return live;
-          },
-          rethrowBusy,
-          stillOpen,
-        );
-      },
-    );
+    return this.#calls.write('delete', { id: sessionId, options }, async ({ api, stillOpen }) => {
+      checkSessionOptions(options, 'delete', api);
+      const where = sessionKeyOf(sessionId, options, api);
+      const { sql } = this.#database;
+      return this.#database.write(
+        () => {
+          const now = this.#now();
+          // Ours and the reference's row of the pair: a row left behind would come back.
+          let live = false;
+          for (const key of [where.key, referenceRowKey(where)]) {
+            const row = key === undefined ? undefined : sql.selectMeta.get(key);
+            if (row === undefined) continue;
+            this.#database.remove(row, now);
+            live ||= !this.#expired(row.updated_at, now);
+          }
+          return live;
+        },
+        rethrowBusy,
+        stillOpen,
+      );
+    });
   }
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
-    return unavailableOnFailure(
-      this.#failurePlace('exists', sessionId, false, options),
-      async () => {
-        const { api, stillOpen } = this.#call('exists');
-        checkSessionOptions(options, 'exists', api);
-        const where = sessionKeyOf(sessionId, options, api);
-        const row = await this.#database.read(() => {
-          const key = this.#database.rowKeyOf(where);
-          return key === undefined ? undefined : this.#database.sql.selectMeta.get(key);
-        }, stillOpen);
-        return row !== undefined && !this.#expired(row.updated_at, this.#now());
-      },
-    );
+    return this.#calls.run('exists', { id: sessionId, options }, async ({ api, stillOpen }) => {
+      checkSessionOptions(options, 'exists', api);
+      const where = sessionKeyOf(sessionId, options, api);
+      const row = await this.#database.read(() => {
+        const key = this.#database.rowKeyOf(where);
+        return key === undefined ? undefined : this.#database.sql.selectMeta.get(key);
+      }, stillOpen);
+      return row !== undefined && !this.#expired(row.updated_at, this.#now());
+    });
   }
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
-    return unavailableOnFailure(this.#failurePlace('branch', newId, true, options), async () => {
-      const { api, stillOpen } = this.#call('branch');
+    return this.#calls.write('branch', { id: newId, options }, async ({ api, stillOpen }) => {
       checkSessionOptions(options, 'branch', api);
       const source = sessionKeyOf(sourceId, options, api);
       const target = sessionKeyOf(newId, options, api);
@@ -295,8 +263,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    return unavailableOnFailure(this.#failurePlace('search', undefined, false), async () => {
-      const { api, stillOpen } = this.#call('search');
+    return this.#calls.run('search', {}, async ({ api, stillOpen }) => {
       // Read once: the search sees the copy.
       const given = checkSessionOptions(options, 'search', api);
       const terms = searchTerms(query);
@@ -316,8 +283,6 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#database.close();
+    if (this.#calls.close()) this.#database.close();
   }
 }

@@ -12,7 +12,7 @@ import type { MemoryConfig } from '../../model/config';
 import type { MemoryState } from '../../model/state';
 import { compareCodePoints } from '../kit/search';
 import { openStoreCall, type StoreCall } from '../kit/storeCall';
-import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
+import { namespaceKeys, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 import {
   atVersionOf,
   checkAppend,
@@ -161,13 +161,14 @@ export class InMemoryEventStore implements EventStore {
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
     const { api } = this.#open('streams');
     const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
-    const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+    const keys = namespaceKeys(namespace);
     const found: StreamInfo[] = [];
     for (const [key, stream] of this.#streams) {
-      if (!key.startsWith(prefix)) continue;
+      const streamId = keys.idOf(key);
+      if (streamId === undefined) continue;
       found.push(
         Object.freeze({
-          streamId: key.slice(prefix.length),
+          streamId,
           ...sessionAddressOf(key),
           version: stream.actions.length,
           createdAt: stream.createdAt,

@@ -233,6 +233,54 @@ export const isStorageKey = (key: string): boolean => {
 export const namespaceKeyPrefix = (namespace: string): string => `${escapePart(namespace)}:`;
 
 /**
+ * The storage keys of one namespace, as a listing or a search by key filters them: see
+ * {@link namespaceKeys}.
+ *
+ * @example
+ * ```ts
+ * const keys: NamespaceKeys = namespaceKeys('u1');
+ * ```
+ */
+export interface NamespaceKeys {
+  /** What every key of the namespace starts with (`u1:`); `''` for no namespace (every key). */
+  readonly prefix: string;
+  /** Whether `key` is a storage key of the namespace (every key, for no namespace). */
+  readonly includes: (key: string) => boolean;
+  /**
+   * The rest of `key` after {@link NamespaceKeys.prefix} (its escaped id; the whole key for no
+   * namespace), or `undefined` when `key` is not in the namespace.
+   */
+  readonly idOf: (key: string) => string | undefined;
+}
+
+/**
+ * The storage keys of `namespace` (a namespace checked by {@link namespaceOf}; `undefined`: every
+ * key), for a store that lists or searches one namespace by key: its `prefix` (to scan for, as a
+ * SQL `LIKE` or a Redis `SCAN` pattern would), `includes(key)` and `idOf(key)`. One filter for
+ * every store, so a namespace lists the same keys in each.
+ *
+ * @param namespace - the namespace, or `undefined` for all of them
+ * @returns the namespace's keys
+ * @example
+ * ```ts
+ * const keys = namespaceKeys('a:b');
+ * keys.prefix; // 'a%3Ab:'
+ * keys.includes('a%3Ab:s1'); // true
+ * keys.idOf('a%3Ab:s1'); // 's1'
+ * keys.idOf('u1:s1'); // undefined
+ * namespaceKeys(undefined).idOf('u1:s1'); // 'u1:s1'
+ * ```
+ */
+export const namespaceKeys = (namespace: string | undefined): NamespaceKeys => {
+  const prefix = namespace === undefined ? '' : namespaceKeyPrefix(namespace);
+  return {
+    prefix,
+    includes: (key) => key.startsWith(prefix),
+    idOf: (key) => (key.startsWith(prefix) ? key.slice(prefix.length) : undefined),
+  };
+};
+
+/**
  * Validates a namespace alone (as `search` takes it): `undefined` when none was given.
  *
  * @example

@@ -13,7 +13,7 @@ import { knowledgeStateToSave } from '../kit/knowledgeRecords';
 import { checkKnowledgeRevision, expectedRevisionOf } from '../kit/revision';
 import { compareCodePoints } from '../kit/search';
 import { openStoreCall, type StoreCall } from '../kit/storeCall';
-import { namespaceKeyPrefix, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
+import { namespaceKeys, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 
 const API = 'InMemoryKnowledgeStore';
 
@@ -80,10 +80,10 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
     const { api } = this.#open('list');
     checkKnowledgeOptions(options, 'list', api);
     const namespace = namespaceOf(listNamespace(options, api), api);
-    const prefix = namespace === undefined ? undefined : namespaceKeyPrefix(namespace);
+    const keys = namespaceKeys(namespace);
     const out: KnowledgeListing[] = [];
     for (const [key, { revision }] of this.#records) {
-      if (prefix !== undefined && !key.startsWith(prefix)) continue;
+      if (!keys.includes(key)) continue;
       out.push(Object.freeze({ key, ...sessionAddressOf(key), revision }));
     }
     return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
