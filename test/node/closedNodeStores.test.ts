@@ -1,5 +1,5 @@
 /**
- * The seven Node stores after `close()`: each public method rejects with `MemoryArgumentError`
+ * The ten Node stores after `close()`: each public method rejects with `MemoryArgumentError`
  * (`Store.method: the store is closed`) before it reads an argument or touches storage, as the
  * in-memory stores do (test/stores/closedStores.test.ts). Every Node store opens its calls
  * through one `StoreCalls` (src/node/storeCalls.ts); this is the behaviour it must keep.
@@ -22,6 +22,9 @@ import {
 import { createKnowledge, type KnowledgeStore } from 'conversation-memory/knowledge';
 import {
   JsonFileSessionStore,
+  PostgresEventStore,
+  PostgresKnowledgeStore,
+  PostgresSessionStore,
   RedisEventStore,
   RedisKnowledgeStore,
   RedisSessionStore,
@@ -30,15 +33,17 @@ import {
   SqliteSessionStore,
 } from 'conversation-memory/node';
 import { rejection } from '../helpers';
+import { type PostgresTestServer, startPostgresServer } from '../support/postgresServer';
 import { type RedisTestServer, startRedisServer } from '../support/redisServer';
 
 let server: RedisTestServer | undefined;
+let postgres: PostgresTestServer | undefined;
 const directory = mkdtempSync(join(tmpdir(), 'cm-closed-node-'));
 const prefix = `cm-closed-${randomUUID().slice(0, 8)}:`;
 
 beforeAll(async () => {
-  server = await startRedisServer();
-}, 20_000);
+  [server, postgres] = await Promise.all([startRedisServer(), startPostgresServer()]);
+}, 60_000);
 
 afterAll(async () => {
   // Leave nothing behind on a shared server (REDIS_URL).
@@ -51,10 +56,14 @@ afterAll(async () => {
     admin.destroy();
   }
   await server?.stop();
+  await postgres?.stop();
   rmSync(directory, { recursive: true, force: true });
 });
 
 const url = (): string => (server as RedisTestServer).url;
+const postgresUrl = (): string => (postgres as PostgresTestServer).url;
+/** A fresh schema, so each Postgres store starts empty. */
+const schema = (): string => `cm_closed_${randomUUID().slice(0, 8)}`;
 /** A fresh key prefix, so each store starts empty on the shared server. */
 const fresh = (): string => `${prefix}${randomUUID().slice(0, 8)}:`;
 const file = (name: string): string => join(directory, `${name}-${randomUUID().slice(0, 8)}.db`);
@@ -100,6 +109,23 @@ const STORES: readonly { readonly name: string; readonly open: () => Promise<obj
   {
     name: 'RedisKnowledgeStore',
     open: () => withKnowledge(new RedisKnowledgeStore({ url: url(), prefix: fresh() })),
+  },
+  {
+    name: 'PostgresSessionStore',
+    open: () =>
+      withSession(new PostgresSessionStore({ connectionString: postgresUrl(), schema: schema() })),
+  },
+  {
+    name: 'PostgresEventStore',
+    open: () =>
+      withStream(new PostgresEventStore({ connectionString: postgresUrl(), schema: schema() })),
+  },
+  {
+    name: 'PostgresKnowledgeStore',
+    open: () =>
+      withKnowledge(
+        new PostgresKnowledgeStore({ connectionString: postgresUrl(), schema: schema() }),
+      ),
   },
 ];
 

@@ -18,7 +18,6 @@ import {
   checkEventOptions,
   compareCodePoints,
   namespaceOf,
-  openStoreCall,
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
@@ -45,6 +44,7 @@ import {
   type PostgresSubscribeOptions,
 } from './eventSubscription';
 import { type PostgresEventStoreOptions, readEventStoreOptions } from './options';
+import { StoreCalls } from '../storeCalls';
 
 export type { PostgresEventStoreOptions } from './options';
 export type { PostgresStreamListener, PostgresSubscribeOptions } from './eventSubscription';
@@ -91,7 +91,8 @@ export class PostgresEventStore implements EventStore {
   readonly #location: string;
   readonly #channel: string;
   readonly #subscriptions = new Set<() => Promise<void>>();
-  #closed = false;
+  /** The closed-store guard and each call's name (failures are already ours: `postgresFailure`). */
+  readonly #calls = new StoreCalls(API, (error) => error);
 
   constructor(options: PostgresEventStoreOptions) {
     const settings = readEventStoreOptions(options, API);
@@ -101,10 +102,6 @@ export class PostgresEventStore implements EventStore {
     this.#snapshotEvery = settings.snapshotEvery;
     this.#location = `postgres:${settings.schema}.event_actions`;
     this.#channel = `cm_events_${digestOf(settings.schema).slice(0, 24)}`;
-  }
-
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async #ready(call: StoreCall): Promise<void> {
@@ -156,7 +153,7 @@ export class PostgresEventStore implements EventStore {
     options: AppendOptions,
   ): Promise<AppendResult> {
     return naming(streamId, async () => {
-      const call = this.#call('append');
+      const call = this.#calls.open('append');
       const checked = checkAppend(streamId, actions, options, call.api);
       const { namespace } = sessionKeyOf(streamId, options, call.api);
       await this.#ready(call);
@@ -202,7 +199,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
-    const call = this.#call('read');
+    const call = this.#calls.open('read');
     try {
       checkEventOptions(options, 'read', call.api);
       const { key } = sessionKeyOf(streamId, options, call.api);
@@ -216,7 +213,7 @@ export class PostgresEventStore implements EventStore {
 
   async load(streamId: string, options?: LoadOptions): Promise<LoadedStream | null> {
     return naming(streamId, async () => {
-      const call = this.#call('load');
+      const call = this.#calls.open('load');
       checkEventOptions(options, 'load', call.api);
       const { key } = sessionKeyOf(streamId, options, call.api);
       const atVersion = atVersionOf(options, call.api);
@@ -230,7 +227,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
-    const call = this.#call('streams');
+    const call = this.#calls.open('streams');
     // Read once: the listing sees the copy.
     const namespace = namespaceOf(
       checkEventOptions(options, 'streams', call.api).namespace,
@@ -260,7 +257,7 @@ export class PostgresEventStore implements EventStore {
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
     return naming(streamId, async () => {
-      const call = this.#call('delete');
+      const call = this.#calls.open('delete');
       checkEventOptions(options, 'delete', call.api);
       const { key } = sessionKeyOf(streamId, options, call.api);
       await this.#ready(call);
@@ -296,7 +293,7 @@ export class PostgresEventStore implements EventStore {
     listener: PostgresStreamListener,
     options?: PostgresSubscribeOptions,
   ): () => Promise<void> {
-    const call = this.#call('subscribe');
+    const call = this.#calls.open('subscribe');
     const { key, onError } = checkSubscribe(streamId, fromVersion, listener, options, call.api);
     const stop = followPostgresStream(
       {
@@ -325,8 +322,7 @@ export class PostgresEventStore implements EventStore {
 
   /** Stops every subscription, and ends the pool the store made from `connectionString`. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (!this.#calls.close()) return;
     await Promise.all([...this.#subscriptions].map((unsubscribe) => unsubscribe()));
     await this.#connection.close();
   }

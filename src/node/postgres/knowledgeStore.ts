@@ -17,7 +17,6 @@ import {
   knowledgeStateToSave,
   listNamespace,
   namespaceOf,
-  openStoreCall,
   readKnowledgeJson,
   sessionAddressOf,
   type SessionKey,
@@ -33,6 +32,7 @@ import {
 } from './knowledgeStatements';
 import { type PostgresKnowledgeStoreOptions, readKnowledgeStoreOptions } from './options';
 import { readRowAddress } from './sessionRow';
+import { StoreCalls } from '../storeCalls';
 
 export type { PostgresKnowledgeStoreOptions } from './options';
 
@@ -82,17 +82,14 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   readonly schema: string;
   readonly #connection: PostgresConnection;
   readonly #sql: KnowledgeStatements;
-  #closed = false;
+  /** The closed-store guard and each call's name (failures are already ours: `postgresFailure`). */
+  readonly #calls = new StoreCalls(API, (error) => error);
 
   constructor(options: PostgresKnowledgeStoreOptions) {
     const settings = readKnowledgeStoreOptions(options, API);
     this.#connection = new PostgresConnection(settings, API);
     this.schema = settings.schema;
     this.#sql = knowledgeStatements(this.#connection.quotedSchema);
-  }
-
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   async #ready(call: StoreCall): Promise<void> {
@@ -102,7 +99,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
     return naming(id, async () => {
-      const call = this.#call('load');
+      const call = this.#calls.open('load');
       checkKnowledgeOptions(options, 'load', call.api);
       const { key } = sessionKeyOf(id, options, call.api);
       await this.#ready(call);
@@ -135,7 +132,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     options?: KnowledgeSaveOptions,
   ): Promise<SavedKnowledge> {
     return naming(id, async () => {
-      const call = this.#call('save');
+      const call = this.#calls.open('save');
       checkKnowledgeOptions(options, 'save', call.api);
       const where = sessionKeyOf(id, options, call.api);
       const expected = expectedRevisionOf(options, call.api);
@@ -185,7 +182,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
 
   async delete(id: string, options?: KnowledgeStoreOptions): Promise<boolean> {
     return naming(id, async () => {
-      const call = this.#call('delete');
+      const call = this.#calls.open('delete');
       checkKnowledgeOptions(options, 'delete', call.api);
       const { key } = sessionKeyOf(id, options, call.api);
       await this.#ready(call);
@@ -198,7 +195,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   }
 
   async list(options?: KnowledgeStoreOptions): Promise<readonly KnowledgeListing[]> {
-    const call = this.#call('list');
+    const call = this.#calls.open('list');
     checkKnowledgeOptions(options, 'list', call.api);
     const namespace = namespaceOf(listNamespace(options, call.api), call.api);
     await this.#ready(call);
@@ -225,7 +222,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
    * ```
    */
   async asideCount(): Promise<number> {
-    const call = this.#call('asideCount');
+    const call = this.#calls.open('asideCount');
     await this.#ready(call);
     const [row] = await this.#connection.query(call.api, false, this.#sql.countAside, []);
     return Number(row?.['n'] ?? 0);
@@ -233,8 +230,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
 
   /** Ends the pool the store made from `connectionString`; a pool given as `pool` stays open. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (!this.#calls.close()) return;
     await this.#connection.close();
   }
 }

@@ -19,7 +19,6 @@ import {
   expectedRevisionOf,
   isSessionExpired,
   namespaceOf,
-  openStoreCall,
   searchLimitOf,
   searchTerms,
   sessionAddressOf,
@@ -34,6 +33,7 @@ import { loadedFromRow, readMemoryJson, readSessionRowMeta } from './sessionRow'
 import { type SessionContent, savePostgresRow } from './sessionSave';
 import { searchSessions, sessionSearchText } from './sessionSearch';
 import { SESSION_SCHEMA, type SessionStatements, sessionStatements } from './sessionStatements';
+import { StoreCalls } from '../storeCalls';
 
 export { DEFAULT_POSTGRES_SCHEMA } from './options';
 export type { PostgresConnectionOptions, PostgresSessionStoreOptions } from './options';
@@ -84,7 +84,8 @@ export class PostgresSessionStore implements SessionStore {
   readonly #sql: SessionStatements;
   readonly #ttl: number | undefined;
   readonly #clock: () => number;
-  #closed = false;
+  /** The closed-store guard and each call's name (failures are already ours: `postgresFailure`). */
+  readonly #calls = new StoreCalls(API, (error) => error);
 
   constructor(options: PostgresSessionStoreOptions) {
     const settings = readSessionStoreOptions(options, API);
@@ -93,11 +94,6 @@ export class PostgresSessionStore implements SessionStore {
     this.#sql = sessionStatements(this.#connection.quotedSchema);
     this.#ttl = settings.ttl;
     this.#clock = settings.now;
-  }
-
-  /** Opens a call of `method` (see `openStoreCall`): rejects when the store is closed. */
-  #call(method: string): StoreCall {
-    return openStoreCall(`${API}.${method}`, () => this.#closed);
   }
 
   /** The tables, made on first use; then `stillOpen` again (the wait may have seen a close). */
@@ -151,7 +147,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession> {
     return naming(sessionId, async () => {
-      const call = this.#call('save');
+      const call = this.#calls.open('save');
       checkSessionOptions(options, 'save', call.api);
       return this.#save(call, sessionKeyOf(sessionId, options, call.api), state, options);
     });
@@ -159,14 +155,14 @@ export class PostgresSessionStore implements SessionStore {
 
   async load(sessionId: string, options?: SessionOptions): Promise<LoadedSession | null> {
     return naming(sessionId, async () => {
-      const call = this.#call('load');
+      const call = this.#calls.open('load');
       checkSessionOptions(options, 'load', call.api);
       return this.#load(call, sessionKeyOf(sessionId, options, call.api));
     });
   }
 
   async list(): Promise<readonly SessionMetadata[]> {
-    const call = this.#call('list');
+    const call = this.#calls.open('list');
     await this.#ready(call);
     const rows = await this.#connection.query(call.api, false, this.#sql.selectLive, [
       this.#clock(),
@@ -195,7 +191,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async delete(sessionId: string, options?: SessionOptions): Promise<boolean> {
     return naming(sessionId, async () => {
-      const call = this.#call('delete');
+      const call = this.#calls.open('delete');
       checkSessionOptions(options, 'delete', call.api);
       const where = sessionKeyOf(sessionId, options, call.api);
       await this.#ready(call);
@@ -212,7 +208,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async exists(sessionId: string, options?: SessionOptions): Promise<boolean> {
     return naming(sessionId, async () => {
-      const call = this.#call('exists');
+      const call = this.#calls.open('exists');
       checkSessionOptions(options, 'exists', call.api);
       const where = sessionKeyOf(sessionId, options, call.api);
       await this.#ready(call);
@@ -228,7 +224,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async branch(sourceId: string, newId: string, options?: SaveOptions): Promise<SavedSession> {
     return naming(newId, async () => {
-      const call = this.#call('branch');
+      const call = this.#calls.open('branch');
       checkSessionOptions(options, 'branch', call.api);
       const source = sessionKeyOf(sourceId, options, call.api);
       const target = sessionKeyOf(newId, options, call.api);
@@ -242,7 +238,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async search(query: string, options?: SearchOptions): Promise<readonly SessionSearchResult[]> {
-    const call = this.#call('search');
+    const call = this.#calls.open('search');
     // Read once: the search sees the copy.
     const given = checkSessionOptions(options, 'search', call.api);
     const terms = searchTerms(query);
@@ -264,7 +260,7 @@ export class PostgresSessionStore implements SessionStore {
    * ```
    */
   async asideCount(): Promise<number> {
-    const call = this.#call('asideCount');
+    const call = this.#calls.open('asideCount');
     await this.#ready(call);
     const [row] = await this.#connection.query(call.api, false, this.#sql.countAside, []);
     return Number(row?.['n'] ?? 0);
@@ -272,8 +268,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /** Ends the pool the store made from `connectionString`; a pool given as `pool` stays open. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (!this.#calls.close()) return;
     await this.#connection.close();
   }
 }
