@@ -131,7 +131,8 @@ export class PostgresConnection {
       await send('ROLLBACK', []).catch(ignore);
       throw postgresFailure(error, api, writes);
     } finally {
-      client.off?.('error', ignore);
+      // A broken connection keeps its listener (see `listen`): it is destroyed, not pooled.
+      if (broken === undefined) client.off?.('error', ignore);
       client.release(broken);
     }
   }
@@ -169,6 +170,10 @@ export class PostgresConnection {
       if (failed === undefined) {
         await client.query({ text: 'UNLISTEN *', values: [], types: RAW_TYPES }).catch(ignore);
       }
+      // A failed connection is destroyed, and may still report the server's goodbye (57P01,
+      // "terminating connection"): it keeps a listener for good, or that event would be an
+      // uncaught exception in the application. A sound one goes back to the pool, which listens.
+      if (failed !== undefined) client.on?.('error', ignore);
       client.off?.('error', errored);
       client.release(failed ?? undefined);
     };
