@@ -655,7 +655,11 @@ describe('JsonFileSessionStore: several processes', () => {
     for (let round = 0; round < KILL_ROUNDS; round++) {
       const child = startWorker(['churn', directory, 'torn']);
       await lineFrom(child, 'ready');
-      // Read while it writes (reads take no lock), then kill it at a random moment.
+      // Each round sees at least one save land (a slow start on a loaded machine must not leave a
+      // round with nothing to kill), then reads while it writes (reads take no lock) and kills it
+      // at a random moment.
+      const before = revision;
+      while (revision <= before) revision = await check(revision);
       const until = Date.now() + Math.random() * 120;
       while (Date.now() < until) revision = await check(revision);
       child.kill('SIGKILL');
