@@ -9,6 +9,7 @@ import {
   type SessionMetadata,
   type SessionOptions,
   type SessionSearchResult,
+  type RemovedCount,
   type SessionStore,
   toDict,
 } from 'conversation-memory';
@@ -25,6 +26,7 @@ import {
   sessionKeyOf,
   describeValue,
   checkSessionOptions,
+  namespaceToDeleteOf,
 } from 'conversation-memory/store-kit';
 import { namingTheId, StoreCalls } from '../storeCalls';
 import { RedisConnection } from './connection';
@@ -35,6 +37,7 @@ import { scanRedisKeys } from './scan';
 import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './scripts';
 import { readSessionStoreOptions, type RedisSessionStoreOptions } from './options';
 import { VerifiedTokens } from './sessionVerifiedTokens';
+import { deleteRedisSessionNamespace, sweepRedisSessions } from './sessionRetention';
 
 export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './clients';
 export type { RedisSessionStoreOptions } from './options';
@@ -264,6 +267,49 @@ export class RedisSessionStore implements SessionStore {
       );
     }
     return Object.freeze([...rankSearchResults(results, limit)]);
+  }
+
+  /**
+   * Removes the sessions that have expired (by the store's `defaultTtl` and clock), walking the
+   * keys with SCAN and removing each with a script of its own, so the server is never held for
+   * long; `{ removed: 0 }` without a TTL. Run it from a cron job: Redis's own expiry (the TTL plus
+   * a margin) collects them too, later.
+   *
+   * @example
+   * ```ts
+   * const { removed } = await store.sweep();
+   * ```
+   */
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) =>
+      Object.freeze({ removed: await sweepRedisSessions(this.#retention(), call) }),
+    );
+  }
+
+  /**
+   * Removes every session of `namespace` (expired and damaged ones too) and the damaged copies
+   * saves moved aside, and nothing of any other namespace; resolves to how many sessions.
+   *
+   * @example
+   * ```ts
+   * await store.deleteNamespace('tenant-42'); // { removed: 3 }
+   * ```
+   */
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      const removed = await deleteRedisSessionNamespace(this.#retention(), checked, call);
+      return Object.freeze({ removed });
+    });
+  }
+
+  #retention() {
+    return {
+      connection: this.#connection,
+      layout: this.#layout,
+      ttl: this.#ttl,
+      now: () => this.#now(),
+    };
   }
 
   /**
