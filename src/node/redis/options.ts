@@ -209,7 +209,6 @@ export const DEFAULT_REDIS_KNOWLEDGE_PREFIX = 'conversation-memory:knowledge:';
  * const options: RedisKnowledgeStoreOptions = { url: 'redis://localhost:6379', prefix: 'app:k:', defaultTtl: 90 * 86_400 };
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a named type of its own, like RedisSessionStoreOptions
 export interface RedisKnowledgeStoreOptions extends RedisConnectionOptions, StoreExpiryOptions {}
 
 /**
