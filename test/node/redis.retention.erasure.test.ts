@@ -110,7 +110,8 @@ const slowed = (client: Client, ms: number) => ({
 });
 
 const connectedClient = async (): Promise<Client> => {
-  const client = createClient({ url: server.url });
+  const options: Parameters<typeof createClient>[0] = { url: server.url };
+  const client = createClient(options);
   client.on('error', () => undefined);
   await client.connect();
   opened.push({ close: async () => client.destroy() });
