@@ -28,7 +28,11 @@ import {
 import { namingTheId, StoreCalls } from '../storeCalls';
 import { RedisConnection } from './connection';
 import { DELETE_EVENTS_SCRIPT } from './eventRetentionScripts';
-import { deleteRedisStreamNamespace, sweepRedisStreams } from './eventRetention';
+import {
+  deleteRedisStreamNamespace,
+  type RedisEventStoreParts,
+  sweepRedisStreams,
+} from './eventRetention';
 import { listRedisStreams } from './eventListing';
 import { pruneStream } from './eventPrune';
 import { readEventStoreOptions, type RedisEventStoreOptions } from './options';
@@ -101,6 +105,8 @@ export class RedisEventStore implements EventStore {
   readonly #streams: RedisEventStreams;
   readonly #subscriptions = new Set<Unsubscribe>();
   readonly #calls = new StoreCalls(API, namingTheId);
+  /** What the listing, `sweep` and `deleteNamespace` work with. */
+  readonly #parts: RedisEventStoreParts;
 
   constructor(options: RedisEventStoreOptions) {
     const settings = readEventStoreOptions(options, API);
@@ -114,6 +120,7 @@ export class RedisEventStore implements EventStore {
       () => this.#calls.closed,
       { ttl: settings.ttl, now: settings.now },
     );
+    this.#parts = { connection: this.#connection, layout: this.#layout, streams: this.#streams };
   }
 
   async append(
@@ -183,7 +190,7 @@ export class RedisEventStore implements EventStore {
     const { api } = this.#calls.open('streams');
     // Read once: the listing sees the copy.
     const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
-    return listRedisStreams(this.#retention(), namespace, api);
+    return listRedisStreams(this.#parts, namespace, api);
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
@@ -232,7 +239,7 @@ export class RedisEventStore implements EventStore {
    */
   async sweep(): Promise<RemovedCount> {
     return this.#calls.write('sweep', {}, async (call) =>
-      Object.freeze({ removed: await sweepRedisStreams(this.#retention(), call) }),
+      Object.freeze({ removed: await sweepRedisStreams(this.#parts, call) }),
     );
   }
 
@@ -248,13 +255,9 @@ export class RedisEventStore implements EventStore {
   async deleteNamespace(namespace: string): Promise<RemovedCount> {
     return this.#calls.write('deleteNamespace', {}, async (call) => {
       const checked = namespaceToDeleteOf(namespace, call.api);
-      const removed = await deleteRedisStreamNamespace(this.#retention(), checked, call);
+      const removed = await deleteRedisStreamNamespace(this.#parts, checked, call);
       return Object.freeze({ removed });
     });
-  }
-
-  #retention() {
-    return { connection: this.#connection, layout: this.#layout, streams: this.#streams };
   }
 
   /**

@@ -37,7 +37,11 @@ import { scanRedisKeys } from './scan';
 import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './scripts';
 import { readSessionStoreOptions, type RedisSessionStoreOptions } from './options';
 import { VerifiedTokens } from './sessionVerifiedTokens';
-import { deleteRedisSessionNamespace, sweepRedisSessions } from './sessionRetention';
+import {
+  deleteRedisSessionNamespace,
+  type RedisSessionRetention,
+  sweepRedisSessions,
+} from './sessionRetention';
 
 export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './clients';
 export type { RedisSessionStoreOptions } from './options';
@@ -91,6 +95,8 @@ export class RedisSessionStore implements SessionStore {
   readonly #clock: () => number;
   readonly #verified = new VerifiedTokens();
   readonly #calls = new StoreCalls(API, namingTheId);
+  /** What `sweep` and `deleteNamespace` work with. */
+  readonly #retention: RedisSessionRetention;
 
   constructor(options: RedisSessionStoreOptions) {
     const settings = readSessionStoreOptions(options, API);
@@ -99,6 +105,8 @@ export class RedisSessionStore implements SessionStore {
     this.#layout = redisKeyLayout(settings.prefix);
     this.#ttl = settings.ttl;
     this.#clock = settings.now;
+    const { ttl, now } = settings;
+    this.#retention = { connection: this.#connection, layout: this.#layout, ttl, now };
   }
 
   /** The store's clock (`sessionClockOf` checks each reading: a NaN would go into records). */
@@ -270,10 +278,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * Removes the sessions that have expired (by the store's `defaultTtl` and clock), walking the
-   * keys with SCAN and removing each with a script of its own, so the server is never held for
-   * long; `{ removed: 0 }` without a TTL. Run it from a cron job: Redis's own expiry (the TTL plus
-   * a margin) collects them too, later.
+   * Removes the expired sessions (`defaultTtl`, by the store's clock), each with a script of its
+   * own as SCAN finds it; `{ removed: 0 }` without a TTL. Redis's expiry collects them too, later.
    *
    * @example
    * ```ts
@@ -282,7 +288,7 @@ export class RedisSessionStore implements SessionStore {
    */
   async sweep(): Promise<RemovedCount> {
     return this.#calls.write('sweep', {}, async (call) =>
-      Object.freeze({ removed: await sweepRedisSessions(this.#retention(), call) }),
+      Object.freeze({ removed: await sweepRedisSessions(this.#retention, call) }),
     );
   }
 
@@ -298,18 +304,9 @@ export class RedisSessionStore implements SessionStore {
   async deleteNamespace(namespace: string): Promise<RemovedCount> {
     return this.#calls.write('deleteNamespace', {}, async (call) => {
       const checked = namespaceToDeleteOf(namespace, call.api);
-      const removed = await deleteRedisSessionNamespace(this.#retention(), checked, call);
+      const removed = await deleteRedisSessionNamespace(this.#retention, checked, call);
       return Object.freeze({ removed });
     });
-  }
-
-  #retention() {
-    return {
-      connection: this.#connection,
-      layout: this.#layout,
-      ttl: this.#ttl,
-      now: () => this.#now(),
-    };
   }
 
   /**
