@@ -1,5 +1,11 @@
-import { EventCorruptError, type StoredAction, type StreamOptions } from 'conversation-memory';
-import { readActionJson } from 'conversation-memory/store-kit';
+import {
+  EventCorruptError,
+  MemoryArgumentError,
+  type StoredAction,
+  type StreamOptions,
+} from 'conversation-memory';
+import { describeValue, readActionJson } from 'conversation-memory/store-kit';
+import { withId } from '../environmentFailure';
 import type { RedisConnection } from './connection';
 import { redisText } from './reply';
 
@@ -211,4 +217,39 @@ export const followRedisStream = (
     connection.destroy();
     await done;
   };
+};
+
+/**
+ * Checks `subscribe`'s arguments past the id and the options' keys: `fromVersion` an integer
+ * ≥ 0, `listener` and `onError` (when given) functions. Returns the `onError` to follow with: a
+ * lost connection it reports names the stream, as the other methods' errors do.
+ *
+ * @throws MemoryArgumentError naming the argument
+ * @example
+ * ```ts
+ * const onError = checkSubscription(api, 'thread-7', 0, listener, options?.onError);
+ * ```
+ */
+export const checkSubscription = (
+  api: string,
+  streamId: string,
+  fromVersion: unknown,
+  listener: unknown,
+  report: unknown,
+): SubscribeOptions['onError'] => {
+  if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
+    throw new MemoryArgumentError(
+      api,
+      `fromVersion must be an integer ≥ 0 (0: from the first action), received ${describeValue(fromVersion)}`,
+    );
+  }
+  if (typeof listener !== 'function') {
+    throw new MemoryArgumentError(api, `listener must be a function, received ${typeof listener}`);
+  }
+  if (report !== undefined && typeof report !== 'function') {
+    throw new MemoryArgumentError(api, 'options.onError must be a function');
+  }
+  if (report === undefined) return undefined;
+  const onError = report as NonNullable<SubscribeOptions['onError']>;
+  return (error, entry) => onError(withId(error, streamId), entry);
 };
