@@ -1,4 +1,4 @@
-import { type RemovedCount } from 'conversation-memory';
+import { EventConflictError, type RemovedCount } from 'conversation-memory';
 import {
   checkPruneBefore,
   encodeSnapshotJson,
@@ -24,7 +24,8 @@ const PRUNE_ROUNDS = 3;
  * or after `before`).
  *
  * @throws MemoryArgumentError (absent stream, `before` past the version); EventCorruptError (a
- *   damaged stream, or one whose actions up to `before` do not replay)
+ *   damaged stream, or one whose actions up to `before` do not replay); EventConflictError (the
+ *   stream was deleted and created again during every round)
  * @example
  * ```ts
  * await pruneStream(streams, connection, 'RedisEventStore.prune', 'u1:s1', 1_000); // { removed: 999 }
@@ -61,7 +62,11 @@ export const pruneStream = async (
       return Object.freeze({ removed });
     }
   }
-  throw new Error(
-    `[conversation-memory] ${api}: stream ${JSON.stringify(key)} was deleted and created again during each of ${PRUNE_ROUNDS} attempts to prune it; nothing was pruned`,
+  throw new EventConflictError(
+    api,
+    key,
+    0,
+    0,
+    `it was deleted and created again during each of ${PRUNE_ROUNDS} attempts to prune it (nothing was pruned; prune it again)`,
   );
 };
