@@ -75,17 +75,18 @@ export const drainRemovals = async (retention: EventRetention): Promise<void> =>
   for (;;) {
     const done = await write(retention, (): boolean => {
       let budget = SWEEP_BATCH;
-      const ids = sql.removals.all(SWEEP_BATCH);
+      // One more id than rows: a batch that empties its last stream takes it off the queue too.
+      const ids = sql.removals.all(SWEEP_BATCH + 1);
       for (const id of ids) {
         if (sql.isStream.get(id) === undefined) {
           budget -= sql.dropActions.run(id, id, budget).changes;
-          if (budget <= 0) return false;
-          budget -= sql.dropSnapshots.run(id, id, budget).changes;
-          if (budget <= 0) return false;
+          if (budget > 0) budget -= sql.dropSnapshots.run(id, id, budget).changes;
+          if (budget === 0 && sql.hasRows.get(id, id) === 1) return false;
         }
         sql.unqueue.run(id);
+        if (budget === 0) return false;
       }
-      return ids.length < SWEEP_BATCH;
+      return ids.length <= SWEEP_BATCH;
     });
     if (done) return;
     await betweenBatches(retention.stillOpen);

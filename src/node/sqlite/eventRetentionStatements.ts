@@ -36,6 +36,8 @@ export interface EventRetentionStatements {
   readonly dropActions: Statement<[number, number, number]>;
   /** Removes at most a number of a retired stream's snapshots (`id, id, limit`). */
   readonly dropSnapshots: Statement<[number, number, number]>;
+  /** Whether a retired stream still has actions or snapshots (`id, id`): 1 or 0. */
+  readonly hasRows: Statement<[number, number], number>;
   readonly unqueue: Statement<[number]>;
   /** Streams whose `updated_at` is below a bound, by id after `id` (a prefilter: `sweep` checks each). */
   readonly expiredAfter: Statement<[number, number, number], StreamStamp>;
@@ -77,6 +79,12 @@ export const prepareEventRetentionStatements = (
     `DELETE FROM event_snapshots WHERE stream = ? AND version IN
        (SELECT version FROM event_snapshots WHERE stream = ? ORDER BY version LIMIT ?)`,
   ),
+  hasRows: db
+    .prepare<[number, number], number>(
+      `SELECT EXISTS (SELECT 1 FROM event_actions WHERE stream = ?)
+           OR EXISTS (SELECT 1 FROM event_snapshots WHERE stream = ?)`,
+    )
+    .pluck(),
   unqueue: db.prepare('DELETE FROM event_removals WHERE stream = ?'),
   expiredAfter: db.prepare(
     `SELECT id, stream, updated_at FROM event_streams
