@@ -115,6 +115,8 @@ export const sweepStreams = async (retention: EventRetention): Promise<number> =
     for (let after = 0; ;) {
       const page = await read(retention, () => sql.expiredAfter.all(after, bound, SWEEP_BATCH));
       if (page.length === 0) break;
+      // Others get their turn before the page is removed: each stream is checked again there.
+      await betweenBatches(retention.stillOpen);
       removed += await write(retention, () => {
         let retired = 0;
         for (const { id } of page) {

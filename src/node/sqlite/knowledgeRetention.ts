@@ -61,6 +61,8 @@ export const sweepKnowledge = async (retention: KnowledgeRetention): Promise<num
     const page = await inTransaction(retention, 'deferred', () =>
       sql.expiredAfter.all(from, from, bound, SWEEP_BATCH),
     );
+    // Others get their turn before the page is removed: each record is checked again there.
+    await betweenBatches(retention.stillOpen);
     removed += await inTransaction(retention, 'immediate', () => {
       let gone = 0;
       for (const key of page) {

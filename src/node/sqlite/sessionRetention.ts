@@ -101,6 +101,8 @@ export const sweepSessions = async (
       () => retention.expiredAfter.all(from, from, bound, SWEEP_BATCH),
       stillOpen,
     );
+    // Others get their turn before the page is removed: each row is checked again there.
+    await betweenBatches(stillOpen);
     removed += await database.write(
       () => {
         let gone = 0;
