@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   appendAction,
   createEventLog,
+  EventPrunedError,
   type EventStore,
   memoryActions,
   type MemoryAction,
@@ -11,7 +12,7 @@ import { SqliteEventStore } from 'conversation-memory/node';
 import { collect, CONFIG } from '../stores/storeSamples';
 import { manualClock, rejection } from '../stores/suiteHelpers';
 import { tempDatabasePaths } from '../support/sqliteFiles';
-import { sideConnection } from '../support/sqliteRetention';
+import { atEveryTurn, sideConnection } from '../support/sqliteRetention';
 
 // What only the SQLite event store can break in retention: a prune is one transaction (a failure
 // at any of its statements leaves the stream whole), a file of the released version (no retention
@@ -54,6 +55,38 @@ describe('SqliteEventStore.prune is one transaction', () => {
     // Nothing else was in the way.
     expect(await store.prune('s1', { before: 6 })).toEqual({ removed: 5 });
     expect((await store.streams())[0]?.prunedBefore).toBe(6);
+    await store.close();
+  });
+});
+
+describe('SqliteEventStore: reads racing a prune', () => {
+  /** A stream longer than two pages (512 actions each), with no snapshot before the prune's. */
+  const longStream = async () => {
+    const store = new SqliteEventStore({ path: freshPath(), snapshotEvery: 5_000 });
+    const actions = Array.from({ length: 1_200 }, (_, i) => added(`m${i}`));
+    await store.append('s1', actions, { expectedVersion: 0, config: CONFIG });
+    /** Prunes at the second turn of the event loop: after the first page was read. */
+    let turn = 0;
+    const pruneAfterOnePage = async () => {
+      if (turn++ === 1) await store.prune('s1', { before: 1_000 });
+    };
+    return { store, actions, pruneAfterOnePage };
+  };
+
+  it('a load whose next page a prune removed starts again from the prune’s snapshot: the same state', async () => {
+    const { store, actions, pruneAfterOnePage } = await longStream();
+    const log = actions.reduce(appendAction, createEventLog(CONFIG));
+    const loaded = await atEveryTurn(() => store.load('s1'), pruneAfterOnePage);
+    expect((await store.streams())[0]?.prunedBefore).toBe(1_000);
+    expect(loaded).toEqual({ state: replay(log), version: 1_200 });
+    await store.close();
+  });
+
+  it('a read whose next page a prune removed rejects with EventPrunedError, not as a damaged stream', async () => {
+    const { store, pruneAfterOnePage } = await longStream();
+    const error = await rejection(atEveryTurn(() => collect(store.read('s1')), pruneAfterOnePage));
+    expect(error).toBeInstanceOf(EventPrunedError);
+    expect(error).toMatchObject({ requestedVersion: 513, firstVersion: 1_000 });
     await store.close();
   });
 });
