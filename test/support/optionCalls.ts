@@ -592,7 +592,13 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new SqliteEventStore',
     api: 'SqliteEventStore',
     error: MemoryArgumentError,
-    options: { path: '(per world)', snapshotEvery: 8, lockTimeoutMs: 1_000 },
+    options: {
+      path: '(per world)',
+      snapshotEvery: 8,
+      lockTimeoutMs: 1_000,
+      defaultTtl: 60,
+      now: () => 1_000,
+    },
     typo: {
       options: { path: '(per world)', snapshot_every: 8 },
       message:
@@ -605,7 +611,7 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new SqliteKnowledgeStore',
     api: 'SqliteKnowledgeStore',
     error: MemoryArgumentError,
-    options: { path: '(per world)', lockTimeoutMs: 1_000 },
+    options: { path: '(per world)', lockTimeoutMs: 1_000, defaultTtl: 60, now: () => 1_000 },
     typo: {
       options: { path: '(per world)', file: 'k.db' },
       message: 'SqliteKnowledgeStore: options.file is not an option (did you mean path?)',
