@@ -245,7 +245,8 @@ describe('PostgresEventStore: the server killed during appends', () => {
       await w.store.close();
     }
     await fresh.close();
-    // Kills during a statement happened (the error said the batch may have been written).
-    expect(mayHaveWritten).toBeGreaterThan(0);
+    // Kills during a statement happened (the error said the batch may have been written): about
+    // one failure in five in the main run's 100; too few in the rerun's 10 to require one.
+    if (KILL_ROUNDS >= 50) expect(mayHaveWritten).toBeGreaterThan(0);
   }, 180_000); // 20 crashes and restarts: a minute or two on a loaded machine (a timeout, not a speed check)
 });
