@@ -4,8 +4,7 @@
  * with LISTEN/NOTIFY: live delivery across stores, and a subscriber whose connection is killed
  * resumes without a gap or a repeat.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type EventStore,
   memoryActions,
@@ -15,23 +14,10 @@ import {
 } from 'conversation-memory';
 import { PostgresEventStore } from 'conversation-memory/node';
 import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
-import { type PostgresTestServer, startPostgresServer } from '../support/postgresServer';
+import { usePostgres } from '../support/usePostgres';
 
-let server: PostgresTestServer;
-let admin: pg.Pool;
-let counter = 0;
-const freshSchema = (): string => `cm_events_${++counter}`;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-  admin = new pg.Pool({ connectionString: server.url, max: 4 });
-  admin.on('error', () => undefined);
-}, 60_000);
-
-afterAll(async () => {
-  await admin?.end();
-  await server?.stop();
-});
+const db = usePostgres('cm_events_');
+const freshSchema = db.freshSchema;
 
 const schemaOf = (store: EventStore): string => `"${(store as PostgresEventStore).schema}"`;
 const streamOf = (store: EventStore) =>
@@ -39,33 +25,33 @@ const streamOf = (store: EventStore) =>
 
 eventStoreConformance('PostgresEventStore', {
   make: async (options) =>
-    new PostgresEventStore({ pool: admin, schema: freshSchema(), ...options }),
+    new PostgresEventStore({ pool: db.admin, schema: freshSchema(), ...options }),
   dropSnapshots: async (store) => {
-    await admin.query(`DELETE FROM ${schemaOf(store)}.event_snapshots`);
+    await db.admin.query(`DELETE FROM ${schemaOf(store)}.event_snapshots`);
   },
   corruptAction: async (store, key, version, json) => {
-    const result = await admin.query(
+    const result = await db.admin.query(
       `UPDATE ${schemaOf(store)}.event_actions SET action_json = $3 WHERE stream = ${streamOf(store)} AND version = $2`,
       [key, version, json],
     );
     expect(result.rowCount).toBe(1);
   },
   deleteAction: async (store, key, version) => {
-    const result = await admin.query(
+    const result = await db.admin.query(
       `DELETE FROM ${schemaOf(store)}.event_actions WHERE stream = ${streamOf(store)} AND version = $2`,
       [key, version],
     );
     expect(result.rowCount).toBe(1);
   },
   insertAction: async (store, key, version, json) => {
-    await admin.query(
+    await db.admin.query(
       `INSERT INTO ${schemaOf(store)}.event_actions (stream, version, action_json) VALUES (${streamOf(store)}, $2, $3)`,
       [key, version, json],
     );
   },
   copySnapshot: async (store, from, to) => {
     const s = schemaOf(store);
-    const result = await admin.query(
+    const result = await db.admin.query(
       `INSERT INTO ${s}.event_snapshots (stream, version, snapshot_json)
        SELECT (SELECT id FROM ${s}.event_streams WHERE stream_key = $3), $4, snapshot_json
        FROM ${s}.event_snapshots WHERE stream = (SELECT id FROM ${s}.event_streams WHERE stream_key = $1) AND version = $2
@@ -84,8 +70,8 @@ const contentOf = (entry: StoredAction): unknown =>
 describe('PostgresEventStore.subscribe (LISTEN/NOTIFY and a catch-up read)', () => {
   it('delivers what is there after fromVersion, then live appends of another store, each once, in order, at once', async () => {
     const schema = freshSchema();
-    const writer = new PostgresEventStore({ pool: admin, schema });
-    const reader = new PostgresEventStore({ connectionString: server.url, schema });
+    const writer = new PostgresEventStore({ pool: db.admin, schema });
+    const reader = new PostgresEventStore({ connectionString: db.server.url, schema });
     await writer.append('s1', [said('a'), said('b'), said('c')], { expectedVersion: 0 });
     const seen: StoredAction[] = [];
     const errors: unknown[] = [];
@@ -122,8 +108,8 @@ describe('PostgresEventStore.subscribe (LISTEN/NOTIFY and a catch-up read)', () 
 
   it('a subscriber whose connection is terminated reconnects and resumes: no gap, no repeat', async () => {
     const schema = freshSchema();
-    const writer = new PostgresEventStore({ pool: admin, schema });
-    const reader = new PostgresEventStore({ connectionString: server.url, schema });
+    const writer = new PostgresEventStore({ pool: db.admin, schema });
+    const reader = new PostgresEventStore({ connectionString: db.server.url, schema });
     await writer.append('s1', [said('0')], { expectedVersion: 0 });
     const seen: number[] = [];
     const errors: unknown[] = [];
@@ -133,11 +119,11 @@ describe('PostgresEventStore.subscribe (LISTEN/NOTIFY and a catch-up read)', () 
     let version = 1;
     for (let round = 0; round < 3; round++) {
       await vi.waitFor(() => expect(seen.at(-1)).toBe(version));
-      const { rows } = await admin.query(
+      const { rows } = await db.admin.query(
         "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()",
       );
       expect(rows).toHaveLength(1);
-      await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      await db.admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
       // Appends while the subscriber is away.
       for (let i = 0; i < 3; i++) {
         await writer.append('s1', [said(`${version}`)], { expectedVersion: version });
@@ -158,15 +144,15 @@ describe('PostgresEventStore.subscribe (LISTEN/NOTIFY and a catch-up read)', () 
 
   it('follows through a server crash (SIGKILL) and restart, and close() stops every subscription', async () => {
     const schema = freshSchema();
-    const writer = new PostgresEventStore({ connectionString: server.url, schema });
-    const reader = new PostgresEventStore({ connectionString: server.url, schema });
+    const writer = new PostgresEventStore({ connectionString: db.server.url, schema });
+    const reader = new PostgresEventStore({ connectionString: db.server.url, schema });
     await writer.append('s1', [said('1')], { expectedVersion: 0 });
     const seen: number[] = [];
     reader.subscribe('s1', 0, ({ version }) => void seen.push(version));
     reader.subscribe('s1', 0, () => undefined, { namespace: 'elsewhere' });
     await vi.waitFor(() => expect(seen).toEqual([1]));
-    await server.kill();
-    await server.restart();
+    await db.server.kill();
+    await db.server.restart();
     await vi.waitFor(
       async () =>
         expect(await writer.append('s1', [said('2')], { expectedVersion: 1 })).toEqual({
@@ -178,7 +164,7 @@ describe('PostgresEventStore.subscribe (LISTEN/NOTIFY and a catch-up read)', () 
     await reader.close();
     // The subscriptions' connections are gone with the reader's pool.
     await vi.waitFor(async () => {
-      const { rows } = await admin.query(
+      const { rows } = await db.admin.query(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN %' OR query = 'UNLISTEN *'",
       );
       expect(rows[0].n).toBe(0);
@@ -197,11 +183,11 @@ describe('PostgresEventStore.append: one round trip', () => {
     const counting = {
       query: (query: { readonly text: string }) => {
         sent.push(query.text);
-        return admin.query(query as never);
+        return db.admin.query(query as never);
       },
       connect: () => {
         connects++;
-        return admin.connect();
+        return db.admin.connect();
       },
     };
     const store = new PostgresEventStore({

@@ -1,8 +1,3 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { build } from 'esbuild';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,6 +23,7 @@ import { startRedisServer, type RedisTestServer } from '../support/redisServer';
 import { CONFIG, collect } from '../stores/storeSamples';
 import { rejection, user } from '../helpers';
 import { REWRITE_STREAM_ENTRY } from '../support/redisStreamRewrite';
+import { useEventStoreWorkers } from '../support/eventStoreWorkers';
 
 /**
  * SIGKILL rounds per run: the 50 issue #10 asks for in the main run; the rerun against the built
@@ -56,24 +52,10 @@ const make = (
 };
 const prefixOf = (store: EventStore): string => (store as RedisEventStore).prefix;
 
-/** The worker, bundled once (starting it under tsx costs ~2 s a process; this, ~0.2 s). */
-const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-redis-events-'));
-const workerFile = path.join(bundleDir, 'redisEventWorker.mjs');
+/** Writer processes (test/support/eventStoreWorker.ts, bundled once). */
+const workers = useEventStoreWorkers();
 
 beforeAll(async () => {
-  await build({
-    entryPoints: ['test/support/redisEventWorker.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: workerFile,
-    external: ['better-sqlite3'],
-    logLevel: 'silent',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
   server = await startRedisServer();
   admin = createClient({ url: server.url });
   admin.on('error', () => undefined);
@@ -92,7 +74,6 @@ afterAll(async () => {
   }
   admin.destroy();
   await server?.stop();
-  fs.rmSync(bundleDir, { recursive: true, force: true });
 });
 
 eventStoreConformance('RedisEventStore', {
@@ -300,34 +281,11 @@ describe('RedisEventStore: storage', () => {
   });
 });
 
-/** Spawns a worker process (plain node on the bundle, so a SIGKILL reaches the script itself). */
-const worker = (args: readonly string[]) => {
-  const child = spawn(process.execPath, [workerFile, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const done = new Promise<{
-    code: number | null;
-    signal: string | null;
-    out: string;
-    err: string;
-  }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, out, err })));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('ready')) resolve();
-    });
-    void done.then((result) => reject(new Error(`worker exited first: ${JSON.stringify(result)}`)));
-  });
-  ready.catch(() => undefined);
-  return { child, done, ready };
-};
-
 describe('RedisEventStore: several writers', () => {
   it('4 connections and a writer process append with retry on conflict: every action exactly once, one order for every reader', async () => {
     const prefix = freshPrefix();
     const count = 25;
-    const other = worker(['writers', server.url, prefix, 'proc', String(count)]);
+    const other = workers.start(['redis', server.url, prefix, 'writers', 'proc', String(count)]);
     await other.ready;
     const stores = Array.from({ length: 4 }, () => make({ prefix, snapshotEvery: 7 }));
     let conflicts = 0;
@@ -350,7 +308,7 @@ describe('RedisEventStore: several writers', () => {
         }
       }
     };
-    other.child.stdin.write('go\n');
+    other.go();
     await Promise.all(stores.map((store, i) => write(store, `c${i}`)));
     const result = await other.done;
     expect(result.err).toBe('');
@@ -376,7 +334,7 @@ describe('RedisEventStore: several writers', () => {
   it('SIGKILL at random moments during appends: every later load equals a replay of exactly what read returns', async () => {
     const prefix = freshPrefix();
     for (let round = 0; round < KILL_ROUNDS; round++) {
-      const run = worker(['batches', server.url, prefix, String(round)]);
+      const run = workers.start(['redis', server.url, prefix, 'batches', String(round)]);
       try {
         await run.ready;
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 120));

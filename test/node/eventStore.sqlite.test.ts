@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   appendAction,
   createEventLog,
@@ -19,6 +17,7 @@ import { SqliteEventStore } from 'conversation-memory/node';
 import { eventStoreConformance } from 'conversation-memory/store-kit/testing';
 import { CONFIG, collect } from '../stores/storeSamples';
 import { rejection, user } from '../helpers';
+import { useEventStoreWorkers } from '../support/eventStoreWorkers';
 
 /**
  * SIGKILL rounds per run: the 50 issue #10 asks for in the main run; the rerun against the built
@@ -30,30 +29,8 @@ const KILL_ROUNDS = process.env['TEST_DIST'] === '1' ? 5 : 50;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-events-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/**
- * The worker, bundled once with esbuild and started with plain node (under tsx a process costs
- * about a second, which 50 SIGKILL rounds cannot afford). It is written inside the project
- * (node_modules/.cache) so that it resolves better-sqlite3 from the project's node_modules.
- */
-fs.mkdirSync('node_modules/.cache', { recursive: true });
-const workerDir = fs.mkdtempSync(path.join('node_modules/.cache', 'cm-worker-'));
-const workerFile = path.resolve(workerDir, 'eventAppendWorker.mjs');
-beforeAll(async () => {
-  await build({
-    entryPoints: ['test/support/eventAppendWorker.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: workerFile,
-    external: ['better-sqlite3'],
-    logLevel: 'silent',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
-});
-afterAll(() => fs.rmSync(workerDir, { recursive: true, force: true }));
+/** Writer processes (test/support/eventStoreWorker.ts, bundled once). */
+const workers = useEventStoreWorkers();
 let files = 0;
 const freshPath = () => path.join(root, `events-${files++}.db`);
 const pathOf = new WeakMap<EventStore, string>();
@@ -131,35 +108,6 @@ eventStoreConformance('SqliteEventStore', {
 const added = (text: string): MemoryAction => memoryActions.messageAdded(user(text));
 const replayOf = (actions: readonly MemoryAction[], config = CONFIG) =>
   replay(actions.reduce(appendAction, createEventLog(config)));
-
-/**
- * Spawns a worker: node itself with tsx's loader (not the tsx CLI, which runs the script in a
- * grandchild that a SIGKILL of the CLI would leave running). `ready` rejects if it exits first.
- */
-const worker = (args: readonly string[]) => {
-  const child = spawn(process.execPath, [workerFile, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const done = new Promise<{
-    code: number | null;
-    signal: string | null;
-    out: string;
-    err: string;
-  }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, out, err })));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('ready')) resolve();
-    });
-    void done.then((result) => reject(new Error(`worker exited first: ${JSON.stringify(result)}`)));
-  });
-  // Writers never print `ready`: their rejection is only awaited by the SIGKILL test.
-  ready.catch(() => undefined);
-  return { child, done, ready };
-};
 
 describe('SqliteEventStore: storage', () => {
   it('writes a snapshot every K actions, in the append that reaches it; load starts from it', async () => {
@@ -271,15 +219,16 @@ describe('SqliteEventStore: processes', () => {
     const file = freshPath();
     const writers = 4;
     const count = 25;
-    const startAt = Date.now() + 2_500;
     const runs = Array.from({ length: writers }, (_, id) =>
-      worker(['writers', file, String(id), String(count), String(startAt)]),
+      workers.start(['sqlite', file, '-', 'writers', `w${id}`, String(count)]),
     );
+    await Promise.all(runs.map((run) => run.ready));
+    for (const run of runs) run.go();
     const results = await Promise.all(runs.map((run) => run.done));
     for (const result of results) {
       expect(result.err).toBe('');
       expect(result.code).toBe(0);
-      expect(JSON.parse(result.out)).toMatchObject({ appended: count });
+      expect(JSON.parse(result.out.split('\n')[1] as string)).toMatchObject({ appended: count });
     }
     const one = makeStore({ path: file });
     const two = makeStore({ path: file });
@@ -307,7 +256,7 @@ describe('SqliteEventStore: processes', () => {
   it('SIGKILL at random moments during appends: every later load equals a replay of exactly what read returns', async () => {
     const file = freshPath();
     for (let round = 0; round < KILL_ROUNDS; round++) {
-      const run = worker(['batches', file, String(round)]);
+      const run = workers.start(['sqlite', file, '-', 'batches', String(round)]);
       try {
         await run.ready;
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 120));

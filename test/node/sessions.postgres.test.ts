@@ -4,7 +4,7 @@
  * of the store's own, each test in a schema of its own.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   MemoryArgumentError,
   SessionCorruptError,
@@ -14,31 +14,17 @@ import {
 } from 'conversation-memory';
 import { PostgresSessionStore } from 'conversation-memory/node';
 import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
-import { type PostgresTestServer, startPostgresServer } from '../support/postgresServer';
+import { usePostgres } from '../support/usePostgres';
 import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
 
-let server: PostgresTestServer;
-let admin: pg.Pool;
-let counter = 0;
-/** A schema no other test uses. */
-const freshSchema = (): string => `cm_test_${++counter}`;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-  admin = new pg.Pool({ connectionString: server.url, max: 4 });
-  admin.on('error', () => undefined);
-}, 60_000);
-
-afterAll(async () => {
-  await admin?.end();
-  await server?.stop();
-});
+const db = usePostgres('cm_test_');
+const freshSchema = db.freshSchema;
 
 /** Replaces the memory of a stored session with JSON that does not decode. */
 const corruptMemory = async (store: SessionStore, key: string): Promise<void> => {
   const { schema } = store as PostgresSessionStore;
-  const result = await admin.query(
+  const result = await db.admin.query(
     `UPDATE "${schema}".sessions SET memory_json = $2 WHERE session_key = $1`,
     [key, '{"max_messages": 5, "messages": [{"role": "USER", "content": "x"}]}'],
   );
@@ -47,33 +33,38 @@ const corruptMemory = async (store: SessionStore, key: string): Promise<void> =>
 
 sessionStoreConformance('PostgresSessionStore (the application’s pool)', {
   make: async (options) =>
-    new PostgresSessionStore({ pool: admin, schema: freshSchema(), ...options }),
+    new PostgresSessionStore({ pool: db.admin, schema: freshSchema(), ...options }),
   corrupt: corruptMemory,
   asideCount: async (store) => (store as PostgresSessionStore).asideCount(),
 });
 
 sessionStoreConformance('PostgresSessionStore (its own pool from a connection string)', {
   make: async (options) =>
-    new PostgresSessionStore({ connectionString: server.url, schema: freshSchema(), ...options }),
+    new PostgresSessionStore({
+      connectionString: db.server.url,
+      schema: freshSchema(),
+      ...options,
+    }),
   corrupt: corruptMemory,
   asideCount: async (store) => (store as PostgresSessionStore).asideCount(),
 });
 
 const fresh = (options: Partial<ConstructorParameters<typeof PostgresSessionStore>[0]> = {}) =>
-  new PostgresSessionStore({ pool: admin, schema: freshSchema(), ...options });
+  new PostgresSessionStore({ pool: db.admin, schema: freshSchema(), ...options });
 
 describe('PostgresSessionStore: tables', () => {
   it('makes its tables on first use, once, with a version row, in the schema it is given', async () => {
     const store = fresh();
     expect(
-      (await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [store.schema])).rowCount,
+      (await db.admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [store.schema]))
+        .rowCount,
     ).toBe(0);
     await store.save('s1', sampleState());
-    const versions = await admin.query(
+    const versions = await db.admin.query(
       `SELECT part, version FROM "${store.schema}".schema_versions`,
     );
     expect(versions.rows).toEqual([{ part: 'sessions', version: 1 }]);
-    const tables = await admin.query(
+    const tables = await db.admin.query(
       'SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename',
       [store.schema],
     );
@@ -89,7 +80,7 @@ describe('PostgresSessionStore: tables', () => {
     for (let round = 0; round < 5; round++) {
       const schema = freshSchema();
       const pools = [0, 1, 2, 3].map(() => {
-        const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+        const pool = new pg.Pool({ connectionString: db.server.url, max: 2 });
         pool.on('error', () => undefined);
         return pool;
       });
@@ -115,8 +106,8 @@ describe('PostgresSessionStore: tables', () => {
   it('refuses tables of a newer version, saying what to do', async () => {
     const store = fresh();
     await store.save('s1', sampleState());
-    await admin.query(`UPDATE "${store.schema}".schema_versions SET version = 99`);
-    const later = new PostgresSessionStore({ pool: admin, schema: store.schema });
+    await db.admin.query(`UPDATE "${store.schema}".schema_versions SET version = 99`);
+    const later = new PostgresSessionStore({ pool: db.admin, schema: store.schema });
     const error = await rejection(later.load('s1'));
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(error).toMatchObject({ transient: false, mayHaveWritten: false });
@@ -130,8 +121,11 @@ describe('PostgresSessionStore: tables', () => {
     const store = fresh();
     await store.save('s1', sampleState());
     await store.close();
-    expect((await admin.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-    const owned = new PostgresSessionStore({ connectionString: server.url, schema: store.schema });
+    expect((await db.admin.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    const owned = new PostgresSessionStore({
+      connectionString: db.server.url,
+      schema: store.schema,
+    });
     expect(await owned.exists('s1')).toBe(true);
     const before = await backendsOf(owned.schema);
     expect(before).toBeGreaterThan(0);
@@ -143,7 +137,7 @@ describe('PostgresSessionStore: tables', () => {
 
 /** Connections whose last query was a store's `exists` on `schema`. */
 const backendsOf = async (schema: string): Promise<number> => {
-  const result = await admin.query(
+  const result = await db.admin.query(
     'SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()',
     [`SELECT updated_at FROM "${schema}".sessions%`],
   );
@@ -174,7 +168,7 @@ describe('PostgresSessionStore: options', () => {
   it('needs exactly one of pool and connectionString, each of the right kind', () => {
     const cases: [unknown, RegExp][] = [
       [{}, /pass exactly one of options\.pool/],
-      [{ pool: admin, connectionString: server.url }, /pass exactly one of options\.pool/],
+      [{ pool: db.admin, connectionString: db.server.url }, /pass exactly one of options\.pool/],
       [{ pool: {} }, /options\.pool must be a pg\.Pool .*received an object/],
       [{ connectionString: '' }, /options\.connectionString must be a non-empty string/],
       [{ connectionString: 5 }, /options\.connectionString must be a non-empty string.*5/],
@@ -195,7 +189,7 @@ describe('PostgresSessionStore: search with full-text search', () => {
     const store = fresh();
     await store.save('trip', sampleState(['Lisbon in May', 'the HOTEL is near']));
     const [row] = (
-      await admin.query(`SELECT search_document::text AS d FROM "${store.schema}".sessions`)
+      await db.admin.query(`SELECT search_document::text AS d FROM "${store.schema}".sessions`)
     ).rows;
     expect(row.d).toContain("'lisbon'");
     expect(row.d).toContain("'hotel'");
@@ -218,7 +212,7 @@ describe('PostgresSessionStore: search with full-text search', () => {
     await store.save('big', sampleState(big));
     await store.save('small', sampleState(['lisbon']));
     const [row] = (
-      await admin.query(
+      await db.admin.query(
         `SELECT search_document IS NULL AS unindexed FROM "${store.schema}".sessions WHERE session_key = 'big'`,
       )
     ).rows;
@@ -237,7 +231,7 @@ describe('PostgresSessionStore: rows changed by others', () => {
     const store = fresh();
     await store.save('s1', sampleState(['one']));
     const other = JSON.stringify(toDict(sampleState(['from another program'])));
-    await admin.query(`UPDATE "${store.schema}".sessions SET memory_json = $1`, [other]);
+    await db.admin.query(`UPDATE "${store.schema}".sessions SET memory_json = $1`, [other]);
     expect((await store.load('s1'))?.state.messages[0]?.content).toBe('from another program');
     expect(await store.save('s1', sampleState(['two']), { expectedRevision: 1 })).toEqual({
       revision: 2,
@@ -250,12 +244,12 @@ describe('PostgresSessionStore: rows changed by others', () => {
     const store = fresh();
     await store.save('s1', sampleState(['one']));
     await store.save('s2', sampleState(['two']));
-    await admin.query(
+    await db.admin.query(
       `UPDATE "${store.schema}".sessions SET memory_json = 'not json' WHERE session_key = 's1'`,
     );
     expect(await store.delete('s1')).toBe(true);
     expect(await store.asideCount()).toBe(1);
-    await admin.query(
+    await db.admin.query(
       `UPDATE "${store.schema}".sessions SET session_id = 'other' WHERE session_key = 's2'`,
     );
     const error = await rejection(store.load('s2'));

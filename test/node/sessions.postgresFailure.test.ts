@@ -4,45 +4,23 @@
  * Each failure is a `StoreUnavailableError` that says whether a write may have been applied.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError } from 'conversation-memory';
 import { PostgresSessionStore } from 'conversation-memory/node';
-import { type PostgresTestServer, startPostgresServer } from '../support/postgresServer';
+import { usePostgres, whileHalted } from '../support/usePostgres';
 import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
 
-let server: PostgresTestServer;
-/** Looks at pg_stat_activity outside the holder's transaction (which would see one snapshot). */
-let watcher: pg.Pool;
-let counter = 0;
-const freshSchema = (): string => `cm_failure_${++counter}`;
-const pools: pg.Pool[] = [];
-const poolOf = (max = 4): pg.Pool => {
-  const pool = new pg.Pool({ connectionString: server.url, max });
-  pool.on('error', () => undefined);
-  pools.push(pool);
-  return pool;
-};
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-  watcher = poolOf(1);
-}, 60_000);
-
-afterAll(async () => {
-  for (const pool of pools) await pool.end().catch(() => undefined);
-  await server?.stop();
-});
+const db = usePostgres('cm_failure_');
 
 describe('PostgresSessionStore: the server stopped', () => {
   it('every method fails with a transient StoreUnavailableError, nothing written; after a restart the same store works', async () => {
     const stores = [
-      new PostgresSessionStore({ pool: poolOf(), schema: freshSchema() }),
-      new PostgresSessionStore({ connectionString: server.url, schema: freshSchema() }),
+      new PostgresSessionStore({ pool: db.pool(), schema: db.freshSchema() }),
+      new PostgresSessionStore({ connectionString: db.server.url, schema: db.freshSchema() }),
     ];
     for (const store of stores) await store.save('s1', sampleState(['before']));
-    await server.halt();
-    try {
+    await whileHalted(db.server, async () => {
       for (const store of stores) {
         const calls: [string, () => Promise<unknown>][] = [
           ['save', () => store.save('s1', sampleState(['during']))],
@@ -66,9 +44,7 @@ describe('PostgresSessionStore: the server stopped', () => {
           );
         }
       }
-    } finally {
-      await server.restart();
-    }
+    });
     for (const store of stores) {
       expect((await store.load('s1'))?.state.messages[0]?.content).toBe('before');
       expect(await store.save('s1', sampleState(['after']), { expectedRevision: 1 })).toEqual({
@@ -79,13 +55,13 @@ describe('PostgresSessionStore: the server stopped', () => {
   }, 60_000);
 
   it('a store first used while the server is down makes its tables once it is back', async () => {
-    await server.halt();
-    const store = new PostgresSessionStore({ connectionString: server.url, schema: freshSchema() });
-    try {
+    const store = new PostgresSessionStore({
+      connectionString: db.server.url,
+      schema: db.freshSchema(),
+    });
+    await whileHalted(db.server, async () => {
       expect(await rejection(store.list())).toBeInstanceOf(StoreUnavailableError);
-    } finally {
-      await server.restart();
-    }
+    });
     expect(await store.save('s1', sampleState())).toEqual({ revision: 1 });
     await store.close();
   }, 60_000);
@@ -93,19 +69,19 @@ describe('PostgresSessionStore: the server stopped', () => {
 
 describe('PostgresSessionStore: a connection lost mid-call', () => {
   it('a save whose backend is terminated while it runs: mayHaveWritten, and the row is whole', async () => {
-    const schema = freshSchema();
-    const store = new PostgresSessionStore({ pool: poolOf(1), schema });
+    const schema = db.freshSchema();
+    const store = new PostgresSessionStore({ pool: db.pool(1), schema });
     await store.save('s1', sampleState(['one']));
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
+    const holder = new pg.Client({ connectionString: db.server.url });
+    await holder.connect();
     try {
       // Hold the row, so that the store's save waits in the server.
-      await admin.query('BEGIN');
-      await admin.query(`SELECT 1 FROM "${schema}".sessions WHERE session_key = 's1' FOR UPDATE`);
+      await holder.query('BEGIN');
+      await holder.query(`SELECT 1 FROM "${schema}".sessions WHERE session_key = 's1' FOR UPDATE`);
       const saving = rejection(store.save('s1', sampleState(['two']), { expectedRevision: 1 }));
       const pid = await vi.waitFor(
         async () => {
-          const { rows } = await watcher.query(
+          const { rows } = await db.admin.query(
             "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
             [`UPDATE "${schema}".sessions%`],
           );
@@ -114,15 +90,15 @@ describe('PostgresSessionStore: a connection lost mid-call', () => {
         },
         { timeout: 10_000, interval: 20 },
       );
-      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await holder.query('SELECT pg_terminate_backend($1)', [pid]);
       const error = await saving;
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect(error).toMatchObject({ transient: true, mayHaveWritten: true, id: 's1' });
       expect((error as Error).message).toContain('the connection to PostgreSQL was lost');
       expect((error as Error).message).toContain('read it back before deciding again');
-      await admin.query('ROLLBACK');
+      await holder.query('ROLLBACK');
     } finally {
-      await admin.end();
+      await holder.end();
     }
     // Nothing half-written: the save did not commit, and the store goes on with a new connection.
     const loaded = await store.load('s1');
@@ -135,19 +111,19 @@ describe('PostgresSessionStore: a connection lost mid-call', () => {
   }, 30_000);
 
   it('a load whose backend is terminated: transient, nothing written', async () => {
-    const schema = freshSchema();
-    const store = new PostgresSessionStore({ pool: poolOf(1), schema });
+    const schema = db.freshSchema();
+    const store = new PostgresSessionStore({ pool: db.pool(1), schema });
     await store.save('s1', sampleState(['one']));
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
+    const holder = new pg.Client({ connectionString: db.server.url });
+    await holder.connect();
     try {
       // An exclusive lock on the table makes the load wait.
-      await admin.query('BEGIN');
-      await admin.query(`LOCK TABLE "${schema}".sessions IN ACCESS EXCLUSIVE MODE`);
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE "${schema}".sessions IN ACCESS EXCLUSIVE MODE`);
       const loading = rejection(store.load('s1'));
       const pid = await vi.waitFor(
         async () => {
-          const { rows } = await watcher.query(
+          const { rows } = await db.admin.query(
             "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT session_key%'",
           );
           expect(rows).toHaveLength(1);
@@ -155,13 +131,13 @@ describe('PostgresSessionStore: a connection lost mid-call', () => {
         },
         { timeout: 10_000, interval: 20 },
       );
-      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await holder.query('SELECT pg_terminate_backend($1)', [pid]);
       const error = await loading;
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect(error).toMatchObject({ transient: true, mayHaveWritten: false, id: 's1' });
-      await admin.query('ROLLBACK');
+      await holder.query('ROLLBACK');
     } finally {
-      await admin.end();
+      await holder.end();
     }
     expect((await store.load('s1'))?.revision).toBe(1);
     await store.close();

@@ -1,5 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -32,7 +40,11 @@ export interface PostgresTestServer {
   readonly dataDir: string;
   /** The postmaster's process id while it runs. */
   pid(): number | undefined;
-  /** SIGKILL the postmaster (no shutdown at all: the next start recovers from the WAL). */
+  /**
+   * A crash: SIGKILL of the postmaster and every backend at once, as when a container or the
+   * machine goes down (no shutdown at all: queries in flight are cut, what had committed is kept,
+   * and the next start recovers from the WAL).
+   */
   kill(): Promise<void>;
   /** Starts the server again on the same folder and port, after `kill` or `halt`. */
   restart(): Promise<void>;
@@ -103,6 +115,56 @@ const answers = async (url: string): Promise<boolean> => {
   } finally {
     await client.end().catch(() => undefined);
   }
+};
+
+/**
+ * The processes whose parent is `pid` (Linux's /proc; `pgrep -P` elsewhere), or none when it has
+ * exited.
+ */
+const childrenOf = (pid: number): number[] => {
+  if (existsSync('/proc')) {
+    const children: number[] = [];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/u.test(entry)) continue;
+      try {
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so after the last ')'.
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (ppid === pid) children.push(Number(entry));
+      } catch {
+        // exited meanwhile
+      }
+    }
+    return children;
+  }
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * SIGKILLs the postmaster `child` and its backends together: the postmaster is stopped first
+ * (SIGSTOP), so that it starts no backend and its backends keep it as their parent while they are
+ * listed, then every one of them is killed.
+ */
+const crash = async (child: ChildProcess): Promise<void> => {
+  const pid = child.pid;
+  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGSTOP');
+  for (const backend of childrenOf(pid)) {
+    try {
+      process.kill(backend, 'SIGKILL');
+    } catch {
+      // exited meanwhile
+    }
+  }
+  child.kill('SIGKILL');
+  await exited(child);
 };
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -198,9 +260,7 @@ export const startPostgresServer = async (): Promise<PostgresTestServer> => {
       dataDir,
       pid: () => (child?.exitCode === null && child.signalCode === null ? child.pid : undefined),
       kill: async () => {
-        if (child === undefined) return;
-        child.kill('SIGKILL');
-        await exited(child);
+        if (child !== undefined) await crash(child);
       },
       halt: async () => {
         if (child === undefined) return;
@@ -211,8 +271,8 @@ export const startPostgresServer = async (): Promise<PostgresTestServer> => {
       },
       restart: async () => {
         if (child !== undefined) await server.kill();
-        // After SIGKILL the old backends notice their postmaster is gone and exit; until they
-        // have, the shared memory is still attached and a new postmaster refuses to start.
+        // Until the old backends have exited, the shared memory is still attached and a new
+        // postmaster refuses to start: try again for a while.
         const deadline = Date.now() + 20_000;
         for (;;) {
           try {
