@@ -1,12 +1,6 @@
-import { either as E } from 'fp-ts';
-import {
-  fromDict,
-  type LoadedSession,
-  MemoryDecodeError,
-  type MemoryState,
-  SessionCorruptError,
-} from 'conversation-memory';
+import type { LoadedSession } from 'conversation-memory';
 import { describeValue, sessionKeyOf } from 'conversation-memory/store-kit';
+import { type DecodedMemory, loadedFromColumns, readMemoryText } from '../memoryColumn';
 import type { PostgresRow } from './connection';
 
 /**
@@ -124,27 +118,6 @@ export const readSessionRowMeta = (
 };
 
 /**
- * What decoding `memory_json` gave: the state, or the problems (each naming its path inside the
- * column); `kind: 'tokenizer'` when the data is sound but names a tokenizer that cannot count in
- * this process (not a corrupt row).
- *
- * @example
- * ```ts
- * const decoded: DecodedMemory = { state };
- * ```
- */
-export type DecodedMemory =
-  | { readonly state: MemoryState }
-  | {
-      readonly problems: readonly string[];
-      readonly kind: 'data' | 'tokenizer';
-      readonly cause: unknown;
-    };
-
-const inColumn = (problem: string): string =>
-  problem.startsWith('(root)') ? `memory_json${problem.slice(6)}` : `memory_json.${problem}`;
-
-/**
  * Decodes `memory_json` (the `toDict` JSON) with `fromDict`; with `'heuristic'` it only checks it
  * cheaply (no real token counting), as `list` and `search` do.
  *
@@ -153,29 +126,8 @@ const inColumn = (problem: string): string =>
  * readMemoryJson('{"max_messages": 0}'); // { problems: ['memory_json.max_messages: …'], kind: 'data', … }
  * ```
  */
-export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
-  if (typeof text !== 'string') {
-    return {
-      problems: [`memory_json: expected JSON text, got ${describeValue(text)}`],
-      kind: 'data',
-      cause: undefined,
-    };
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { problems: [`memory_json: not valid JSON (${reason})`], kind: 'data', cause: error };
-  }
-  const decoded = fromDict(parsed, tokenizer === undefined ? undefined : { tokenizer });
-  if (E.isRight(decoded)) return { state: decoded.right };
-  return {
-    problems: decoded.left.problems.map(inColumn),
-    kind: decoded.left.kind === 'tokenizer' ? 'tokenizer' : 'data',
-    cause: decoded.left,
-  };
-};
+export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory =>
+  readMemoryText(text, describeValue, tokenizer);
 
 /**
  * A row as `load` returns it, or the error it is: `SessionCorruptError` listing every problem
@@ -192,25 +144,10 @@ export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedM
  * ```
  */
 export const loadedFromRow = (row: PostgresRow, api: string, location: string): LoadedSession => {
-  const meta = readSessionRowMeta(row);
-  const memory = readMemoryJson(row['memory_json']);
-  if ('meta' in meta && 'state' in memory) {
-    return Object.freeze({
-      state: memory.state,
-      revision: meta.meta.revision,
-      createdAt: meta.meta.createdAt,
-      updatedAt: meta.meta.updatedAt,
-    });
-  }
-  if ('meta' in meta && 'problems' in memory && memory.kind === 'tokenizer') {
-    throw new MemoryDecodeError(api, memory.problems, { kind: 'tokenizer' });
-  }
   const key = row['session_key'];
-  const problems = [
-    ...('problems' in meta ? meta.problems : []),
-    ...('problems' in memory ? memory.problems : []),
-  ];
-  throw new SessionCorruptError(api, typeof key === 'string' ? key : '', location, problems, {
-    cause: 'cause' in memory ? memory.cause : undefined,
+  return loadedFromColumns(readSessionRowMeta(row), readMemoryJson(row['memory_json']), {
+    api,
+    key: typeof key === 'string' ? key : '',
+    location,
   });
 };
