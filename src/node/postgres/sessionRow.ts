@@ -1,7 +1,8 @@
 import type { LoadedSession } from 'conversation-memory';
-import { describeValue, sessionKeyOf } from 'conversation-memory/store-kit';
+import { describeValue } from 'conversation-memory/store-kit';
 import { type DecodedMemory, loadedFromColumns, readMemoryText } from '../memoryColumn';
 import type { PostgresRow } from './connection';
+import { readRowAddress } from './rowAddress';
 
 /**
  * Decoding the rows of the `sessions` table. Every column comes as the server's text (or `null`)
@@ -41,33 +42,6 @@ const secondsOf = (text: unknown): number | undefined => {
 };
 
 /**
- * The session a row is about, when its `session_key`, `session_id` and `namespace` agree (the key
- * is the kit's storage key of the pair); `undefined` otherwise.
- *
- * @example
- * ```ts
- * readRowAddress({ session_key: 'u1:s1', session_id: 's1', namespace: 'u1' }); // { key: 'u1:s1', id: 's1', namespace: 'u1' }
- * ```
- */
-export const readRowAddress = (
-  row: PostgresRow,
-):
-  | { readonly key: string; readonly id: string; readonly namespace: string | undefined }
-  | undefined => {
-  const key = row['session_key'];
-  const id = row['session_id'];
-  const namespace = row['namespace'];
-  if (typeof key !== 'string' || typeof id !== 'string') return undefined;
-  if (namespace !== null && typeof namespace !== 'string') return undefined;
-  try {
-    const where = sessionKeyOf(id, { namespace: namespace ?? undefined });
-    return where.key === key ? { key, id, namespace: where.namespace } : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
  * Checks the columns of a row beside `memory_json` (`revision` an integer ≥ 1, `message_count` ≥
  * 0, the timestamps finite Unix seconds, `session_id` and `namespace` those of `session_key`);
  * each problem names its column.
@@ -99,7 +73,7 @@ export const readSessionRowMeta = (
     problems.push(`created_at: expected Unix seconds, got ${got('created_at')}`);
   if (updatedAt === undefined)
     problems.push(`updated_at: expected Unix seconds, got ${got('updated_at')}`);
-  const address = readRowAddress(row);
+  const address = readRowAddress(row['session_key'], row['session_id'], row['namespace']);
   if (address === undefined) {
     problems.push(
       `session_id, namespace: ${got('session_id')} and ${got('namespace')} are not the session of key ${describeValue(key)}`,
