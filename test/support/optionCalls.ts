@@ -675,25 +675,29 @@ const sqliteConstructed = <S extends { close(): Promise<void> }>(
   };
 };
 
+/** A server store's constructor, its options' placeholders filled with `values`. */
+const serverConstructed =
+  (values: (places: Places) => Readonly<Record<string, unknown>>) =>
+  <S extends { close(): Promise<void> }>(
+    places: Places,
+    Store: new (options: never) => S,
+    use: (store: S) => Promise<unknown>,
+  ): Subject => ({
+    ...constructed((o) => new Store(o as never), use as (store: never) => Promise<unknown>),
+    fill: placed(values(places)),
+  });
+
 /** A Redis store's constructor, on a fresh prefix of the test file's server. */
-const redisConstructed = <S extends { close(): Promise<void> }>(
-  places: Places,
-  Store: new (options: never) => S,
-  use: (store: S) => Promise<unknown>,
-): Subject => ({
-  ...constructed((o) => new Store(o as never), use as (store: never) => Promise<unknown>),
-  fill: placed({ url: places.redisUrl(), prefix: places.prefix() }),
-});
+const redisConstructed = serverConstructed((places) => ({
+  url: places.redisUrl(),
+  prefix: places.prefix(),
+}));
 
 /** A PostgreSQL store's constructor, on a fresh schema of the test file's server. */
-const postgresConstructed = <S extends { close(): Promise<void> }>(
-  places: Places,
-  Store: new (options: never) => S,
-  use: (store: S) => Promise<unknown>,
-): Subject => ({
-  ...constructed((o) => new Store(o as never), use as (store: never) => Promise<unknown>),
-  fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
-});
+const postgresConstructed = serverConstructed((places) => ({
+  connectionString: places.postgresUrl(),
+  schema: places.schema(),
+}));
 
 // --- Everything else -------------------------------------------------------------------------
 
