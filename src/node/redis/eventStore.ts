@@ -298,6 +298,7 @@ export class RedisEventStore implements EventStore {
       {
         connection: this.#connection.dedicated(api),
         name: this.#layout.stream(key),
+        meta: this.#layout.meta(key),
         key,
         location: `redis:${this.#layout.stream(key)}`,
         api,

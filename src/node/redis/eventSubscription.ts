@@ -1,5 +1,6 @@
 import {
   EventCorruptError,
+  EventPrunedError,
   MemoryArgumentError,
   type StoredAction,
   type StreamOptions,
@@ -83,6 +84,8 @@ export interface FollowedStream {
   readonly connection: RedisConnection;
   /** The Redis Stream's name. */
   readonly name: string;
+  /** The stream's meta hash (its config, and `first` once pruned), in the stream's slot. */
+  readonly meta: string;
   /** The stream's key (`ns:id`), for errors. */
   readonly key: string;
   readonly location: string;
@@ -108,7 +111,7 @@ export const followRedisStream = (
   listener: StreamListener,
   onError: SubscribeOptions['onError'],
 ): Unsubscribe => {
-  const { connection, name, key, location, api } = followed;
+  const { connection, name, meta, key, location, api } = followed;
   const blockMs = String(Math.max(1, Math.min(2_000, Math.floor(connection.timeoutMs / 2))));
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -131,6 +134,22 @@ export const followRedisStream = (
     new EventCorruptError(api, key, version, location, [problem]);
 
   const route = { key: name };
+  /**
+   * Why the entry after `version - 1` is not `version`: the stream was pruned past it
+   * (`EventPrunedError`, its meta's `first` is above `version`), or it is damaged.
+   */
+  const skipped = async (version: number, id: string | undefined): Promise<Error> => {
+    let first: number | undefined;
+    try {
+      first = Number(redisText(await connection.send(['HGET', meta, 'first'], api, route)));
+    } catch (error) {
+      return error instanceof Error ? error : corrupt(version, String(error));
+    }
+    if (Number.isSafeInteger(first) && (first as number) > version) {
+      return new EventPrunedError(api, key, version, first as number);
+    }
+    return corrupt(version, `entry id: expected ${version}-0, got ${String(id)}`);
+  };
   /** Whether the stream still holds `json` at `version` (see the rollback check below). */
   const holds = async (version: number, json: string): Promise<boolean> => {
     const reply = await connection.send(
@@ -179,7 +198,7 @@ export const followRedisStream = (
         if (stopped) break;
         const id = Array.isArray(raw) ? redisText(raw[0]) : undefined;
         if (id !== `${last + 1}-0`) {
-          report(corrupt(last + 1, `entry id: expected ${last + 1}-0, got ${String(id)}`));
+          report(await skipped(last + 1, id));
           stopped = true;
           break;
         }
