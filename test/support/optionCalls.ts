@@ -427,66 +427,29 @@ const eventMethodCalls = storeMethodCalls(eventStores, eventWorld, [
   byNamespace('delete', (w, o) => w.store.delete('s', o)),
 ]);
 
-const subscribeCall: OptionCall = {
-  call: 'RedisEventStore.subscribe',
-  api: 'RedisEventStore.subscribe',
-  error: MemoryArgumentError,
-  options: { namespace: 'n', onError: () => undefined },
-  typo: {
-    options: { onerror: () => undefined },
-    message: 'RedisEventStore.subscribe: options.onerror is not an option (did you mean onError?)',
-  },
-  open: async (places) => {
-    const w = await eventWorld(eventStores['RedisEventStore'] as never, places);
-    const store = w.store as RedisEventStore;
-    return {
-      run: async (options) => {
-        const seen: number[] = [];
-        const stop = store.subscribe(
-          's',
-          0,
-          ({ version }) => void seen.push(version),
-          options as never,
-        );
-        await stop();
-        return 'subscribed';
-      },
-      contents: w.contents,
-      close: w.close,
-    };
-  },
-};
+/** The event stores with `subscribe` (not a method of `EventStore`). */
+const subscribable = (names: readonly string[]) =>
+  Object.fromEntries(Object.entries(eventStores).filter(([name]) => names.includes(name)));
 
-const postgresSubscribeCall: OptionCall = {
-  call: 'PostgresEventStore.subscribe',
-  api: 'PostgresEventStore.subscribe',
-  error: MemoryArgumentError,
-  options: { namespace: 'n', onError: () => undefined },
-  typo: {
-    options: { onerror: () => undefined },
-    message:
-      'PostgresEventStore.subscribe: options.onerror is not an option (did you mean onError?)',
-  },
-  open: async (places) => {
-    const w = await eventWorld(eventStores['PostgresEventStore'] as never, places);
-    const store = w.store as PostgresEventStore;
-    return {
-      run: async (options) => {
+const subscribeCalls = storeMethodCalls(
+  subscribable(['RedisEventStore', 'PostgresEventStore']),
+  eventWorld,
+  [
+    [
+      'subscribe',
+      { namespace: 'n', onError: () => undefined },
+      { onerror: () => undefined },
+      'onError',
+      async (w, o) => {
+        const store = w.store as RedisEventStore | PostgresEventStore;
         const seen: number[] = [];
-        const stop = store.subscribe(
-          's',
-          0,
-          ({ version }) => void seen.push(version),
-          options as never,
-        );
+        const stop = store.subscribe('s', 0, ({ version }) => void seen.push(version), o);
         await stop();
         return 'subscribed';
       },
-      contents: w.contents,
-      close: w.close,
-    };
-  },
-};
+    ],
+  ],
+);
 
 // --- The constructors of the stores ----------------------------------------------------------
 
@@ -666,13 +629,7 @@ const storeConstructors = (): OptionCall[] => [
       message:
         'PostgresEventStore: options.snapshot_every is not an option (did you mean snapshotEvery?)',
     },
-    open: (places) => ({
-      ...constructed(
-        (o) => new PostgresEventStore(o as never),
-        (store: PostgresEventStore) => store.streams(),
-      ),
-      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
-    }),
+    open: (places) => postgresConstructed(places, PostgresEventStore, (store) => store.streams()),
   },
   {
     call: 'new PostgresKnowledgeStore',
@@ -683,13 +640,7 @@ const storeConstructors = (): OptionCall[] => [
       options: { connectionString: '(per world)', schem: 'x' },
       message: 'PostgresKnowledgeStore: options.schem is not an option (did you mean schema?)',
     },
-    open: (places) => ({
-      ...constructed(
-        (o) => new PostgresKnowledgeStore(o as never),
-        (store: PostgresKnowledgeStore) => store.list(),
-      ),
-      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
-    }),
+    open: (places) => postgresConstructed(places, PostgresKnowledgeStore, (store) => store.list()),
   },
   {
     call: 'new PostgresSessionStore',
@@ -705,13 +656,8 @@ const storeConstructors = (): OptionCall[] => [
       options: { connectionString: '(per world)', ttl: 60 },
       message: 'PostgresSessionStore: options.ttl is not an option (did you mean defaultTtl?)',
     },
-    open: (places) => ({
-      ...constructed(
-        (o) => new PostgresSessionStore(o as never),
-        (store: PostgresSessionStore) => store.exists('s'),
-      ),
-      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
-    }),
+    open: (places) =>
+      postgresConstructed(places, PostgresSessionStore, (store) => store.exists('s')),
   },
 ];
 
@@ -729,15 +675,29 @@ const sqliteConstructed = <S extends { close(): Promise<void> }>(
   };
 };
 
+/** A server store's constructor, its options' placeholders filled with `values`. */
+const serverConstructed =
+  (values: (places: Places) => Readonly<Record<string, unknown>>) =>
+  <S extends { close(): Promise<void> }>(
+    places: Places,
+    Store: new (options: never) => S,
+    use: (store: S) => Promise<unknown>,
+  ): Subject => ({
+    ...constructed((o) => new Store(o as never), use as (store: never) => Promise<unknown>),
+    fill: placed(values(places)),
+  });
+
 /** A Redis store's constructor, on a fresh prefix of the test file's server. */
-const redisConstructed = <S extends { close(): Promise<void> }>(
-  places: Places,
-  Store: new (options: never) => S,
-  use: (store: S) => Promise<unknown>,
-): Subject => ({
-  ...constructed((o) => new Store(o as never), use as (store: never) => Promise<unknown>),
-  fill: placed({ url: places.redisUrl(), prefix: places.prefix() }),
-});
+const redisConstructed = serverConstructed((places) => ({
+  url: places.redisUrl(),
+  prefix: places.prefix(),
+}));
+
+/** A PostgreSQL store's constructor, on a fresh schema of the test file's server. */
+const postgresConstructed = serverConstructed((places) => ({
+  connectionString: places.postgresUrl(),
+  schema: places.schema(),
+}));
 
 // --- Everything else -------------------------------------------------------------------------
 
@@ -1438,6 +1398,5 @@ export const optionCalls = (): readonly OptionCall[] => [
   ...sessionMethodCalls,
   ...knowledgeMethodCalls,
   ...eventMethodCalls,
-  subscribeCall,
-  postgresSubscribeCall,
+  ...subscribeCalls,
 ];

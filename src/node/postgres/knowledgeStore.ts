@@ -31,7 +31,7 @@ import {
   knowledgeStatements,
 } from './knowledgeStatements';
 import { type PostgresKnowledgeStoreOptions, readKnowledgeStoreOptions } from './options';
-import { readRowAddress } from './sessionRow';
+import { readRowAddress } from './rowAddress';
 import { StoreCalls } from '../storeCalls';
 
 export type { PostgresKnowledgeStoreOptions } from './options';
@@ -46,13 +46,9 @@ const revisionOf = (value: unknown): number | undefined => {
   return Number.isSafeInteger(revision) && revision >= 1 ? revision : undefined;
 };
 
-/** A knowledge row's session-key columns under the names the session rows use. */
+/** A knowledge row's address, when its key, id and namespace columns agree. */
 const addressOf = (row: PostgresRow) =>
-  readRowAddress({
-    session_key: row['record_key'],
-    session_id: row['record_id'],
-    namespace: row['namespace'],
-  });
+  readRowAddress(row['record_key'], row['record_id'], row['namespace']);
 
 /**
  * A {@link KnowledgeStore} on PostgreSQL (node-postgres `pg` 8.11 or later 8.x, an optional peer
