@@ -425,6 +425,7 @@ const eventMethodCalls = storeMethodCalls(eventStores, eventWorld, [
   ],
   byNamespace('streams', (w, o) => w.store.streams(o)),
   byNamespace('delete', (w, o) => w.store.delete('s', o)),
+  ['prune', { namespace: 'n', before: 2 }, { befor: 2 }, 'before', (w, o) => w.store.prune('s', o)],
 ]);
 
 /** The event stores with `subscribe` (not a method of `EventStore`). */
@@ -473,7 +474,7 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new InMemoryEventStore',
     api: 'InMemoryEventStore',
     error: MemoryArgumentError,
-    options: { snapshotEvery: 8 },
+    options: { snapshotEvery: 8, defaultTtl: 60, now: () => 1_000 },
     typo: {
       options: { snapshot_every: 8 },
       message:
@@ -489,8 +490,11 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new InMemoryKnowledgeStore',
     api: 'InMemoryKnowledgeStore',
     error: MemoryArgumentError,
-    options: {},
-    typo: { options: { ttl: 60 }, message: 'InMemoryKnowledgeStore: options.ttl is not an option' },
+    options: { defaultTtl: 60, now: () => 1_000 },
+    typo: {
+      options: { ttl: 60 },
+      message: 'InMemoryKnowledgeStore: options.ttl is not an option (did you mean defaultTtl?)',
+    },
     open: () =>
       constructed(
         (o) => new InMemoryKnowledgeStore(o as never),
