@@ -1,5 +1,6 @@
 import {
   isConversationMemoryError,
+  type RemovedCount,
   type LoadedSession,
   MemoryArgumentError,
   type MemoryState,
@@ -19,6 +20,7 @@ import {
   expectedRevisionOf,
   isSessionExpired,
   namespaceOf,
+  namespaceToDeleteOf,
   searchLimitOf,
   searchTerms,
   sessionAddressOf,
@@ -32,6 +34,12 @@ import { type PostgresSessionStoreOptions, readSessionStoreOptions } from './opt
 import { loadedFromRow, readMemoryJson, readSessionRowMeta } from './sessionRow';
 import { type SessionContent, savePostgresRow } from './sessionSave';
 import { searchSessions, sessionSearchText } from './sessionSearch';
+import {
+  deleteRowNamespace,
+  type RowRetentionStatements,
+  rowRetentionStatements,
+  sweepRows,
+} from './rowRetention';
 import { SESSION_SCHEMA, type SessionStatements, sessionStatements } from './sessionStatements';
 import { StoreCalls } from '../storeCalls';
 
@@ -82,6 +90,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly schema: string;
   readonly #connection: PostgresConnection;
   readonly #sql: SessionStatements;
+  readonly #retention: RowRetentionStatements;
   readonly #ttl: number | undefined;
   readonly #clock: () => number;
   /** The closed-store guard and each call's name (failures are already ours: `postgresFailure`). */
@@ -92,6 +101,11 @@ export class PostgresSessionStore implements SessionStore {
     this.#connection = new PostgresConnection(settings, API);
     this.schema = settings.schema;
     this.#sql = sessionStatements(this.#connection.quotedSchema);
+    this.#retention = rowRetentionStatements(this.#connection.quotedSchema, {
+      table: 'sessions',
+      key: 'session_key',
+      aside: 'sessions_corrupt',
+    });
     this.#ttl = settings.ttl;
     this.#clock = settings.now;
   }
@@ -248,6 +262,54 @@ export class PostgresSessionStore implements SessionStore {
     await this.#ready(call);
     const search = { terms, limit, namespace, now: this.#clock(), ttl: this.#ttl };
     return searchSessions(this.#connection, this.#sql, search, call.api);
+  }
+
+  /**
+   * Removes the expired sessions (more than `defaultTtl` seconds since their last save), at most
+   * `SWEEP_BATCH` rows a transaction, and resolves to how many; `{ removed: 0 }` without a TTL.
+   *
+   * @example
+   * ```ts
+   * const { removed } = await store.sweep(); // from a cron job
+   * ```
+   */
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) => {
+      await this.#ready(call);
+      const removed = await sweepRows(
+        this.#connection,
+        this.#retention,
+        call.api,
+        this.#ttl,
+        this.#clock(),
+      );
+      return Object.freeze({ removed });
+    });
+  }
+
+  /**
+   * Removes every session of `namespace` (expired and damaged ones too) and the copies of them
+   * kept in `sessions_corrupt`, at most `SWEEP_BATCH` rows a transaction, and nothing else;
+   * resolves to how many sessions.
+   *
+   * @throws MemoryArgumentError or SessionIdError for a missing or invalid namespace
+   * @example
+   * ```ts
+   * const { removed } = await store.deleteNamespace('tenant-42');
+   * ```
+   */
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      await this.#ready(call);
+      const removed = await deleteRowNamespace(
+        this.#connection,
+        this.#retention,
+        call.api,
+        checked,
+      );
+      return Object.freeze({ removed });
+    });
   }
 
   /**
