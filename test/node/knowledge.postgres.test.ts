@@ -27,8 +27,8 @@ afterAll(async () => {
 const schemaOf = (store: KnowledgeStore): string => (store as PostgresKnowledgeStore).schema;
 
 knowledgeStoreConformance('PostgresKnowledgeStore', {
-  make: async () =>
-    new PostgresKnowledgeStore({ pool: admin, schema: `cm_knowledge_${++counter}` }),
+  make: async (options) =>
+    new PostgresKnowledgeStore({ pool: admin, schema: `cm_knowledge_${++counter}`, ...options }),
   sibling: async (store) =>
     new PostgresKnowledgeStore({ connectionString: server.url, schema: schemaOf(store) }),
   corrupt: async (store, key, how) => {
