@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import {
   type AppendOptions,
   type AppendResult,
+  EventPrunedError,
   type EventStore,
   type LoadedStream,
   type LoadOptions,
   type MemoryAction,
+  type PruneOptions,
   type ReadOptions,
+  type RemovedCount,
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
@@ -17,7 +20,10 @@ import {
   checkAtVersion,
   checkEventOptions,
   compareCodePoints,
+  isSessionExpired,
   namespaceOf,
+  namespaceToDeleteOf,
+  pruneOptionsOf,
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
@@ -26,6 +32,13 @@ import {
 import { naming, withId } from '../environmentFailure';
 import { PostgresConnection, type PostgresSend } from './connection';
 import { appendToStream, type PostgresAppendContext } from './eventAppend';
+import { type PruneContext, pruneStatements, pruneStream } from './eventPrune';
+import {
+  deleteStreamNamespace,
+  type EventRetentionStatements,
+  eventRetentionStatements,
+  sweepStreams,
+} from './eventRetention';
 import { EVENT_SCHEMA, type EventStatements, eventStatements } from './eventStatements';
 import {
   actionPages,
@@ -87,7 +100,11 @@ export class PostgresEventStore implements EventStore {
   readonly schema: string;
   readonly #connection: PostgresConnection;
   readonly #sql: EventStatements;
+  readonly #retention: EventRetentionStatements;
+  readonly #prune: PruneContext;
   readonly #snapshotEvery: number;
+  readonly #ttl: number | undefined;
+  readonly #clock: () => number;
   readonly #location: string;
   readonly #channel: string;
   readonly #subscriptions = new Set<() => Promise<void>>();
@@ -99,7 +116,17 @@ export class PostgresEventStore implements EventStore {
     this.#connection = new PostgresConnection(settings, API);
     this.schema = settings.schema;
     this.#sql = eventStatements(this.#connection.quotedSchema);
+    this.#retention = eventRetentionStatements(this.#connection.quotedSchema);
     this.#snapshotEvery = settings.snapshotEvery;
+    this.#ttl = settings.ttl;
+    this.#clock = settings.now;
+    this.#prune = {
+      connection: this.#connection,
+      sql: pruneStatements(this.#connection.quotedSchema),
+      head: async (key) => this.#head(this.#send(`${API}.prune`), `${API}.prune`, key),
+      stateAt: async (key, version) => this.#loadAt(`${API}.prune`, key, version),
+      expired: (updatedAt) => this.#expired(updatedAt === null ? Number.NaN : Number(updatedAt)),
+    };
     this.#location = `postgres:${settings.schema}.event_actions`;
     this.#channel = `cm_events_${digestOf(settings.schema).slice(0, 24)}`;
   }
@@ -113,11 +140,18 @@ export class PostgresEventStore implements EventStore {
     return { api, key, location: this.#location };
   }
 
-  /** The stream's head, `undefined` when absent; a head that does not decode rejects. */
+  /** Whether a stream last appended to at `updatedAt` has expired (`NaN`: unknown, never). */
+  #expired(updatedAt: number | undefined): boolean {
+    const at = updatedAt ?? Number.NaN;
+    return Number.isFinite(at) && isSessionExpired(at, this.#ttl, this.#clock());
+  }
+
+  /** The stream's head, `undefined` when absent or expired; a head that does not decode rejects. */
   async #head(send: PostgresSend, api: string, key: string): Promise<StreamHead | undefined> {
     const [row] = await send(this.#sql.head, [key]);
     if (row === undefined) return undefined;
     const read = readStreamHead(row);
+    if ('head' in read && this.#expired(read.head.updatedAt)) return undefined;
     if ('problem' in read) throw headError(read, this.#place(api, key));
     return read.head;
   }
@@ -136,6 +170,9 @@ export class PostgresEventStore implements EventStore {
         if (head === undefined) return undefined;
         const target = version ?? head.version;
         if (target > head.version) return { head, target, state: undefined };
+        if (head.first > 1 && target < head.first) {
+          throw new EventPrunedError(api, key, target, head.first);
+        }
         const place = this.#place(api, key);
         const problem = headProblem(head, target);
         if (problem !== undefined) throw headError(problem, place);
@@ -161,6 +198,8 @@ export class PostgresEventStore implements EventStore {
         connection: this.#connection,
         sql: this.#sql,
         snapshotEvery: this.#snapshotEvery,
+        ttl: this.#ttl,
+        now: this.#clock,
         channel: this.#channel,
         digest: digestOf,
         location: this.#location,
@@ -184,6 +223,7 @@ export class PostgresEventStore implements EventStore {
     const send = this.#send(api);
     const head = await this.#head(send, api, key);
     if (head === undefined) return;
+    if (from < head.first) throw new EventPrunedError(api, key, from, head.first);
     const place = this.#place(api, key);
     const past = headProblem({ ...head, damagedAt: undefined });
     if (past !== undefined && past.at > head.version) throw headError(past, place);
@@ -191,9 +231,11 @@ export class PostgresEventStore implements EventStore {
     try {
       yield* actionPages(send, this.#sql, head.id, from, last, place);
     } catch (error) {
-      // A stream deleted (or replaced) while it was read is absent now, not damaged.
+      // A stream deleted (or replaced) while it was read is absent now, not damaged; one pruned
+      // while it was read says so.
       const now = await this.#head(send, api, key).catch(() => head);
       if (now?.id !== head.id) return;
+      if (now.first > head.first) throw new EventPrunedError(api, key, from, now.first);
       throw error;
     }
   }
@@ -234,23 +276,22 @@ export class PostgresEventStore implements EventStore {
       call.api,
     );
     await this.#ready(call);
-    const rows = await this.#connection.query(call.api, false, this.#sql.list, [namespace ?? null]);
+    const rows = await this.#connection.query(call.api, false, this.#sql.list, [
+      namespace ?? null,
+      this.#clock(),
+      this.#ttl ?? null,
+    ]);
     const found: StreamInfo[] = [];
     for (const row of rows) {
       const read = readStreamHead(row);
       // A damaged stream is left out, as `load` rejects it.
       if ('problem' in read || headProblem(read.head) !== undefined) continue;
-      const { key, version, createdAt } = read.head;
+      const { key, version, createdAt, first } = read.head;
       const address = sessionAddressOf(key);
       if (namespace !== undefined && address.namespace !== namespace) continue;
-      found.push(
-        Object.freeze({
-          streamId: namespace === undefined ? key : address.id,
-          ...address,
-          version,
-          createdAt,
-        }),
-      );
+      const streamId = namespace === undefined ? key : address.id;
+      const info = { streamId, ...address, version, createdAt };
+      found.push(Object.freeze(first > 1 ? { ...info, prunedBefore: first } : info));
     }
     return Object.freeze(found.sort((a, b) => compareCodePoints(a.streamId, b.streamId)));
   }
@@ -261,8 +302,74 @@ export class PostgresEventStore implements EventStore {
       checkEventOptions(options, 'delete', call.api);
       const { key } = sessionKeyOf(streamId, options, call.api);
       await this.#ready(call);
-      const [row] = await this.#connection.query(call.api, true, this.#sql.delete, [key]);
+      const [row] = await this.#connection.query(call.api, true, this.#sql.delete, [
+        key,
+        this.#clock(),
+        this.#ttl ?? null,
+      ]);
       return Number(row?.['n']) > 0;
+    });
+  }
+
+  /**
+   * Replaces the actions of versions below `before` by a snapshot of the state at `before`, in one
+   * transaction holding the stream's row: reads and loads from `before` on are unchanged, below it
+   * they reject with `EventPrunedError`, and `streams()` reports `prunedBefore`.
+   *
+   * @returns how many actions were removed (0 when pruned that far already)
+   * @throws MemoryArgumentError for bad options, an absent stream or `before` past its version
+   * @example
+   * ```ts
+   * await store.prune('thread-7', { before: loaded.version, namespace: 'user-42' });
+   * ```
+   */
+  async prune(streamId: string, options: PruneOptions): Promise<RemovedCount> {
+    return naming(streamId, async () => {
+      const call = this.#calls.open('prune');
+      const { before, namespace } = pruneOptionsOf(options, call.api);
+      const { key } = sessionKeyOf(streamId, { namespace }, call.api);
+      await this.#ready(call);
+      return Object.freeze({ removed: await pruneStream(this.#prune, call.api, key, before) });
+    });
+  }
+
+  /**
+   * Removes the streams more than `defaultTtl` seconds after their last append (with their
+   * actions and snapshots), at most `SWEEP_BATCH` rows a transaction, and what is left of any
+   * removal cut short; resolves to how many streams.
+   *
+   * @example
+   * ```ts
+   * const { removed } = await store.sweep(); // from a cron job
+   * ```
+   */
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) => {
+      await this.#ready(call);
+      const now = this.#clock();
+      const { api } = call;
+      const removed = await sweepStreams(this.#connection, this.#retention, api, this.#ttl, now);
+      return Object.freeze({ removed });
+    });
+  }
+
+  /**
+   * Removes every stream of `namespace` (expired, pruned and damaged ones too) with its actions and
+   * snapshots, and nothing else, at most `SWEEP_BATCH` rows a transaction; resolves to how many
+   * streams.
+   *
+   * @example
+   * ```ts
+   * const { removed } = await store.deleteNamespace('tenant-42');
+   * ```
+   */
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      await this.#ready(call);
+      const { api } = call;
+      const removed = await deleteStreamNamespace(this.#connection, this.#retention, api, checked);
+      return Object.freeze({ removed });
     });
   }
 
