@@ -1,7 +1,7 @@
-import { EventPrunedError, type MemoryConfig, type MemoryState } from 'conversation-memory';
+import { EventPrunedError } from 'conversation-memory';
 import { checkPruneBefore, encodeSnapshotJson } from 'conversation-memory/store-kit';
 import type { PostgresConnection } from './connection';
-import type { StreamHead } from './eventStreams';
+import type { StreamReader } from './eventReader';
 
 /**
  * The event store's `prune(streamId, { before })`: the state at `before` is computed in one
@@ -45,31 +45,18 @@ export const pruneStatements = (s: string) =>
 export type PruneStatements = ReturnType<typeof pruneStatements>;
 
 /**
- * What a prune needs from its store: the connection, the statements, the live head of a stream
- * (`undefined` when absent or expired), the state of a stream at a version in one consistent read
- * (as `load` computes it), and whether a row's `updated_at` has expired.
+ * What a prune needs from its store: the connection, the statements, and its stream reader (the
+ * live head, the state at a version as `load` computes it, and whether a row has expired).
  *
  * @example
  * ```ts
- * const context: PruneContext = { connection, sql, head, stateAt, expired };
+ * const context: PruneContext = { connection, sql: pruneStatements(schema), reader };
  * ```
  */
 export interface PruneContext {
   readonly connection: PostgresConnection;
   readonly sql: PruneStatements;
-  readonly head: (key: string) => Promise<StreamHead | undefined>;
-  readonly stateAt: (
-    key: string,
-    version: number,
-  ) => Promise<
-    | {
-        readonly head: StreamHead;
-        readonly state: MemoryState | undefined;
-        readonly config?: MemoryConfig | undefined;
-      }
-    | undefined
-  >;
-  readonly expired: (updatedAt: unknown) => boolean;
+  readonly reader: StreamReader;
 }
 
 /**
@@ -89,12 +76,13 @@ export const pruneStream = async (
   key: string,
   before: number,
 ): Promise<number> => {
-  const head = await context.head(key);
+  const { reader, sql } = context;
+  const head = await reader.head(reader.send(api), api, key);
   checkPruneBefore(key, before, head?.version ?? 0, api);
   if (head === undefined || before <= head.first) return 0;
   let found;
   try {
-    found = await context.stateAt(key, before);
+    found = await reader.loadAt(api, key, before);
   } catch (error) {
     // Pruned at or past `before` since the head was read: nothing is left to cut.
     if (error instanceof EventPrunedError && error.firstVersion >= before) return 0;
@@ -104,11 +92,10 @@ export const pruneStream = async (
   const { state, config } = found ?? {};
   if (state === undefined || config === undefined) return 0; // refused above
   const json = encodeSnapshotJson(state, { stream: key, version: before, config });
-  const { sql } = context;
   return context.connection.transaction(api, true, async (send) => {
     const [row] = await send(sql.hold, [key]);
     // Deleted, expired, or deleted and made again since it was read: not this stream.
-    if (row === undefined || row['id'] !== head.id || context.expired(row['updated_at'])) {
+    if (row === undefined || row['id'] !== head.id || reader.expired(row['updated_at'])) {
       checkPruneBefore(key, before, 0, api);
     }
     if (before <= Number(row?.['first_version'])) return 0;

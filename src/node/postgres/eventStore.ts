@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   type AppendOptions,
   type AppendResult,
-  EventPrunedError,
   type EventStore,
   type LoadedStream,
   type LoadOptions,
@@ -20,7 +19,6 @@ import {
   checkAtVersion,
   checkEventOptions,
   compareCodePoints,
-  isSessionExpired,
   namespaceOf,
   namespaceToDeleteOf,
   pruneOptionsOf,
@@ -30,7 +28,7 @@ import {
   type StoreCall,
 } from 'conversation-memory/store-kit';
 import { naming, withId } from '../environmentFailure';
-import { PostgresConnection, type PostgresSend } from './connection';
+import { PostgresConnection } from './connection';
 import { appendToStream, type PostgresAppendContext } from './eventAppend';
 import { type PruneContext, pruneStatements, pruneStream } from './eventPrune';
 import {
@@ -40,16 +38,8 @@ import {
   sweepStreams,
 } from './eventRetention';
 import { EVENT_SCHEMA, type EventStatements, eventStatements } from './eventStatements';
-import {
-  actionPages,
-  configOf,
-  headError,
-  headProblem,
-  readStreamHead,
-  type StreamHead,
-  type StreamPlace,
-  stateAt,
-} from './eventStreams';
+import { StreamReader } from './eventReader';
+import { headProblem, readStreamHead } from './eventStreams';
 import {
   checkSubscribe,
   followPostgresStream,
@@ -69,7 +59,8 @@ const digestOf = (text: string): string => createHash('sha256').update(text).dig
 /**
  * An {@link EventStore} on PostgreSQL (node-postgres `pg` 8.11 or later 8.x, an optional peer
  * loaded only when the store makes its own pool), shared by any number of processes. Options as
- * on `PostgresSessionStore` (`pool` or `connectionString`, `schema`) plus `snapshotEvery`.
+ * on `PostgresSessionStore` (`pool` or `connectionString`, `schema`, `defaultTtl`, `now`) plus
+ * `snapshotEvery`.
  *
  * Three tables (see `eventStatements.ts`): `event_streams` (a never-reused id per stream, its
  * config, creation time and version), `event_actions` (primary key `(stream, version)`) and
@@ -82,6 +73,13 @@ const digestOf = (text: string): string => createHash('sha256').update(text).dig
  * one past its version is an `EventCorruptError` for `append`, `read` and `load`, and left out by
  * `streams()`; a snapshot that does not decode or is bound to another stream or version is passed
  * over. `subscribe` follows a stream with `LISTEN`/`NOTIFY` and a catch-up read.
+ *
+ * Retention: with `defaultTtl` a stream more than that many seconds after its last append (by
+ * `now`) is absent everywhere, and an append at version 0 starts it afresh under a new id.
+ * `prune` keeps the state at `before` as a snapshot and removes the actions below it in one
+ * transaction holding the stream's row (`EventPrunedError` below it). `sweep` and
+ * `deleteNamespace` take streams away whole (row deleted, id listed in `event_removals`, one
+ * statement), then remove their actions and snapshots `SWEEP_BATCH` rows a transaction.
  *
  * @example
  * ```ts
@@ -101,6 +99,7 @@ export class PostgresEventStore implements EventStore {
   readonly #connection: PostgresConnection;
   readonly #sql: EventStatements;
   readonly #retention: EventRetentionStatements;
+  readonly #reader: StreamReader;
   readonly #prune: PruneContext;
   readonly #snapshotEvery: number;
   readonly #ttl: number | undefined;
@@ -120,68 +119,23 @@ export class PostgresEventStore implements EventStore {
     this.#snapshotEvery = settings.snapshotEvery;
     this.#ttl = settings.ttl;
     this.#clock = settings.now;
+    this.#location = `postgres:${settings.schema}.event_actions`;
+    this.#reader = new StreamReader(this.#connection, this.#sql, {
+      location: this.#location,
+      ttl: settings.ttl,
+      now: settings.now,
+    });
     this.#prune = {
       connection: this.#connection,
       sql: pruneStatements(this.#connection.quotedSchema),
-      head: async (key) => this.#head(this.#send(`${API}.prune`), `${API}.prune`, key),
-      stateAt: async (key, version) => this.#loadAt(`${API}.prune`, key, version),
-      expired: (updatedAt) => this.#expired(updatedAt === null ? Number.NaN : Number(updatedAt)),
+      reader: this.#reader,
     };
-    this.#location = `postgres:${settings.schema}.event_actions`;
     this.#channel = `cm_events_${digestOf(settings.schema).slice(0, 24)}`;
   }
 
   async #ready(call: StoreCall): Promise<void> {
     await this.#connection.ready(EVENT_SCHEMA, call.api);
     call.stillOpen();
-  }
-
-  #place(api: string, key: string): StreamPlace {
-    return { api, key, location: this.#location };
-  }
-
-  /** Whether a stream last appended to at `updatedAt` has expired (`NaN`: unknown, never). */
-  #expired(updatedAt: number | undefined): boolean {
-    const at = updatedAt ?? Number.NaN;
-    return Number.isFinite(at) && isSessionExpired(at, this.#ttl, this.#clock());
-  }
-
-  /** The stream's head, `undefined` when absent or expired; a head that does not decode rejects. */
-  async #head(send: PostgresSend, api: string, key: string): Promise<StreamHead | undefined> {
-    const [row] = await send(this.#sql.head, [key]);
-    if (row === undefined) return undefined;
-    const read = readStreamHead(row);
-    if ('head' in read && this.#expired(read.head.updatedAt)) return undefined;
-    if ('problem' in read) throw headError(read, this.#place(api, key));
-    return read.head;
-  }
-
-  #send(api: string): PostgresSend {
-    return (text, values) => this.#connection.query(api, false, text, values);
-  }
-
-  /** In one consistent read: the state after `version` actions, or `undefined`. */
-  async #loadAt(api: string, key: string, version: number | undefined) {
-    return this.#connection.transaction(
-      api,
-      false,
-      async (send) => {
-        const head = await this.#head(send, api, key);
-        if (head === undefined) return undefined;
-        const target = version ?? head.version;
-        if (target > head.version) return { head, target, state: undefined };
-        if (head.first > 1 && target < head.first) {
-          throw new EventPrunedError(api, key, target, head.first);
-        }
-        const place = this.#place(api, key);
-        const problem = headProblem(head, target);
-        if (problem !== undefined) throw headError(problem, place);
-        const config = configOf(head, place);
-        const state = await stateAt(send, this.#sql, head, config, target, place);
-        return { head, target, state, config };
-      },
-      'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY',
-    );
   }
 
   async append(
@@ -204,40 +158,13 @@ export class PostgresEventStore implements EventStore {
         digest: digestOf,
         location: this.#location,
         stateBefore: async (key, version) => {
-          const found = await this.#loadAt(call.api, key, version);
+          const found = await this.#reader.loadAt(call.api, key, version);
           if (found?.state === undefined || found.config === undefined) return undefined;
           return { id: found.head.id, config: found.config, state: found.state };
         },
       };
       return appendToStream(context, call.api, checked, namespace);
     });
-  }
-
-  /** The actions of `key` from `from` to `to` (checked; nothing for an absent stream). */
-  async *#entries(
-    api: string,
-    key: string,
-    from: number,
-    to: number,
-  ): AsyncGenerator<StoredAction> {
-    const send = this.#send(api);
-    const head = await this.#head(send, api, key);
-    if (head === undefined) return;
-    if (from < head.first) throw new EventPrunedError(api, key, from, head.first);
-    const place = this.#place(api, key);
-    const past = headProblem({ ...head, damagedAt: undefined });
-    if (past !== undefined && past.at > head.version) throw headError(past, place);
-    const last = Math.min(to, head.version);
-    try {
-      yield* actionPages(send, this.#sql, head.id, from, last, place);
-    } catch (error) {
-      // A stream deleted (or replaced) while it was read is absent now, not damaged; one pruned
-      // while it was read says so.
-      const now = await this.#head(send, api, key).catch(() => head);
-      if (now?.id !== head.id) return;
-      if (now.first > head.first) throw new EventPrunedError(api, key, from, now.first);
-      throw error;
-    }
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
@@ -247,7 +174,7 @@ export class PostgresEventStore implements EventStore {
       const { key } = sessionKeyOf(streamId, options, call.api);
       const { from, to } = readRangeOf(options, call.api);
       await this.#ready(call);
-      yield* this.#entries(call.api, key, from, to);
+      yield* this.#reader.entries(call.api, key, from, to);
     } catch (error) {
       throw withId(error, streamId);
     }
@@ -260,7 +187,7 @@ export class PostgresEventStore implements EventStore {
       const { key } = sessionKeyOf(streamId, options, call.api);
       const atVersion = atVersionOf(options, call.api);
       await this.#ready(call);
-      const found = await this.#loadAt(call.api, key, atVersion);
+      const found = await this.#reader.loadAt(call.api, key, atVersion);
       if (found === undefined) return null;
       checkAtVersion(key, found.target, found.head.version, call.api);
       if (found.state === undefined) return null;
@@ -311,18 +238,6 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  /**
-   * Replaces the actions of versions below `before` by a snapshot of the state at `before`, in one
-   * transaction holding the stream's row: reads and loads from `before` on are unchanged, below it
-   * they reject with `EventPrunedError`, and `streams()` reports `prunedBefore`.
-   *
-   * @returns how many actions were removed (0 when pruned that far already)
-   * @throws MemoryArgumentError for bad options, an absent stream or `before` past its version
-   * @example
-   * ```ts
-   * await store.prune('thread-7', { before: loaded.version, namespace: 'user-42' });
-   * ```
-   */
   async prune(streamId: string, options: PruneOptions): Promise<RemovedCount> {
     return naming(streamId, async () => {
       const call = this.#calls.open('prune');
@@ -333,16 +248,6 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  /**
-   * Removes the streams more than `defaultTtl` seconds after their last append (with their
-   * actions and snapshots), at most `SWEEP_BATCH` rows a transaction, and what is left of any
-   * removal cut short; resolves to how many streams.
-   *
-   * @example
-   * ```ts
-   * const { removed } = await store.sweep(); // from a cron job
-   * ```
-   */
   async sweep(): Promise<RemovedCount> {
     return this.#calls.write('sweep', {}, async (call) => {
       await this.#ready(call);
@@ -353,16 +258,6 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  /**
-   * Removes every stream of `namespace` (expired, pruned and damaged ones too) with its actions and
-   * snapshots, and nothing else, at most `SWEEP_BATCH` rows a transaction; resolves to how many
-   * streams.
-   *
-   * @example
-   * ```ts
-   * const { removed } = await store.deleteNamespace('tenant-42');
-   * ```
-   */
   async deleteNamespace(namespace: string): Promise<RemovedCount> {
     return this.#calls.write('deleteNamespace', {}, async (call) => {
       const checked = namespaceToDeleteOf(namespace, call.api);
@@ -424,7 +319,7 @@ export class PostgresEventStore implements EventStore {
 
   async *#followed(call: StoreCall, key: string, after: number): AsyncGenerator<StoredAction> {
     await this.#ready(call);
-    yield* this.#entries(call.api, key, after + 1, Number.MAX_SAFE_INTEGER);
+    yield* this.#reader.entries(call.api, key, after + 1, Number.MAX_SAFE_INTEGER);
   }
 
   /** Stops every subscription, and ends the pool the store made from `connectionString`. */

@@ -243,15 +243,6 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
   }
 
-  /**
-   * Removes the expired records (more than `defaultTtl` seconds since their last save), at most
-   * `SWEEP_BATCH` rows a transaction, and resolves to how many; `{ removed: 0 }` without a TTL.
-   *
-   * @example
-   * ```ts
-   * const { removed } = await store.sweep(); // from a cron job
-   * ```
-   */
   async sweep(): Promise<RemovedCount> {
     return this.#calls.write('sweep', {}, async (call) => {
       await this.#ready(call);
@@ -262,17 +253,6 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     });
   }
 
-  /**
-   * Removes every record of `namespace` (expired and damaged ones too) and the copies of them
-   * kept in `knowledge_corrupt`, at most `SWEEP_BATCH` rows a transaction, and nothing else;
-   * resolves to how many records.
-   *
-   * @throws MemoryArgumentError or SessionIdError for a missing or invalid namespace
-   * @example
-   * ```ts
-   * const { removed } = await store.deleteNamespace('tenant-42');
-   * ```
-   */
   async deleteNamespace(namespace: string): Promise<RemovedCount> {
     return this.#calls.write('deleteNamespace', {}, async (call) => {
       const checked = namespaceToDeleteOf(namespace, call.api);

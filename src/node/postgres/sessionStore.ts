@@ -73,6 +73,9 @@ const API = 'PostgresSessionStore';
  * reached, or a connection lost mid-call, fails the call with `StoreUnavailableError`
  * (`mayHaveWritten` when a write may have committed).
  *
+ * `sweep()` removes the expired sessions and `deleteNamespace(namespace)` a namespace's sessions
+ * and their `sessions_corrupt` copies, each `SWEEP_BATCH` rows a statement (a transaction).
+ *
  * @example
  * ```ts
  * import pg from 'pg';
@@ -264,15 +267,6 @@ export class PostgresSessionStore implements SessionStore {
     return searchSessions(this.#connection, this.#sql, search, call.api);
   }
 
-  /**
-   * Removes the expired sessions (more than `defaultTtl` seconds since their last save), at most
-   * `SWEEP_BATCH` rows a transaction, and resolves to how many; `{ removed: 0 }` without a TTL.
-   *
-   * @example
-   * ```ts
-   * const { removed } = await store.sweep(); // from a cron job
-   * ```
-   */
   async sweep(): Promise<RemovedCount> {
     return this.#calls.write('sweep', {}, async (call) => {
       await this.#ready(call);
@@ -287,17 +281,6 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  /**
-   * Removes every session of `namespace` (expired and damaged ones too) and the copies of them
-   * kept in `sessions_corrupt`, at most `SWEEP_BATCH` rows a transaction, and nothing else;
-   * resolves to how many sessions.
-   *
-   * @throws MemoryArgumentError or SessionIdError for a missing or invalid namespace
-   * @example
-   * ```ts
-   * const { removed } = await store.deleteNamespace('tenant-42');
-   * ```
-   */
   async deleteNamespace(namespace: string): Promise<RemovedCount> {
     return this.#calls.write('deleteNamespace', {}, async (call) => {
       const checked = namespaceToDeleteOf(namespace, call.api);
