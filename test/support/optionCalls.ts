@@ -642,7 +642,13 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new PostgresEventStore',
     api: 'PostgresEventStore',
     error: MemoryArgumentError,
-    options: { connectionString: '(per world)', schema: '(per world)', snapshotEvery: 8 },
+    options: {
+      connectionString: '(per world)',
+      schema: '(per world)',
+      snapshotEvery: 8,
+      defaultTtl: 60,
+      now: () => Date.now() / 1000,
+    },
     typo: {
       options: { connectionString: '(per world)', snapshot_every: 8 },
       message:
@@ -654,7 +660,12 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new PostgresKnowledgeStore',
     api: 'PostgresKnowledgeStore',
     error: MemoryArgumentError,
-    options: { connectionString: '(per world)', schema: '(per world)' },
+    options: {
+      connectionString: '(per world)',
+      schema: '(per world)',
+      defaultTtl: 60,
+      now: () => Date.now() / 1000,
+    },
     typo: {
       options: { connectionString: '(per world)', schem: 'x' },
       message: 'PostgresKnowledgeStore: options.schem is not an option (did you mean schema?)',
