@@ -78,6 +78,17 @@ export const EVENT_SCHEMA: SchemaPart = {
            ON ${s}.event_actions FOR EACH ROW EXECUTE FUNCTION ${s}.event_action_removed();
        END IF;
      END $do$`,
+    // Replaced on every start: the body is this version's append.
+    `CREATE OR REPLACE FUNCTION ${s}.event_append(text, text, text, float8, bigint, bigint, text[],
+       text, bigint, bigint[], text[], text, text, float8)
+     RETURNS TABLE (written bigint, notified bigint, id bigint, stream_key text, namespace text,
+       config_json text, created_at float8, version bigint, damaged_at bigint, updated_at float8,
+       first_version bigint, max_version bigint)
+     LANGUAGE plpgsql AS $fn$
+     #variable_conflict use_column
+     BEGIN
+       RETURN QUERY ${APPEND(s)};
+     END $fn$`,
   ],
 };
 
@@ -89,38 +100,12 @@ const HEAD = (s: string) =>
    FROM ${s}.event_streams AS h`;
 
 /**
- * The statements of the event store in schema `s`, made once per store.
- *
- * @example
- * ```ts
- * const sql = eventStatements('"conversation_memory"');
- * ```
+ * The append's one statement (see `eventStatements(s).append` for its parameters and result), as
+ * the body of the PL/pgSQL function `event_append`: a function's plan is kept per connection, so
+ * the statement is parsed and planned once per connection rather than on every append (1,252
+ * appends/s sent as text, about three times that as a function: docs/performance.md).
  */
-export const eventStatements = (s: string) =>
-  Object.freeze({
-    /** `$1` key. */
-    head: `${HEAD(s)} WHERE h.stream_key = $1::text`,
-    /** Every live stream, or a namespace's (`$1`, `NULL`: all): `$2` now, `$3` TTL. */
-    list: `${HEAD(s)} WHERE ($1::text IS NULL OR h.namespace = $1::text)
-      AND NOT ${expiredSql('$2', '$3', 'h')}`,
-    /** Up to `$4` actions of stream `$1` from `$2` to `$3`, in order. */
-    page: `SELECT version, action_json FROM ${s}.event_actions
-      WHERE stream = $1::bigint AND version BETWEEN $2::bigint AND $3::bigint ORDER BY version LIMIT $4::int`,
-    /** Up to 8 snapshots of stream `$1` at or below `$2`, newest first. */
-    snapshots: `SELECT version, snapshot_json FROM ${s}.event_snapshots
-      WHERE stream = $1::bigint AND version <= $2::bigint ORDER BY version DESC LIMIT 8`,
-    /**
-     * The append, one statement: `$1` key, `$2` namespace, `$3` config JSON of a new stream, `$4`
-     * now, `$5` expected version, `$6` new version, `$7` the actions' JSON, `$8` the config the
-     * stream must have (`NULL`: any), `$9` the stream id the snapshots were computed on (`NULL`:
-     * only a stream this statement creates), `$10` and `$11` the snapshots' versions and JSON,
-     * `$12` the channel to notify and `$13` its payload, `$14` the TTL. A new stream is created
-     * (or an empty live one taken) only at expected version 0; an existing one moves from `$5` to
-     * `$6` only when live, sound (nothing removed, nothing past its version) and of config `$8`.
-     * Returns `written` (the new version, `NULL` when nothing was written) and the head as this
-     * statement found it (an expired one is renewed by `renew` first: see `appendToStream`).
-     */
-    append: `WITH
+const APPEND = (s: string) => `WITH
       upserted AS (
         INSERT INTO ${s}.event_streams AS h (stream_key, namespace, config_json, created_at, version, updated_at)
         SELECT $1::text, $2::text, $3::text, $4::float8, $6::bigint, $4::float8 WHERE $5::bigint = 0
@@ -156,7 +141,41 @@ export const eventStatements = (s: string) =>
       (SELECT $6::bigint FROM target) AS written,
       (SELECT count(*) FROM notified) AS notified,
       head.*
-    FROM (SELECT 1) AS one LEFT JOIN (${HEAD(s)} WHERE h.stream_key = $1::text) AS head ON true`,
+    FROM (SELECT 1) AS one LEFT JOIN (${HEAD(s)} WHERE h.stream_key = $1::text) AS head ON true`;
+
+/**
+ * The statements of the event store in schema `s`, made once per store.
+ *
+ * @example
+ * ```ts
+ * const sql = eventStatements('"conversation_memory"');
+ * ```
+ */
+export const eventStatements = (s: string) =>
+  Object.freeze({
+    /** `$1` key. */
+    head: `${HEAD(s)} WHERE h.stream_key = $1::text`,
+    /** Every live stream, or a namespace's (`$1`, `NULL`: all): `$2` now, `$3` TTL. */
+    list: `${HEAD(s)} WHERE ($1::text IS NULL OR h.namespace = $1::text)
+      AND NOT ${expiredSql('$2', '$3', 'h')}`,
+    /** Up to `$4` actions of stream `$1` from `$2` to `$3`, in order. */
+    page: `SELECT version, action_json FROM ${s}.event_actions
+      WHERE stream = $1::bigint AND version BETWEEN $2::bigint AND $3::bigint ORDER BY version LIMIT $4::int`,
+    /** Up to 8 snapshots of stream `$1` at or below `$2`, newest first. */
+    snapshots: `SELECT version, snapshot_json FROM ${s}.event_snapshots
+      WHERE stream = $1::bigint AND version <= $2::bigint ORDER BY version DESC LIMIT 8`,
+    /**
+     * The append, one statement (a call of the schema's `event_append`, see {@link EVENT_SCHEMA}): `$1` key, `$2` namespace, `$3` config JSON of a new stream, `$4`
+     * now, `$5` expected version, `$6` new version, `$7` the actions' JSON, `$8` the config the
+     * stream must have (`NULL`: any), `$9` the stream id the snapshots were computed on (`NULL`:
+     * only a stream this statement creates), `$10` and `$11` the snapshots' versions and JSON,
+     * `$12` the channel to notify and `$13` its payload, `$14` the TTL. A new stream is created
+     * (or an empty live one taken) only at expected version 0; an existing one moves from `$5` to
+     * `$6` only when live, sound (nothing removed, nothing past its version) and of config `$8`.
+     * Returns `written` (the new version, `NULL` when nothing was written) and the head as this
+     * statement found it (an expired one is renewed by `renew` first: see `appendToStream`).
+     */
+    append: `SELECT * FROM ${s}.event_append($1::text, $2::text, $3::text, $4::float8, $5::bigint, $6::bigint, $7::text[], $8::text, $9::bigint, $10::bigint[], $11::text[], $12::text, $13::text, $14::float8)`,
     /**
      * Deletes stream `$1` with its actions and snapshots; returns how many live streams it deleted
      * (0 or 1; an expired one was not there): `$2` now, `$3` TTL.
