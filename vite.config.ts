@@ -2,7 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { packageEntries } from './scripts/packageEntries.js';
 import { distAliases } from './test/dist/distAliases.mjs';
-import { DIST_TEST_PATHS, ISOLATED_TEST_FILES, runsAgainstDist } from './test/setup/testPlan';
+import {
+  DIST_TEST_PATHS,
+  ISOLATED_TEST_FILES,
+  SOURCE_ONLY_TEST_FILES,
+  runsAgainstDist,
+} from './test/setup/testPlan';
 
 /**
  * Tests import `conversation-memory` and its subpaths by the package's name. By default each name
@@ -42,7 +47,11 @@ export default defineConfig({
           name: 'shared',
           isolate: false,
           include: useDist ? distGlobs : ['test/**/*.test.ts'],
-          exclude: [...ISOLATED_TEST_FILES, '**/node_modules/**'],
+          exclude: [
+            ...ISOLATED_TEST_FILES,
+            ...(useDist ? SOURCE_ONLY_TEST_FILES : []),
+            '**/node_modules/**',
+          ],
         },
       },
       {

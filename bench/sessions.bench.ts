@@ -12,6 +12,8 @@
  *   fsyncs it, renames it and fsyncs the directory, so a save costs about two fsyncs.
  * - SqliteSessionStore: a temp database file (WAL).
  * - RedisSessionStore: a redis-server started here on loopback (test/support/redisServer.ts).
+ * - PostgresSessionStore: a PostgreSQL started here on loopback (test/support/postgresServer.ts,
+ *   `fsync` off as for the tests), a pool of 4 connections.
  *
  * A load decodes the stored JSON and recounts every message's tokens (a stored session is checked,
  * not trusted), so it grows with N.
@@ -20,9 +22,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import type * as Library from '../src/library';
 import type * as NodeStores from '../src/entries/integrations/node';
 import type { MemoryState, Message, SessionStore } from '../src/entries/index';
+import { startPostgresServer } from '../test/support/postgresServer';
 import { startRedisServer } from '../test/support/redisServer';
 import { generateConversation } from './fixtures';
 import { medianOf } from './stats';
@@ -51,6 +55,9 @@ const sessionOf = (n: number): MemoryState =>
 
 const work = mkdtempSync(join(tmpdir(), 'cm-bench-sessions-'));
 const redis = await startRedisServer();
+const postgres = await startPostgresServer();
+const pgPool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+pgPool.on('error', () => undefined);
 const factories: [string, () => SessionStore][] = [
   ['InMemorySessionStore', () => new lib.InMemorySessionStore()],
   [
@@ -59,6 +66,7 @@ const factories: [string, () => SessionStore][] = [
   ],
   ['SqliteSessionStore', () => new stores.SqliteSessionStore({ path: join(work, 'sessions.db') })],
   ['RedisSessionStore', () => new stores.RedisSessionStore({ url: redis.url, prefix: 'bench:' })],
+  ['PostgresSessionStore', () => new stores.PostgresSessionStore({ pool: pgPool })],
 ];
 
 console.log(
@@ -93,5 +101,7 @@ try {
   }
 } finally {
   await redis.stop();
+  await pgPool.end();
+  await postgres.stop();
   rmSync(work, { recursive: true, force: true });
 }

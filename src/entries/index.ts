@@ -96,7 +96,7 @@ export { StoreUnavailableError } from '../errors/storeErrors';
 // Sessions (browser-safe; the file, SQLite and Redis stores are at conversation-memory/node)
 export { InMemorySessionStore } from '../stores/session/InMemorySessionStore';
 // Event store: append-only action streams (SqliteEventStore and RedisEventStore are at conversation-memory/node)
-export { EventConflictError, EventCorruptError } from '../errors/eventErrors';
+export { EventConflictError, EventCorruptError, EventPrunedError } from '../errors/eventErrors';
 export { InMemoryEventStore } from '../stores/event/InMemoryEventStore';
 // A memory that reports each change as its action (what the agent appends to an event store), and
 // moving a stream to and from an event log (timeline, seek, fork and the inspector work on it).
@@ -253,7 +253,10 @@ export type {
   LoadedStream,
   StreamInfo,
   StreamOptions,
+  PruneOptions,
 } from '../stores/event/types';
+// The retention contract every session, event and knowledge store keeps (sweep, deleteNamespace)
+export type { RemovedCount, RetentionStore, StoreExpiryOptions } from '../stores/kit/retention';
 export type { ActionListener } from '../facade/RecordedMemory';
 export type {
   ExportEventLogOptions,

@@ -45,6 +45,8 @@ export type {
   SavedKnowledge,
   KnowledgeListing,
 } from '../stores/knowledge/types';
+// The retention contract KnowledgeStore shares with the session and event stores
+export type { RemovedCount, RetentionStore, StoreExpiryOptions } from '../stores/kit/retention';
 // The contract KnowledgeStore shares with SessionStore
 export type {
   RevisionedStore,

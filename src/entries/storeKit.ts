@@ -34,6 +34,12 @@ export {
 export { expectedRevisionOf, checkExpectedRevision } from '../stores/kit/revision';
 export { checkSessionOptions, checkEventOptions } from '../stores/kit/methodOptions';
 export { sessionTtlOf, sessionClockOf, isSessionExpired } from '../stores/kit/ttl';
+export {
+  SWEEP_BATCH,
+  namespaceToDeleteOf,
+  pruneOptionsOf,
+  checkPruneBefore,
+} from '../stores/kit/retention';
 // The closed-store guard
 export { openStoreCall } from '../stores/kit/storeCall';
 // Search

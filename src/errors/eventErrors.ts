@@ -105,3 +105,38 @@ export class EventCorruptError extends Error {
     this.problems = Object.freeze([...problems]);
   }
 }
+
+/**
+ * A read or load asked for versions that `prune` removed: the stream keeps its actions from
+ * `firstVersion` on (the state at `firstVersion` is kept as a snapshot), and those before are gone.
+ * Nothing is returned rather than a shorter history: read from `firstVersion` on, or load at
+ * `firstVersion` or later.
+ *
+ * @example
+ * ```ts
+ * try { for await (const stored of store.read('s1')) use(stored); } catch (e) {
+ *   if (e instanceof EventPrunedError) console.log(e.firstVersion); // 1000: read from there on
+ * }
+ * ```
+ */
+export class EventPrunedError extends Error {
+  declare readonly code: 'CM_EVENT_PRUNED';
+  /** The message without the `[conversation-memory] api:` prefix. */
+  declare readonly detail: string;
+  /** The stream's storage key (`ns:id` when namespaced; see `sessionKeyOf`). */
+  readonly streamId: string;
+  /** The version asked for (`fromVersion` of a read, `atVersion` of a load). */
+  readonly requestedVersion: number;
+  /** The first version the stream still has (its actions before it were pruned). */
+  readonly firstVersion: number;
+  constructor(api: string, streamId: string, requestedVersion: number, firstVersion: number) {
+    const what =
+      `stream ${quoteId(streamId)} was pruned before version ${firstVersion}: version ${requestedVersion} is gone` +
+      ` (read from version ${firstVersion} on, or load at version ${firstVersion} or later)`;
+    super(formatMessage(api, what));
+    brandError(this, 'CM_EVENT_PRUNED', 'EventPrunedError', what);
+    this.streamId = streamId;
+    this.requestedVersion = requestedVersion;
+    this.firstVersion = firstVersion;
+  }
+}

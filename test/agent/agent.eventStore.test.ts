@@ -62,6 +62,9 @@ const racing = (store: EventStore, id: string) => {
     read: (...args) => store.read(...args),
     streams: (...args) => store.streams(...args),
     delete: (...args) => store.delete(...args),
+    prune: (...args) => store.prune(...args),
+    sweep: () => store.sweep(),
+    deleteNamespace: (...args) => store.deleteNamespace(...args),
     close: () => store.close(),
     load: async (...args) => {
       const loaded = await store.load(...args);
@@ -294,6 +297,9 @@ describe('agent eventStore option', () => {
       read: (...args) => real.read(...args),
       streams: (...args) => real.streams(...args),
       delete: (...args) => real.delete(...args),
+      prune: (...args) => real.prune(...args),
+      sweep: () => real.sweep(),
+      deleteNamespace: (...args) => real.deleteNamespace(...args),
       close: () => real.close(),
       append: async (...args) => {
         if (failNext) {

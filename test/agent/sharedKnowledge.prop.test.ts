@@ -89,6 +89,8 @@ describe('SharedKnowledge: two sessions committing to one record', () => {
           }),
           delete: (id, options) => real.delete(id, options),
           list: (options) => real.list(options),
+          sweep: () => real.sweep(),
+          deleteNamespace: (namespace) => real.deleteNamespace(namespace),
           close: () => real.close(),
         };
         const session = async (actions: readonly KnowledgeAction[]) => {

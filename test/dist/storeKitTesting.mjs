@@ -83,7 +83,7 @@ eventStoreConformance('InMemoryEventStore', {
   make: async (options) => new InMemoryEventStore(options),
 });
 knowledgeStoreConformance('InMemoryKnowledgeStore', {
-  make: async () => new InMemoryKnowledgeStore(),
+  make: async (options) => new InMemoryKnowledgeStore(options),
 });
 `,
   );

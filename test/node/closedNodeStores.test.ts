@@ -33,6 +33,7 @@ import {
   SqliteSessionStore,
 } from 'conversation-memory/node';
 import { rejection } from '../helpers';
+import { closedMessage, closeTwice, methodsOf, settle, tripwire } from '../support/closedStore';
 import { type PostgresTestServer, startPostgresServer } from '../support/postgresServer';
 import { type RedisTestServer, startRedisServer } from '../support/redisServer';
 
@@ -128,54 +129,6 @@ const STORES: readonly { readonly name: string; readonly open: () => Promise<obj
       ),
   },
 ];
-
-/** Closes a store twice (the second `close()` resolves too). */
-const closeTwice = async (store: object): Promise<void> => {
-  const { close } = store as { close: () => Promise<void> };
-  await close.call(store);
-  await expect(close.call(store)).resolves.toBeUndefined();
-};
-
-/** Every public method of a store but `close` (which may be called again), from its prototype. */
-const methodsOf = (store: object): string[] =>
-  Object.entries(Object.getOwnPropertyDescriptors(Object.getPrototypeOf(store)))
-    .filter(
-      ([name, { value }]) =>
-        typeof value === 'function' && !['constructor', 'close'].includes(name),
-    )
-    .map(([name]) => name);
-
-/** Calls `method` and waits for its outcome (a `read` is iterated: it runs when iterated). */
-const settle = async (
-  store: object,
-  method: string,
-  args: readonly unknown[],
-): Promise<unknown> => {
-  const result = (store as Record<string, (...a: readonly unknown[]) => unknown>)[method]?.(
-    ...args,
-  );
-  if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) {
-    for await (const _ of result as AsyncIterable<unknown>) void _;
-    return undefined;
-  }
-  return result;
-};
-
-/** An argument that records every look at it (each Proxy trap), to show nothing reads it. */
-const tripwire = (looks: string[]): object =>
-  new Proxy([], {
-    get: (_, key) => void looks.push(`get ${String(key)}`),
-    has: (_, key) => (looks.push(`has ${String(key)}`), false),
-    ownKeys: () => (looks.push('ownKeys'), ['length']),
-    getOwnPropertyDescriptor: (target, key) => (
-      looks.push(`getOwnPropertyDescriptor ${String(key)}`),
-      Reflect.getOwnPropertyDescriptor(target, key)
-    ),
-    getPrototypeOf: () => (looks.push('getPrototypeOf'), Array.prototype),
-  });
-
-const closedMessage = (store: string, method: string): string =>
-  `[conversation-memory] ${store}.${method}: the store is closed`;
 
 describe('every Node store after close()', () => {
   it.each(STORES)(

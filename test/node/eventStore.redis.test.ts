@@ -14,6 +14,7 @@ import {
   userMessage,
   addMessages,
   createMemory,
+  EventPrunedError,
 } from 'conversation-memory';
 import { RedisEventStore, RedisSessionStore } from 'conversation-memory/node';
 import type { EventStore } from 'conversation-memory';
@@ -458,6 +459,27 @@ describe('RedisEventStore: subscribe', () => {
     expect(seen).toEqual([1, 2, 3, 4]);
     expect(errors.length).toBeGreaterThan(0);
     await unsubscribe();
+  });
+
+  it('on a pruned stream, a subscriber from below its first version gets EventPrunedError (not corruption); one from first − 1 on is served', async () => {
+    const writer = make();
+    await writer.append('s1', ['a', 'b', 'c', 'd', 'e'].map(added), { expectedVersion: 0 });
+    expect(await writer.prune('s1', { before: 4 })).toEqual({ removed: 3 });
+    const errors: unknown[] = [];
+    const early: number[] = [];
+    const stopEarly = writer.subscribe('s1', 1, ({ version }) => void early.push(version), {
+      onError: (error) => errors.push(error),
+    });
+    await until(() => errors.length > 0);
+    expect(errors[0]).toBeInstanceOf(EventPrunedError);
+    expect(errors[0]).toMatchObject({ requestedVersion: 2, firstVersion: 4 });
+    expect(early).toEqual([]);
+    await stopEarly();
+    const seen: number[] = [];
+    const stop = writer.subscribe('s1', 3, ({ version }) => void seen.push(version));
+    await until(() => seen.length === 2);
+    expect(seen).toEqual([4, 5]);
+    await stop();
   });
 
   it('reconnected, it stops with EventCorruptError when the action it delivered last is no longer there (a failover lost it)', async () => {

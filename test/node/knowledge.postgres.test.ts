@@ -12,7 +12,8 @@ const db = usePostgres('cm_knowledge_');
 const schemaOf = (store: KnowledgeStore): string => (store as PostgresKnowledgeStore).schema;
 
 knowledgeStoreConformance('PostgresKnowledgeStore', {
-  make: async () => new PostgresKnowledgeStore({ pool: db.admin, schema: db.freshSchema() }),
+  make: async (options) =>
+    new PostgresKnowledgeStore({ pool: db.admin, schema: db.freshSchema(), ...options }),
   sibling: async (store) =>
     new PostgresKnowledgeStore({ connectionString: db.server.url, schema: schemaOf(store) }),
   corrupt: async (store, key, how) => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   DIST_TEST_PATHS,
+  SOURCE_ONLY_TEST_FILES,
   ISOLATED_TEST_FILES,
   PROCESS_STATE_PATTERN,
   runsAgainstDist,
@@ -34,6 +35,7 @@ describe('the test plan (test/setup/testPlan.ts)', () => {
   it('names only files and folders that exist', () => {
     expect(ISOLATED_TEST_FILES.filter((file) => !files.includes(file))).toEqual([]);
     expect(DIST_TEST_PATHS.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+    expect(SOURCE_ONLY_TEST_FILES.filter((path) => !existsSync(join(root, path)))).toEqual([]);
   });
 
   it('reruns against dist/ the files of the entries, stores, adapters, CLI and examples only', () => {
@@ -42,6 +44,7 @@ describe('the test plan (test/setup/testPlan.ts)', () => {
     expect(rerun).toContain('test/node/sessions.redis.test.ts');
     expect(rerun).toContain('test/examples/examples.test.ts');
     expect(rerun).not.toContain('test/core/reducers.prop.test.ts');
+    expect(rerun).not.toContain('test/node/retention.sqlite.batches.test.ts');
     expect(rerun.length).toBeLessThan(files.length / 2);
   });
 });

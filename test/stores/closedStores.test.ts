@@ -10,6 +10,7 @@ import {
 } from 'conversation-memory';
 import { createKnowledge, InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
 import { rejection } from '../helpers';
+import { closedMessage, closeTwice, methodsOf, settle, tripwire } from '../support/closedStore';
 
 /** A store of each family, holding one record, so that each method would otherwise succeed. */
 const STORES = [
@@ -41,51 +42,12 @@ const STORES = [
   },
 ] as const;
 
-/** Every public method of a store but `close` (which may be called again), from its prototype. */
-const methodsOf = (store: object): string[] =>
-  Object.getOwnPropertyNames(Object.getPrototypeOf(store)).filter(
-    (name) => name !== 'constructor' && name !== 'close',
-  );
-
-/** Calls `method` and waits for its outcome (a `read` is iterated: it runs when iterated). */
-const settle = async (
-  store: object,
-  method: string,
-  args: readonly unknown[],
-): Promise<unknown> => {
-  const result = (store as Record<string, (...a: readonly unknown[]) => unknown>)[method]?.(
-    ...args,
-  );
-  if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) {
-    for await (const _ of result as AsyncIterable<unknown>) void _;
-    return undefined;
-  }
-  return result;
-};
-
-/** An argument that records every look at it (each Proxy trap), to show nothing reads it. */
-const tripwire = (looks: string[]): object =>
-  new Proxy([], {
-    get: (_, key) => void looks.push(`get ${String(key)}`),
-    has: (_, key) => (looks.push(`has ${String(key)}`), false),
-    ownKeys: () => (looks.push('ownKeys'), ['length']),
-    getOwnPropertyDescriptor: (target, key) => (
-      looks.push(`getOwnPropertyDescriptor ${String(key)}`),
-      Reflect.getOwnPropertyDescriptor(target, key)
-    ),
-    getPrototypeOf: () => (looks.push('getPrototypeOf'), Array.prototype),
-  });
-
-const closedMessage = (store: string, method: string): string =>
-  `[conversation-memory] ${store}.${method}: the store is closed`;
-
 describe('every in-memory store after close()', () => {
   it.each(STORES)(
     '$name: every public method rejects with MemoryArgumentError `Store.method: the store is closed`, reading none of its arguments',
     async ({ name, open }) => {
       const store = await open();
-      await store.close();
-      await expect(store.close()).resolves.toBeUndefined();
+      await closeTwice(store);
       const methods = methodsOf(store);
       expect(methods.length).toBeGreaterThanOrEqual(4);
       for (const method of methods) {

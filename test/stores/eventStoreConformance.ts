@@ -17,6 +17,8 @@ import {
   SessionIdError,
 } from 'conversation-memory';
 import { memoryActionArb } from '../arbitraries/actions';
+import { eventPruneCases } from './eventPruneCases';
+import { eventRetentionCases, type EventStoreMakeOptions } from './eventRetentionCases';
 import { distinctSessionPairsArb } from './sessionPairs';
 import { collect, CONFIG } from './storeSamples';
 import { rejection } from './suiteHelpers';
@@ -34,8 +36,18 @@ import { rejection } from './suiteHelpers';
  * ```
  */
 export interface EventStoreConformanceHooks {
-  /** A fresh, empty store. Called once per test (or per property); the suite closes it. */
-  readonly make: (options: { snapshotEvery?: number }) => Promise<EventStore>;
+  /**
+   * A fresh, empty store with these options (`snapshotEvery`; `defaultTtl` in seconds and `now`,
+   * the clock in Unix seconds, moved by hand by the TTL tests). Called once per test (or per
+   * property); the suite closes it.
+   */
+  readonly make: (options: EventStoreMakeOptions) => Promise<EventStore>;
+  /**
+   * How many runs the retention properties (`deleteNamespace` after random appends, deletes and
+   * prunes; `prune` over random streams) make (default 20): fewer for a backend where each run is
+   * slow.
+   */
+  readonly retentionRuns?: number;
   /** Deletes every stored snapshot (they are only an optimisation). */
   readonly dropSnapshots?: (store: EventStore) => Promise<void>;
   /** Replaces the stored JSON of the action at `version` of stream `key` with `json`. */
@@ -80,7 +92,9 @@ const logOf = (actions: readonly MemoryAction[], config: MemoryOptions = CONFIG)
  * namespaces and ids, a closed store, and, with the damage hooks, corruption: actions that do not
  * decode, a stream with an action deleted or one added past its end (`read` and `load` reject
  * with `EventCorruptError`, never a partial state or `null`; `streams()` agrees with `load`), and
- * snapshots copied to another stream or version (passed over, never trusted). Call it at the top
+ * snapshots copied to another stream or version (passed over, never trusted), and retention
+ * (`defaultTtl`, `sweep`, `deleteNamespace`, `prune`: see `eventRetentionCases` and
+ * `eventPruneCases`). Call it at the top
  * level of a test file; it needs `vitest` and `fast-check` installed (optional peer dependencies).
  *
  * @example
@@ -96,7 +110,7 @@ const logOf = (actions: readonly MemoryAction[], config: MemoryOptions = CONFIG)
 export const eventStoreConformance = (name: string, hooks: EventStoreConformanceHooks): void => {
   describe(`${name}: EventStore conformance`, () => {
     const open: EventStore[] = [];
-    const make = async (options: { snapshotEvery?: number } = {}) => {
+    const make = async (options: EventStoreMakeOptions = {}) => {
       const store = await hooks.make(options);
       open.push(store);
       return store;
@@ -421,6 +435,10 @@ export const eventStoreConformance = (name: string, hooks: EventStoreConformance
         expect((error as Error).message).toContain('the store is closed');
       }
     });
+
+    const runs = hooks.retentionRuns ?? 20;
+    eventRetentionCases({ make, makeOwn: hooks.make, runs });
+    eventPruneCases({ make, runs });
 
     if (hooks.corruptAction !== undefined) {
       const corruptAction = hooks.corruptAction;

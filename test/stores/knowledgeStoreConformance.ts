@@ -13,6 +13,7 @@ import {
   type KnowledgeStore,
 } from 'conversation-memory/knowledge';
 import { knowledgeStateArb, sampleKnowledge } from '../arbitraries/knowledge';
+import { knowledgeRetentionCases, type KnowledgeStoreMakeOptions } from './knowledgeRetentionCases';
 import { rejection } from './suiteHelpers';
 
 /**
@@ -28,8 +29,12 @@ import { rejection } from './suiteHelpers';
  * ```
  */
 export interface KnowledgeStoreConformanceHooks {
-  /** A fresh, empty store. Called once per test; the suite closes it. */
-  readonly make: () => Promise<KnowledgeStore>;
+  /**
+   * A fresh, empty store, with these options when given (`defaultTtl` in seconds and `now`, the
+   * clock in Unix seconds, moved by hand by the TTL tests). Called once per test (and per run of
+   * a property); the suite closes it.
+   */
+  readonly make: (options?: KnowledgeStoreMakeOptions) => Promise<KnowledgeStore>;
   /** A second store on the same backend as `store` (another writer), when there can be one. */
   readonly sibling?: (store: KnowledgeStore) => Promise<KnowledgeStore>;
   /**
@@ -39,6 +44,11 @@ export interface KnowledgeStoreConformanceHooks {
   readonly corrupt?: (store: KnowledgeStore, key: string, how: 'json' | 'state') => Promise<void>;
   /** How many damaged records the store has kept aside so far. */
   readonly asideCount?: (store: KnowledgeStore) => Promise<number>;
+  /**
+   * How many runs the erasure property (`deleteNamespace` after random saves and deletes) makes
+   * (default 20): fewer for a backend where each run is slow.
+   */
+  readonly retentionRuns?: number;
 }
 
 /** A state that differs from `state` (one more entry). */
@@ -55,7 +65,8 @@ const withEntry = (state: KnowledgeState, content: string): KnowledgeState => {
  * The one conformance suite every knowledge store passes (issue #18 §4), as Vitest tests under a
  * `describe` named after the store: round trips (a fast-check property over valid states),
  * frozen loads, revisions and conflicts between writers, namespaces, delete and list, id, option
- * and state validation, a closed store, and, with `hooks.corrupt`, damaged records. Call it at
+ * and state validation, a closed store, retention (`defaultTtl`, `sweep`, `deleteNamespace`: see
+ * `knowledgeRetentionCases`), and, with `hooks.corrupt`, damaged records. Call it at
  * the top level of a test file; it needs `vitest` and `fast-check` installed (optional peer
  * dependencies of the package).
  *
@@ -65,7 +76,7 @@ const withEntry = (state: KnowledgeState, content: string): KnowledgeState => {
  * import { knowledgeStoreConformance } from 'conversation-memory/store-kit/testing';
  *
  * knowledgeStoreConformance('InMemoryKnowledgeStore', {
- *   make: async () => new InMemoryKnowledgeStore(),
+ *   make: async (options) => new InMemoryKnowledgeStore(options),
  * });
  * ```
  */
@@ -75,8 +86,8 @@ export const knowledgeStoreConformance = (
 ): void => {
   describe(`${name}: KnowledgeStore conformance`, () => {
     const open: KnowledgeStore[] = [];
-    const make = async (): Promise<KnowledgeStore> => {
-      const store = await hooks.make();
+    const make = async (options?: KnowledgeStoreMakeOptions): Promise<KnowledgeStore> => {
+      const store = await hooks.make(options);
       open.push(store);
       return store;
     };
@@ -247,6 +258,14 @@ export const knowledgeStoreConformance = (
       );
       await expect(store.save('u1', null as never)).rejects.toBeInstanceOf(MemoryArgumentError);
       expect(await store.list()).toEqual([]);
+    });
+
+    knowledgeRetentionCases({
+      make,
+      makeOwn: hooks.make,
+      corrupt: hooks.corrupt,
+      asideCount: hooks.asideCount,
+      runs: hooks.retentionRuns ?? 20,
     });
 
     if (hooks.corrupt !== undefined) {

@@ -3,6 +3,7 @@ import {
   MemoryArgumentError,
   type LoadedSession,
   type MemoryState,
+  type RemovedCount,
   type SaveOptions,
   type SavedSession,
   type SearchOptions,
@@ -21,7 +22,9 @@ import {
   describeValue,
   expectedRevisionOf,
   isSessionExpired,
+  namespaceKeys,
   namespaceOf,
+  namespaceToDeleteOf,
   rankSearchResults,
   readOptionFields,
   scoreSessionMessages,
@@ -46,7 +49,7 @@ interface Decoded {
  * entries (`conversation-memory` and `conversation-memory/store-kit`). The tests run the published
  * conformance suite against it (`mapSessionStore.test.ts`, and `test/dist/storeKitTesting.mjs`
  * from the packed package). `records` is open so that a test can damage one; a damaged record a
- * save replaces is kept in `aside`.
+ * save replaces is kept in `aside`, under its key (so that `deleteNamespace` erases it too).
  *
  * @example
  * ```ts
@@ -57,8 +60,8 @@ interface Decoded {
 export class MapSessionStore implements SessionStore {
   /** The stored texts by storage key (`ns:id` or `id`). */
   readonly records = new Map<string, string>();
-  /** Damaged texts a save or delete replaced, kept for inspection. */
-  readonly aside: string[] = [];
+  /** Damaged texts a save or delete replaced, with their keys, kept for inspection. */
+  readonly aside: { readonly key: string; readonly text: string }[] = [];
   readonly #ttl: number | undefined;
   readonly #now: () => number;
   #closed = false;
@@ -117,7 +120,7 @@ export class MapSessionStore implements SessionStore {
     const found = this.#read(key, api);
     const current = found instanceof SessionCorruptError ? undefined : found?.loaded;
     checkExpectedRevision(key, expected, current?.revision ?? 0, api);
-    if (found instanceof SessionCorruptError) this.aside.push(this.records.get(key) ?? '');
+    if (found instanceof SessionCorruptError) this.#setAside(key);
     const now = this.#now();
     const revision = (current?.revision ?? 0) + 1;
     const createdAt = current?.createdAt ?? now;
@@ -149,7 +152,7 @@ export class MapSessionStore implements SessionStore {
     checkSessionOptions(options, 'delete', api);
     const { key } = sessionKeyOf(sessionId, options, api);
     const found = this.#read(key, api);
-    if (found instanceof SessionCorruptError) this.aside.push(this.records.get(key) ?? '');
+    if (found instanceof SessionCorruptError) this.#setAside(key);
     this.records.delete(key);
     return found !== undefined;
   }
@@ -210,6 +213,34 @@ export class MapSessionStore implements SessionStore {
       });
     }
     return rankSearchResults(results, limit);
+  }
+
+  /** Keeps the damaged text under `key` aside. */
+  #setAside(key: string): void {
+    this.aside.push({ key, text: this.records.get(key) ?? '' });
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    const api = this.#open('sweep');
+    let removed = 0;
+    for (const key of [...this.records.keys()]) {
+      // `#read` drops an expired record; a damaged one is not expired (its time is unknown).
+      if (this.#read(key, api) === undefined) removed++;
+    }
+    return { removed };
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    const api = this.#open('deleteNamespace');
+    const keys = namespaceKeys(namespaceToDeleteOf(namespace, api));
+    let removed = 0;
+    for (const key of [...this.records.keys()]) {
+      if (keys.includes(key) && this.records.delete(key)) removed++;
+    }
+    // Erasure is of every copy: the damaged texts kept aside too.
+    const kept = this.aside.filter((entry) => !keys.includes(entry.key));
+    this.aside.splice(0, this.aside.length, ...kept);
+    return { removed };
   }
 
   async close(): Promise<void> {

@@ -13,6 +13,7 @@ import {
 } from 'conversation-memory';
 import { distinctSessionPairsArb } from './sessionPairs';
 import { sampleState } from './storeSamples';
+import { sessionRetentionCases } from './sessionRetentionCases';
 import { manualClock, rejection } from './suiteHelpers';
 
 /**
@@ -48,6 +49,11 @@ export interface SessionStoreConformanceHooks {
    * messages and ties in it are ordered by bm25).
    */
   readonly searchScoring?: 'hits' | 'fts5';
+  /**
+   * How many runs the erasure property (`deleteNamespace` after random saves and deletes) makes
+   * (default 20): fewer for a backend where each run is slow.
+   */
+  readonly retentionRuns?: number;
 }
 
 const message = (role: Message['role'], content: string): Message => ({ role, content });
@@ -57,7 +63,8 @@ const message = (role: Message['role'], content: string): Message => ({ role, co
  * `describe` named after the store: revisions and conflicts (concurrent saves too), namespaces
  * that never share storage (a fast-check property), the reference's id rules and odd ids,
  * escaped ids in errors, delete, exists, branch, TTL, search with the reference's scoring and
- * snippets, and, with `hooks.corrupt`, damaged records. Call it at the top level of a test file;
+ * snippets, retention (`sweep` and `deleteNamespace`, see `sessionRetentionCases`), and, with
+ * `hooks.corrupt`, damaged records. Call it at the top level of a test file;
  * it needs `vitest` and `fast-check` installed (optional peer dependencies of the package).
  *
  * @example
@@ -475,6 +482,15 @@ export const sessionStoreConformance = (
       const [hit] = await store.search('cat');
       expect(hooks.searchScoring === 'fts5' ? Math.floor(hit?.score ?? 0) : hit?.score).toBe(8);
       expect(hit?.matchedMessages).toEqual(texts.slice(0, 5));
+    });
+
+    sessionRetentionCases({
+      make,
+      makeOwn: hooks.make,
+      corrupt: hooks.corrupt,
+      asideCount: hooks.asideCount,
+      searchScoring: hooks.searchScoring,
+      runs: hooks.retentionRuns ?? 20,
     });
 
     if (hooks.corrupt !== undefined) {

@@ -121,6 +121,8 @@ export const watchKnowledgeStore = (store: KnowledgeStore): WatchedKnowledgeStor
     },
     delete: (id, options) => store.delete(id, options),
     list: (options) => store.list(options),
+    sweep: () => store.sweep(),
+    deleteNamespace: (namespace) => store.deleteNamespace(namespace),
     close: () => store.close(),
     failLoads: (count) => {
       failing = count;

@@ -425,68 +425,32 @@ const eventMethodCalls = storeMethodCalls(eventStores, eventWorld, [
   ],
   byNamespace('streams', (w, o) => w.store.streams(o)),
   byNamespace('delete', (w, o) => w.store.delete('s', o)),
+  ['prune', { namespace: 'n', before: 2 }, { befor: 2 }, 'before', (w, o) => w.store.prune('s', o)],
 ]);
 
-const subscribeCall: OptionCall = {
-  call: 'RedisEventStore.subscribe',
-  api: 'RedisEventStore.subscribe',
-  error: MemoryArgumentError,
-  options: { namespace: 'n', onError: () => undefined },
-  typo: {
-    options: { onerror: () => undefined },
-    message: 'RedisEventStore.subscribe: options.onerror is not an option (did you mean onError?)',
-  },
-  open: async (places) => {
-    const w = await eventWorld(eventStores['RedisEventStore'] as never, places);
-    const store = w.store as RedisEventStore;
-    return {
-      run: async (options) => {
-        const seen: number[] = [];
-        const stop = store.subscribe(
-          's',
-          0,
-          ({ version }) => void seen.push(version),
-          options as never,
-        );
-        await stop();
-        return 'subscribed';
-      },
-      contents: w.contents,
-      close: w.close,
-    };
-  },
-};
+/** The event stores with `subscribe` (not a method of `EventStore`). */
+const subscribable = (names: readonly string[]) =>
+  Object.fromEntries(Object.entries(eventStores).filter(([name]) => names.includes(name)));
 
-const postgresSubscribeCall: OptionCall = {
-  call: 'PostgresEventStore.subscribe',
-  api: 'PostgresEventStore.subscribe',
-  error: MemoryArgumentError,
-  options: { namespace: 'n', onError: () => undefined },
-  typo: {
-    options: { onerror: () => undefined },
-    message:
-      'PostgresEventStore.subscribe: options.onerror is not an option (did you mean onError?)',
-  },
-  open: async (places) => {
-    const w = await eventWorld(eventStores['PostgresEventStore'] as never, places);
-    const store = w.store as PostgresEventStore;
-    return {
-      run: async (options) => {
+const subscribeCalls = storeMethodCalls(
+  subscribable(['RedisEventStore', 'PostgresEventStore']),
+  eventWorld,
+  [
+    [
+      'subscribe',
+      { namespace: 'n', onError: () => undefined },
+      { onerror: () => undefined },
+      'onError',
+      async (w, o) => {
+        const store = w.store as RedisEventStore | PostgresEventStore;
         const seen: number[] = [];
-        const stop = store.subscribe(
-          's',
-          0,
-          ({ version }) => void seen.push(version),
-          options as never,
-        );
+        const stop = store.subscribe('s', 0, ({ version }) => void seen.push(version), o);
         await stop();
         return 'subscribed';
       },
-      contents: w.contents,
-      close: w.close,
-    };
-  },
-};
+    ],
+  ],
+);
 
 // --- The constructors of the stores ----------------------------------------------------------
 
@@ -510,7 +474,7 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new InMemoryEventStore',
     api: 'InMemoryEventStore',
     error: MemoryArgumentError,
-    options: { snapshotEvery: 8 },
+    options: { snapshotEvery: 8, defaultTtl: 60, now: () => 1_000 },
     typo: {
       options: { snapshot_every: 8 },
       message:
@@ -526,8 +490,11 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new InMemoryKnowledgeStore',
     api: 'InMemoryKnowledgeStore',
     error: MemoryArgumentError,
-    options: {},
-    typo: { options: { ttl: 60 }, message: 'InMemoryKnowledgeStore: options.ttl is not an option' },
+    options: { defaultTtl: 60, now: () => 1_000 },
+    typo: {
+      options: { ttl: 60 },
+      message: 'InMemoryKnowledgeStore: options.ttl is not an option (did you mean defaultTtl?)',
+    },
     open: () =>
       constructed(
         (o) => new InMemoryKnowledgeStore(o as never),
@@ -588,7 +555,13 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new SqliteEventStore',
     api: 'SqliteEventStore',
     error: MemoryArgumentError,
-    options: { path: '(per world)', snapshotEvery: 8, lockTimeoutMs: 1_000 },
+    options: {
+      path: '(per world)',
+      snapshotEvery: 8,
+      lockTimeoutMs: 1_000,
+      defaultTtl: 60,
+      now: () => 1_000,
+    },
     typo: {
       options: { path: '(per world)', snapshot_every: 8 },
       message:
@@ -601,7 +574,7 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new SqliteKnowledgeStore',
     api: 'SqliteKnowledgeStore',
     error: MemoryArgumentError,
-    options: { path: '(per world)', lockTimeoutMs: 1_000 },
+    options: { path: '(per world)', lockTimeoutMs: 1_000, defaultTtl: 60, now: () => 1_000 },
     typo: {
       options: { path: '(per world)', file: 'k.db' },
       message: 'SqliteKnowledgeStore: options.file is not an option (did you mean path?)',
@@ -635,6 +608,8 @@ const storeConstructors = (): OptionCall[] => [
       url: '(per world)',
       prefix: '(per world)',
       snapshotEvery: 8,
+      defaultTtl: 60,
+      now: () => Date.now() / 1000,
       commandTimeoutMs: 5_000,
       minReplicas: 0,
     },
@@ -649,7 +624,14 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new RedisKnowledgeStore',
     api: 'RedisKnowledgeStore',
     error: MemoryArgumentError,
-    options: { url: '(per world)', prefix: '(per world)', commandTimeoutMs: 5_000, minReplicas: 0 },
+    options: {
+      url: '(per world)',
+      prefix: '(per world)',
+      defaultTtl: 60,
+      now: () => Date.now() / 1000,
+      commandTimeoutMs: 5_000,
+      minReplicas: 0,
+    },
     typo: {
       options: { url: '(per world)', prefx: 'k:' },
       message: 'RedisKnowledgeStore: options.prefx is not an option (did you mean prefix?)',
@@ -660,36 +642,35 @@ const storeConstructors = (): OptionCall[] => [
     call: 'new PostgresEventStore',
     api: 'PostgresEventStore',
     error: MemoryArgumentError,
-    options: { connectionString: '(per world)', schema: '(per world)', snapshotEvery: 8 },
+    options: {
+      connectionString: '(per world)',
+      schema: '(per world)',
+      snapshotEvery: 8,
+      defaultTtl: 60,
+      now: () => Date.now() / 1000,
+    },
     typo: {
       options: { connectionString: '(per world)', snapshot_every: 8 },
       message:
         'PostgresEventStore: options.snapshot_every is not an option (did you mean snapshotEvery?)',
     },
-    open: (places) => ({
-      ...constructed(
-        (o) => new PostgresEventStore(o as never),
-        (store: PostgresEventStore) => store.streams(),
-      ),
-      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
-    }),
+    open: (places) => postgresConstructed(places, PostgresEventStore, (store) => store.streams()),
   },
   {
     call: 'new PostgresKnowledgeStore',
     api: 'PostgresKnowledgeStore',
     error: MemoryArgumentError,
-    options: { connectionString: '(per world)', schema: '(per world)' },
+    options: {
+      connectionString: '(per world)',
+      schema: '(per world)',
+      defaultTtl: 60,
+      now: () => Date.now() / 1000,
+    },
     typo: {
       options: { connectionString: '(per world)', schem: 'x' },
       message: 'PostgresKnowledgeStore: options.schem is not an option (did you mean schema?)',
     },
-    open: (places) => ({
-      ...constructed(
-        (o) => new PostgresKnowledgeStore(o as never),
-        (store: PostgresKnowledgeStore) => store.list(),
-      ),
-      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
-    }),
+    open: (places) => postgresConstructed(places, PostgresKnowledgeStore, (store) => store.list()),
   },
   {
     call: 'new PostgresSessionStore',
@@ -705,13 +686,8 @@ const storeConstructors = (): OptionCall[] => [
       options: { connectionString: '(per world)', ttl: 60 },
       message: 'PostgresSessionStore: options.ttl is not an option (did you mean defaultTtl?)',
     },
-    open: (places) => ({
-      ...constructed(
-        (o) => new PostgresSessionStore(o as never),
-        (store: PostgresSessionStore) => store.exists('s'),
-      ),
-      fill: placed({ connectionString: places.postgresUrl(), schema: places.schema() }),
-    }),
+    open: (places) =>
+      postgresConstructed(places, PostgresSessionStore, (store) => store.exists('s')),
   },
 ];
 
@@ -729,15 +705,29 @@ const sqliteConstructed = <S extends { close(): Promise<void> }>(
   };
 };
 
+/** A server store's constructor, its options' placeholders filled with `values`. */
+const serverConstructed =
+  (values: (places: Places) => Readonly<Record<string, unknown>>) =>
+  <S extends { close(): Promise<void> }>(
+    places: Places,
+    Store: new (options: never) => S,
+    use: (store: S) => Promise<unknown>,
+  ): Subject => ({
+    ...constructed((o) => new Store(o as never), use as (store: never) => Promise<unknown>),
+    fill: placed(values(places)),
+  });
+
 /** A Redis store's constructor, on a fresh prefix of the test file's server. */
-const redisConstructed = <S extends { close(): Promise<void> }>(
-  places: Places,
-  Store: new (options: never) => S,
-  use: (store: S) => Promise<unknown>,
-): Subject => ({
-  ...constructed((o) => new Store(o as never), use as (store: never) => Promise<unknown>),
-  fill: placed({ url: places.redisUrl(), prefix: places.prefix() }),
-});
+const redisConstructed = serverConstructed((places) => ({
+  url: places.redisUrl(),
+  prefix: places.prefix(),
+}));
+
+/** A PostgreSQL store's constructor, on a fresh schema of the test file's server. */
+const postgresConstructed = serverConstructed((places) => ({
+  connectionString: places.postgresUrl(),
+  schema: places.schema(),
+}));
 
 // --- Everything else -------------------------------------------------------------------------
 
@@ -1438,6 +1428,5 @@ export const optionCalls = (): readonly OptionCall[] => [
   ...sessionMethodCalls,
   ...knowledgeMethodCalls,
   ...eventMethodCalls,
-  subscribeCall,
-  postgresSubscribeCall,
+  ...subscribeCalls,
 ];

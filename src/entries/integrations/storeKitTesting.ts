@@ -31,7 +31,9 @@ export {
   eventStoreConformance,
   type EventStoreConformanceHooks,
 } from '../../../test/stores/eventStoreConformance';
+export type { EventStoreMakeOptions } from '../../../test/stores/eventRetentionCases';
 export {
   knowledgeStoreConformance,
   type KnowledgeStoreConformanceHooks,
 } from '../../../test/stores/knowledgeStoreConformance';
+export type { KnowledgeStoreMakeOptions } from '../../../test/stores/knowledgeRetentionCases';

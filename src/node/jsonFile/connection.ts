@@ -189,23 +189,28 @@ export class SessionFolder {
     if (found.kind !== 'absent') await this.discard(api, found);
   }
 
-  /** Deletes an expired session met by a read, if its lock is free and it is still expired. */
-  async collect(where: SessionKey, name: string): Promise<void> {
+  /**
+   * Deletes an expired session met by a read (or by `sweep`), if its lock is free and it is
+   * still expired; `true` when it deleted it.
+   */
+  async collect(where: SessionKey, name: string): Promise<boolean> {
     try {
       const lock = await this.lock(name, 0);
-      if (lock === undefined) return;
+      if (lock === undefined) return false;
       try {
         const found = await this.find(where, name);
-        if (found.kind !== 'record' || !this.expired(found.record)) return;
-        if (this.damaged('collect', found) || !(await lock.held())) return;
+        if (found.kind !== 'record' || !this.expired(found.record)) return false;
+        if (this.damaged('collect', found) || !(await lock.held())) return false;
         await unlink(found.path);
         await syncDirectory(this.directory);
+        return true;
       } finally {
         await lock.release();
       }
     } catch {
       // Garbage collection only: a read-only directory or a race leaves the expired file, which
       // stays invisible and is collected (or overwritten) later.
+      return false;
     }
   }
 

@@ -3,6 +3,7 @@ import {
   type LoadedSession,
   MemoryArgumentError,
   type MemoryState,
+  type RemovedCount,
   type SavedSession,
   type SaveOptions,
   type SearchOptions,
@@ -18,7 +19,9 @@ import {
   compareCodePoints,
   describeValue,
   expectedRevisionOf,
+  namespaceKeys,
   namespaceOf,
+  namespaceToDeleteOf,
   rankSearchResults,
   scoreSessionMessages,
   searchLimitOf,
@@ -32,6 +35,7 @@ import { syncDirectory } from './atomicWrite';
 import { SessionFolder } from './connection';
 import { sessionFileName } from './fileNames';
 import { type JsonFileSessionStoreOptions, readSessionStoreOptions } from './options';
+import { deleteFolderNamespace, sweepFolder } from './retention';
 import { scanSessions } from './sessionScan';
 import { writeSession } from './sessionWrite';
 
@@ -61,7 +65,11 @@ const API = 'JsonFileSessionStore';
  *   `maxFileBytes`: a FIFO, socket or device (never waited on), a directory, a symlink (not
  *   followed: it may loop or lead out of the directory), a huge file (never read). Lock paths get
  *   the same checks.
- * - Expired files are deleted when met, under the lock and only if still expired.
+ * - Expired files are deleted when met, under the lock and only if still expired, and by
+ *   `sweep()`, one file at a time (a damaged file is never swept: it stays for inspection).
+ * - `deleteNamespace(ns)` deletes the namespace's files one session at a time, each under its
+ *   lock (its own file and the reference's copy, damaged or expired ones too), and every file kept
+ *   aside from one of them.
  *
  * @example
  * ```ts
@@ -242,6 +250,21 @@ export class JsonFileSessionStore implements SessionStore {
         );
       }
       return Object.freeze([...rankSearchResults(results, limit)]);
+    });
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async ({ stillOpen }) =>
+      Object.freeze({ removed: await sweepFolder(this.#folder, stillOpen) }),
+    );
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async ({ api, stillOpen }) => {
+      const keys = namespaceKeys(namespaceToDeleteOf(namespace, api));
+      return Object.freeze({
+        removed: await deleteFolderNamespace(this.#folder, api, keys, stillOpen),
+      });
     });
   }
 

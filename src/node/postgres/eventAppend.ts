@@ -9,6 +9,7 @@ import {
 import {
   type CheckedAppend,
   checkSameConfig,
+  isSessionExpired,
   encodeActionJson,
   encodeConfigJson,
   encodeSnapshotJson,
@@ -19,19 +20,21 @@ import type { EventStatements } from './eventStatements';
 import { headError, headProblem, readStreamHead, type StreamPlace } from './eventStreams';
 
 /**
- * What an append needs from its store: the connection and statements, `snapshotEvery`, the
- * channel its appends notify (with the stream's digest as payload), and the state of a stream at
- * a version (for the snapshots a batch reaches).
+ * What an append needs from its store: the connection and statements, `snapshotEvery`, the TTL
+ * and the clock, the channel its appends notify (with the stream's digest as payload), and the
+ * state of a stream at a version (for the snapshots a batch reaches).
  *
  * @example
  * ```ts
- * const context: PostgresAppendContext = { connection, sql, snapshotEvery: 256, channel, digest, stateBefore, location };
+ * const context: PostgresAppendContext = { connection, sql, snapshotEvery: 256, ttl: undefined, now, channel, digest, stateBefore, location };
  * ```
  */
 export interface PostgresAppendContext {
   readonly connection: PostgresConnection;
   readonly sql: EventStatements;
   readonly snapshotEvery: number;
+  readonly ttl: number | undefined;
+  readonly now: () => number;
   readonly channel: string;
   readonly digest: (key: string) => string;
   readonly location: string;
@@ -106,11 +109,12 @@ export const appendToStream = async (
   const version = expectedVersion + checked.actions.length;
   let configCheck = given === undefined ? null : encodeConfigJson(given);
   for (let round = 0; round < ROUNDS; round++) {
+    const now = context.now();
     const [row] = await context.connection.query(api, true, context.sql.append, [
       key,
       namespace ?? null,
       encodeConfigJson(given ?? createMemory().config),
-      Date.now() / 1000,
+      now,
       expectedVersion,
       version,
       checked.actions.map(encodeActionJson),
@@ -120,6 +124,7 @@ export const appendToStream = async (
       snapshots.json,
       context.channel,
       context.digest(key),
+      context.ttl ?? null,
     ]);
     if (row !== undefined && row['written'] !== null) return Object.freeze({ version });
     if (row === undefined || row['id'] === null) {
@@ -127,6 +132,13 @@ export const appendToStream = async (
       continue; // deleted since: try again
     }
     const read = readStreamHead(row);
+    const updatedAt = 'head' in read ? read.head.updatedAt : undefined;
+    if (updatedAt !== undefined && isSessionExpired(updatedAt, context.ttl, now)) {
+      if (expectedVersion > 0) throw new EventConflictError(api, key, expectedVersion, 0);
+      const values = [row['id'], now, context.ttl ?? null];
+      await context.connection.query(api, true, context.sql.renew, values);
+      continue;
+    }
     if ('problem' in read) throw headError(read, place);
     const problem = headProblem(read.head);
     if (problem !== undefined) throw headError(problem, place);

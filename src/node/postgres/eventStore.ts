@@ -6,7 +6,9 @@ import {
   type LoadedStream,
   type LoadOptions,
   type MemoryAction,
+  type PruneOptions,
   type ReadOptions,
+  type RemovedCount,
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
@@ -18,25 +20,26 @@ import {
   checkEventOptions,
   compareCodePoints,
   namespaceOf,
+  namespaceToDeleteOf,
+  pruneOptionsOf,
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
   type StoreCall,
 } from 'conversation-memory/store-kit';
 import { naming, withId } from '../environmentFailure';
-import { PostgresConnection, type PostgresSend } from './connection';
+import { PostgresConnection } from './connection';
 import { appendToStream, type PostgresAppendContext } from './eventAppend';
-import { EVENT_SCHEMA, type EventStatements, eventStatements } from './eventStatements';
+import { type PruneContext, pruneStatements, pruneStream } from './eventPrune';
 import {
-  actionPages,
-  configOf,
-  headError,
-  headProblem,
-  readStreamHead,
-  type StreamHead,
-  type StreamPlace,
-  stateAt,
-} from './eventStreams';
+  deleteStreamNamespace,
+  type EventRetentionStatements,
+  eventRetentionStatements,
+  sweepStreams,
+} from './eventRetention';
+import { EVENT_SCHEMA, type EventStatements, eventStatements } from './eventStatements';
+import { StreamReader } from './eventReader';
+import { headProblem, readStreamHead } from './eventStreams';
 import {
   checkSubscribe,
   followPostgresStream,
@@ -56,7 +59,8 @@ const digestOf = (text: string): string => createHash('sha256').update(text).dig
 /**
  * An {@link EventStore} on PostgreSQL (node-postgres `pg` 8.11 or later 8.x, an optional peer
  * loaded only when the store makes its own pool), shared by any number of processes. Options as
- * on `PostgresSessionStore` (`pool` or `connectionString`, `schema`) plus `snapshotEvery`.
+ * on `PostgresSessionStore` (`pool` or `connectionString`, `schema`, `defaultTtl`, `now`) plus
+ * `snapshotEvery`.
  *
  * Three tables (see `eventStatements.ts`): `event_streams` (a never-reused id per stream, its
  * config, creation time and version), `event_actions` (primary key `(stream, version)`) and
@@ -69,6 +73,13 @@ const digestOf = (text: string): string => createHash('sha256').update(text).dig
  * one past its version is an `EventCorruptError` for `append`, `read` and `load`, and left out by
  * `streams()`; a snapshot that does not decode or is bound to another stream or version is passed
  * over. `subscribe` follows a stream with `LISTEN`/`NOTIFY` and a catch-up read.
+ *
+ * Retention: with `defaultTtl` a stream more than that many seconds after its last append (by
+ * `now`) is absent everywhere, and an append at version 0 starts it afresh under a new id.
+ * `prune` keeps the state at `before` as a snapshot and removes the actions below it in one
+ * transaction holding the stream's row (`EventPrunedError` below it). `sweep` and
+ * `deleteNamespace` take streams away whole (row deleted, id listed in `event_removals`, one
+ * statement), then remove their actions and snapshots `SWEEP_BATCH` rows a transaction.
  *
  * @example
  * ```ts
@@ -87,7 +98,12 @@ export class PostgresEventStore implements EventStore {
   readonly schema: string;
   readonly #connection: PostgresConnection;
   readonly #sql: EventStatements;
+  readonly #retention: EventRetentionStatements;
+  readonly #reader: StreamReader;
+  readonly #prune: PruneContext;
   readonly #snapshotEvery: number;
+  readonly #ttl: number | undefined;
+  readonly #clock: () => number;
   readonly #location: string;
   readonly #channel: string;
   readonly #subscriptions = new Set<() => Promise<void>>();
@@ -99,52 +115,27 @@ export class PostgresEventStore implements EventStore {
     this.#connection = new PostgresConnection(settings, API);
     this.schema = settings.schema;
     this.#sql = eventStatements(this.#connection.quotedSchema);
+    this.#retention = eventRetentionStatements(this.#connection.quotedSchema);
     this.#snapshotEvery = settings.snapshotEvery;
+    this.#ttl = settings.ttl;
+    this.#clock = settings.now;
     this.#location = `postgres:${settings.schema}.event_actions`;
+    this.#reader = new StreamReader(this.#connection, this.#sql, {
+      location: this.#location,
+      ttl: settings.ttl,
+      now: settings.now,
+    });
+    this.#prune = {
+      connection: this.#connection,
+      sql: pruneStatements(this.#connection.quotedSchema),
+      reader: this.#reader,
+    };
     this.#channel = `cm_events_${digestOf(settings.schema).slice(0, 24)}`;
   }
 
   async #ready(call: StoreCall): Promise<void> {
     await this.#connection.ready(EVENT_SCHEMA, call.api);
     call.stillOpen();
-  }
-
-  #place(api: string, key: string): StreamPlace {
-    return { api, key, location: this.#location };
-  }
-
-  /** The stream's head, `undefined` when absent; a head that does not decode rejects. */
-  async #head(send: PostgresSend, api: string, key: string): Promise<StreamHead | undefined> {
-    const [row] = await send(this.#sql.head, [key]);
-    if (row === undefined) return undefined;
-    const read = readStreamHead(row);
-    if ('problem' in read) throw headError(read, this.#place(api, key));
-    return read.head;
-  }
-
-  #send(api: string): PostgresSend {
-    return (text, values) => this.#connection.query(api, false, text, values);
-  }
-
-  /** In one consistent read: the state after `version` actions, or `undefined`. */
-  async #loadAt(api: string, key: string, version: number | undefined) {
-    return this.#connection.transaction(
-      api,
-      false,
-      async (send) => {
-        const head = await this.#head(send, api, key);
-        if (head === undefined) return undefined;
-        const target = version ?? head.version;
-        if (target > head.version) return { head, target, state: undefined };
-        const place = this.#place(api, key);
-        const problem = headProblem(head, target);
-        if (problem !== undefined) throw headError(problem, place);
-        const config = configOf(head, place);
-        const state = await stateAt(send, this.#sql, head, config, target, place);
-        return { head, target, state, config };
-      },
-      'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY',
-    );
   }
 
   async append(
@@ -161,41 +152,19 @@ export class PostgresEventStore implements EventStore {
         connection: this.#connection,
         sql: this.#sql,
         snapshotEvery: this.#snapshotEvery,
+        ttl: this.#ttl,
+        now: this.#clock,
         channel: this.#channel,
         digest: digestOf,
         location: this.#location,
         stateBefore: async (key, version) => {
-          const found = await this.#loadAt(call.api, key, version);
+          const found = await this.#reader.loadAt(call.api, key, version);
           if (found?.state === undefined || found.config === undefined) return undefined;
           return { id: found.head.id, config: found.config, state: found.state };
         },
       };
       return appendToStream(context, call.api, checked, namespace);
     });
-  }
-
-  /** The actions of `key` from `from` to `to` (checked; nothing for an absent stream). */
-  async *#entries(
-    api: string,
-    key: string,
-    from: number,
-    to: number,
-  ): AsyncGenerator<StoredAction> {
-    const send = this.#send(api);
-    const head = await this.#head(send, api, key);
-    if (head === undefined) return;
-    const place = this.#place(api, key);
-    const past = headProblem({ ...head, damagedAt: undefined });
-    if (past !== undefined && past.at > head.version) throw headError(past, place);
-    const last = Math.min(to, head.version);
-    try {
-      yield* actionPages(send, this.#sql, head.id, from, last, place);
-    } catch (error) {
-      // A stream deleted (or replaced) while it was read is absent now, not damaged.
-      const now = await this.#head(send, api, key).catch(() => head);
-      if (now?.id !== head.id) return;
-      throw error;
-    }
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
@@ -205,7 +174,7 @@ export class PostgresEventStore implements EventStore {
       const { key } = sessionKeyOf(streamId, options, call.api);
       const { from, to } = readRangeOf(options, call.api);
       await this.#ready(call);
-      yield* this.#entries(call.api, key, from, to);
+      yield* this.#reader.entries(call.api, key, from, to);
     } catch (error) {
       throw withId(error, streamId);
     }
@@ -218,7 +187,7 @@ export class PostgresEventStore implements EventStore {
       const { key } = sessionKeyOf(streamId, options, call.api);
       const atVersion = atVersionOf(options, call.api);
       await this.#ready(call);
-      const found = await this.#loadAt(call.api, key, atVersion);
+      const found = await this.#reader.loadAt(call.api, key, atVersion);
       if (found === undefined) return null;
       checkAtVersion(key, found.target, found.head.version, call.api);
       if (found.state === undefined) return null;
@@ -234,23 +203,22 @@ export class PostgresEventStore implements EventStore {
       call.api,
     );
     await this.#ready(call);
-    const rows = await this.#connection.query(call.api, false, this.#sql.list, [namespace ?? null]);
+    const rows = await this.#connection.query(call.api, false, this.#sql.list, [
+      namespace ?? null,
+      this.#clock(),
+      this.#ttl ?? null,
+    ]);
     const found: StreamInfo[] = [];
     for (const row of rows) {
       const read = readStreamHead(row);
       // A damaged stream is left out, as `load` rejects it.
       if ('problem' in read || headProblem(read.head) !== undefined) continue;
-      const { key, version, createdAt } = read.head;
+      const { key, version, createdAt, first } = read.head;
       const address = sessionAddressOf(key);
       if (namespace !== undefined && address.namespace !== namespace) continue;
-      found.push(
-        Object.freeze({
-          streamId: namespace === undefined ? key : address.id,
-          ...address,
-          version,
-          createdAt,
-        }),
-      );
+      const streamId = namespace === undefined ? key : address.id;
+      const info = { streamId, ...address, version, createdAt };
+      found.push(Object.freeze(first > 1 ? { ...info, prunedBefore: first } : info));
     }
     return Object.freeze(found.sort((a, b) => compareCodePoints(a.streamId, b.streamId)));
   }
@@ -261,8 +229,42 @@ export class PostgresEventStore implements EventStore {
       checkEventOptions(options, 'delete', call.api);
       const { key } = sessionKeyOf(streamId, options, call.api);
       await this.#ready(call);
-      const [row] = await this.#connection.query(call.api, true, this.#sql.delete, [key]);
+      const [row] = await this.#connection.query(call.api, true, this.#sql.delete, [
+        key,
+        this.#clock(),
+        this.#ttl ?? null,
+      ]);
       return Number(row?.['n']) > 0;
+    });
+  }
+
+  async prune(streamId: string, options: PruneOptions): Promise<RemovedCount> {
+    return naming(streamId, async () => {
+      const call = this.#calls.open('prune');
+      const { before, namespace } = pruneOptionsOf(options, call.api);
+      const { key } = sessionKeyOf(streamId, { namespace }, call.api);
+      await this.#ready(call);
+      return Object.freeze({ removed: await pruneStream(this.#prune, call.api, key, before) });
+    });
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) => {
+      await this.#ready(call);
+      const now = this.#clock();
+      const { api } = call;
+      const removed = await sweepStreams(this.#connection, this.#retention, api, this.#ttl, now);
+      return Object.freeze({ removed });
+    });
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      await this.#ready(call);
+      const { api } = call;
+      const removed = await deleteStreamNamespace(this.#connection, this.#retention, api, checked);
+      return Object.freeze({ removed });
     });
   }
 
@@ -317,7 +319,7 @@ export class PostgresEventStore implements EventStore {
 
   async *#followed(call: StoreCall, key: string, after: number): AsyncGenerator<StoredAction> {
     await this.#ready(call);
-    yield* this.#entries(call.api, key, after + 1, Number.MAX_SAFE_INTEGER);
+    yield* this.#reader.entries(call.api, key, after + 1, Number.MAX_SAFE_INTEGER);
   }
 
   /** Stops every subscription, and ends the pool the store made from `connectionString`. */

@@ -27,7 +27,7 @@ import { EVENT_PAGE, type EventStatements } from './eventStatements';
  *
  * @example
  * ```ts
- * const head: StreamHead = { id: '7', key: 's1', version: 3, createdAt: 1764500000, configJson: '{}', damagedAt: undefined, maxVersion: 3 };
+ * const head: StreamHead = { id: '7', key: 's1', version: 3, createdAt: 1764500000, updatedAt: 1764500000, first: 1, configJson: '{}', damagedAt: undefined, maxVersion: 3 };
  * ```
  */
 export interface StreamHead {
@@ -35,6 +35,10 @@ export interface StreamHead {
   readonly key: string;
   readonly version: number;
   readonly createdAt: number;
+  /** Its last append (Unix seconds, the store's clock); `undefined`: unknown (never expires). */
+  readonly updatedAt: number | undefined;
+  /** Its first version: 1, or `before` of its last prune (the actions below it are gone). */
+  readonly first: number;
   readonly configJson: unknown;
   readonly damagedAt: number | undefined;
   readonly maxVersion: number | undefined;
@@ -66,6 +70,14 @@ export const readStreamHead = (
       problem: `stream: its row (event_streams) holds version ${describeValue(row['version'])}, not an integer ≥ 0`,
     };
   }
+  const first = integerOf(row['first_version']);
+  if (first === undefined || first < 1 || first > Math.max(version, 1)) {
+    return {
+      at: 0,
+      problem: `stream: its row (event_streams) holds first_version ${describeValue(row['first_version'])}, not an integer from 1 to its version ${version}`,
+    };
+  }
+  const updatedAt = row['updated_at'] === null ? Number.NaN : Number(row['updated_at']);
   const damaged = row['damaged_at'];
   const max = row['max_version'];
   const createdAt = Number(row['created_at']);
@@ -75,6 +87,8 @@ export const readStreamHead = (
       key,
       version,
       createdAt: Number.isFinite(createdAt) ? createdAt : Number.NaN,
+      updatedAt: Number.isFinite(updatedAt) ? updatedAt : undefined,
+      first,
       configJson: row['config_json'],
       damagedAt: damaged === null ? undefined : (integerOf(damaged) ?? 0),
       maxVersion: max === null ? undefined : (integerOf(max) ?? Number.MAX_SAFE_INTEGER),
@@ -176,7 +190,9 @@ export async function* actionPages(
 
 /**
  * The state of a stream after `target` actions: from the latest snapshot at or below it that
- * decodes and is bound to this stream and version (others are passed over), then its actions.
+ * decodes and is bound to this stream and version (others are passed over), then its actions. A
+ * pruned stream starts from a snapshot at its first version or later (the prune's), never from
+ * nothing: without one it is an `EventCorruptError`.
  *
  * @example
  * ```ts
@@ -195,7 +211,7 @@ export const stateAt = async (
   let from = 0;
   for (const row of await send(sql.snapshots, [head.id, target])) {
     const version = integerOf(row['version']);
-    if (version === undefined || version < 1 || version > target) continue;
+    if (version === undefined || version < head.first || version > target) continue;
     const found = readSnapshotJson(row['snapshot_json'], config, {
       stream: head.key,
       version,
@@ -206,6 +222,11 @@ export const stateAt = async (
       from = version;
       break;
     }
+  }
+  if (from === 0 && head.first > 1) {
+    throw new EventCorruptError(place.api, place.key, head.first, place.location, [
+      `stream: pruned before version ${head.first}, and no snapshot from there to version ${target} decodes (event_snapshots)`,
+    ]);
   }
   for await (const { version, action } of actionPages(
     send,

@@ -10,13 +10,16 @@ import {
   type LoadedKnowledge,
   type SavedKnowledge,
 } from 'conversation-memory/knowledge';
+import type { RemovedCount } from 'conversation-memory';
 import {
   checkKnowledgeRevision,
   compareCodePoints,
   expectedRevisionOf,
+  isSessionExpired,
   knowledgeStateToSave,
   listNamespace,
   namespaceOf,
+  namespaceToDeleteOf,
   readKnowledgeJson,
   sessionAddressOf,
   type SessionKey,
@@ -31,7 +34,13 @@ import {
   knowledgeStatements,
 } from './knowledgeStatements';
 import { type PostgresKnowledgeStoreOptions, readKnowledgeStoreOptions } from './options';
-import { readRowAddress } from './sessionRow';
+import { readRowAddress } from './rowAddress';
+import {
+  deleteRowNamespace,
+  type RowRetentionStatements,
+  rowRetentionStatements,
+  sweepRows,
+} from './rowRetention';
 import { StoreCalls } from '../storeCalls';
 
 export type { PostgresKnowledgeStoreOptions } from './options';
@@ -46,13 +55,9 @@ const revisionOf = (value: unknown): number | undefined => {
   return Number.isSafeInteger(revision) && revision >= 1 ? revision : undefined;
 };
 
-/** A knowledge row's session-key columns under the names the session rows use. */
+/** A knowledge row's address, when its key, id and namespace columns agree. */
 const addressOf = (row: PostgresRow) =>
-  readRowAddress({
-    session_key: row['record_key'],
-    session_id: row['record_id'],
-    namespace: row['namespace'],
-  });
+  readRowAddress(row['record_key'], row['record_id'], row['namespace']);
 
 /**
  * A {@link KnowledgeStore} on PostgreSQL (node-postgres `pg` 8.11 or later 8.x, an optional peer
@@ -65,7 +70,9 @@ const addressOf = (row: PostgresRow) =>
  * a conditional `UPDATE`): a stale `expectedRevision` rejects with `KnowledgeConflictError` and
  * writes nothing. A record that does not decode makes `load` reject with `KnowledgeCorruptError`,
  * is skipped by `list`, counts as absent for `expectedRevision`, and is copied into
- * `knowledge_corrupt` by the save or delete that meets it.
+ * `knowledge_corrupt` by the save or delete that meets it. With `defaultTtl`, a record more than
+ * that many seconds after its last save (by the store's `now`) is absent everywhere, the next save
+ * starts it again at revision 1, and `sweep()` removes it; `deleteNamespace` removes a namespace.
  *
  * @example
  * ```ts
@@ -82,6 +89,9 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   readonly schema: string;
   readonly #connection: PostgresConnection;
   readonly #sql: KnowledgeStatements;
+  readonly #retention: RowRetentionStatements;
+  readonly #ttl: number | undefined;
+  readonly #clock: () => number;
   /** The closed-store guard and each call's name (failures are already ours: `postgresFailure`). */
   readonly #calls = new StoreCalls(API, (error) => error);
 
@@ -90,6 +100,19 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     this.#connection = new PostgresConnection(settings, API);
     this.schema = settings.schema;
     this.#sql = knowledgeStatements(this.#connection.quotedSchema);
+    this.#retention = rowRetentionStatements(this.#connection.quotedSchema, {
+      table: 'knowledge',
+      key: 'record_key',
+      aside: 'knowledge_corrupt',
+    });
+    this.#ttl = settings.ttl;
+    this.#clock = settings.now;
+  }
+
+  /** Whether a row last saved at `updatedAt` (the column's text) has expired by `now`. */
+  #expired(updatedAt: unknown, now: number): boolean {
+    const at = Number(updatedAt);
+    return Number.isFinite(at) && isSessionExpired(at, this.#ttl, now);
   }
 
   async #ready(call: StoreCall): Promise<void> {
@@ -104,7 +127,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
       const { key } = sessionKeyOf(id, options, call.api);
       await this.#ready(call);
       const [row] = await this.#connection.query(call.api, false, this.#sql.selectRow, [key]);
-      if (row === undefined) return null;
+      if (row === undefined || this.#expired(row['updated_at'], this.#clock())) return null;
       const read = readKnowledgeJson(row['state_json']);
       const revision = revisionOf(row['revision']);
       const problems = [
@@ -146,16 +169,13 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   async #save(api: string, where: SessionKey, json: string, expected: number | undefined) {
     const statement =
       expected === undefined || expected === 0 ? this.#sql.upsert : this.#sql.update;
-    const values = [
-      where.key,
-      where.namespace ?? null,
-      where.id,
-      json,
-      Date.now() / 1000,
-      expected ?? null,
-    ];
     for (let round = 0; round < ROUNDS; round++) {
-      const [written] = await this.#connection.query(api, true, statement, values);
+      const now = this.#clock();
+      const values = [where.key, where.namespace ?? null, where.id, json, now, expected ?? null];
+      const [written] = await this.#connection.query(api, true, statement, [
+        ...values,
+        this.#ttl ?? null,
+      ]);
       const revision = revisionOf(written?.['revision']);
       if (revision !== undefined) return revision;
       const [row] = await this.#connection.query(api, false, this.#sql.selectRow, [where.key]);
@@ -171,11 +191,17 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
           api,
           true,
           text,
-          sound ? [where.key, stored] : [where.key, stored, Date.now() / 1000],
+          sound ? [where.key, stored] : [where.key, stored, now],
         );
         continue;
       }
-      checkKnowledgeRevision(where.key, expected, revisionOf(row['revision']) ?? 0, api);
+      const live = !this.#expired(row['updated_at'], this.#clock());
+      checkKnowledgeRevision(
+        where.key,
+        expected,
+        live ? (revisionOf(row['revision']) ?? 0) : 0,
+        api,
+      );
     }
     throw new KnowledgeConflictError(api, where.key, expected ?? 0, expected ?? 0);
   }
@@ -188,7 +214,8 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
       await this.#ready(call);
       const [row] = await this.#connection.query(call.api, true, this.#sql.delete, [
         key,
-        Date.now() / 1000,
+        this.#clock(),
+        this.#ttl ?? null,
       ]);
       return Number(row?.['n']) > 0;
     });
@@ -199,7 +226,11 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     checkKnowledgeOptions(options, 'list', call.api);
     const namespace = namespaceOf(listNamespace(options, call.api), call.api);
     await this.#ready(call);
-    const rows = await this.#connection.query(call.api, false, this.#sql.list, [namespace ?? null]);
+    const rows = await this.#connection.query(call.api, false, this.#sql.list, [
+      namespace ?? null,
+      this.#clock(),
+      this.#ttl ?? null,
+    ]);
     const out: KnowledgeListing[] = [];
     for (const row of rows) {
       const address = addressOf(row);
@@ -210,6 +241,26 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
       out.push(Object.freeze({ key: address.key, ...sessionAddressOf(address.key), revision }));
     }
     return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) => {
+      await this.#ready(call);
+      const { api } = call;
+      const ttl = this.#ttl;
+      const removed = await sweepRows(this.#connection, this.#retention, api, ttl, this.#clock());
+      return Object.freeze({ removed });
+    });
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      await this.#ready(call);
+      const { api } = call;
+      const removed = await deleteRowNamespace(this.#connection, this.#retention, api, checked);
+      return Object.freeze({ removed });
+    });
   }
 
   /**

@@ -1,4 +1,8 @@
-import { MemoryArgumentError, type SessionStoreOptions } from 'conversation-memory';
+import {
+  MemoryArgumentError,
+  type SessionStoreOptions,
+  type StoreExpiryOptions,
+} from 'conversation-memory';
 import {
   describeValue,
   readOptionFields,
@@ -132,6 +136,30 @@ const readConnection = (
 };
 
 /**
+ * The expiry options, checked as the session stores check them.
+ *
+ * @example
+ * ```ts
+ * const expiry: ExpiryRead = { ttl: undefined, now: () => Date.now() / 1000 };
+ * ```
+ */
+export interface ExpiryRead {
+  readonly ttl: number | undefined;
+  readonly now: () => number;
+}
+
+const EXPIRY_OPTIONS = ['defaultTtl', 'now'] as const;
+const EXPIRY_HINTS = { ttl: 'defaultTtl', default_ttl: 'defaultTtl' } as const;
+
+const readExpiry = (
+  given: Partial<Record<(typeof EXPIRY_OPTIONS)[number], unknown>>,
+  api: string,
+): ExpiryRead => ({
+  ttl: sessionTtlOf(given.defaultTtl, api),
+  now: sessionClockOf(given.now, api),
+});
+
+/**
  * The options of `PostgresSessionStore`, read once and checked.
  *
  * @throws MemoryArgumentError naming the option
@@ -143,33 +171,25 @@ const readConnection = (
 export const readSessionStoreOptions = (
   options: unknown,
   api: string,
-): PostgresConnectionRead & { readonly ttl: number | undefined; readonly now: () => number } => {
-  const given = readOptionFields(
-    options ?? null,
-    [...CONNECTION_OPTIONS, 'defaultTtl', 'now'],
-    api,
-    {
-      example: EXAMPLE,
-      hints: { ttl: 'defaultTtl', default_ttl: 'defaultTtl', url: 'connectionString' },
-    },
-  );
-  return {
-    ...readConnection(given, api),
-    ttl: sessionTtlOf(given.defaultTtl, api),
-    now: sessionClockOf(given.now, api),
-  };
+): PostgresConnectionRead & ExpiryRead => {
+  const given = readOptionFields(options ?? null, [...CONNECTION_OPTIONS, ...EXPIRY_OPTIONS], api, {
+    example: EXAMPLE,
+    hints: { ...EXPIRY_HINTS, url: 'connectionString' },
+  });
+  return { ...readConnection(given, api), ...readExpiry(given, api) };
 };
 
 /**
- * Options of `PostgresEventStore`: the connection (`pool` or `connectionString`; `schema`) and
- * `snapshotEvery` (default 256, as on the other event stores).
+ * Options of `PostgresEventStore`: the connection (`pool` or `connectionString`; `schema`),
+ * `snapshotEvery` (default 256, as on the other event stores), `defaultTtl` (seconds a stream
+ * lives after its last append; omitted: forever) and `now` (the clock, Unix seconds).
  *
  * @example
  * ```ts
- * const options: PostgresEventStoreOptions = { pool, snapshotEvery: 128 };
+ * const options: PostgresEventStoreOptions = { pool, snapshotEvery: 128, defaultTtl: 30 * 86_400 };
  * ```
  */
-export interface PostgresEventStoreOptions extends PostgresConnectionOptions {
+export interface PostgresEventStoreOptions extends PostgresConnectionOptions, StoreExpiryOptions {
   readonly snapshotEvery?: number | undefined;
 }
 
@@ -185,27 +205,35 @@ export interface PostgresEventStoreOptions extends PostgresConnectionOptions {
 export const readEventStoreOptions = (
   options: unknown,
   api: string,
-): PostgresConnectionRead & { readonly snapshotEvery: number } => {
-  const given = readOptionFields(options ?? null, [...CONNECTION_OPTIONS, 'snapshotEvery'], api, {
-    example: EXAMPLE,
-    hints: { snapshot_every: 'snapshotEvery', url: 'connectionString' },
-  });
+): PostgresConnectionRead & ExpiryRead & { readonly snapshotEvery: number } => {
+  const given = readOptionFields(
+    options ?? null,
+    [...CONNECTION_OPTIONS, ...EXPIRY_OPTIONS, 'snapshotEvery'],
+    api,
+    {
+      example: EXAMPLE,
+      hints: { ...EXPIRY_HINTS, snapshot_every: 'snapshotEvery', url: 'connectionString' },
+    },
+  );
   return {
     ...readConnection(given, api),
+    ...readExpiry(given, api),
     snapshotEvery: snapshotEveryOf(given.snapshotEvery, api),
   };
 };
 
 /**
- * Options of `PostgresKnowledgeStore`: the connection (`pool` or `connectionString`; `schema`).
+ * Options of `PostgresKnowledgeStore`: the connection (`pool` or `connectionString`; `schema`),
+ * `defaultTtl` (seconds a record lives after its last save; omitted: forever) and `now` (the
+ * clock, Unix seconds).
  *
  * @example
  * ```ts
- * const options: PostgresKnowledgeStoreOptions = { pool, schema: 'memory' };
+ * const options: PostgresKnowledgeStoreOptions = { pool, schema: 'memory', defaultTtl: 90 * 86_400 };
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a named type of its own, like PostgresSessionStoreOptions
-export interface PostgresKnowledgeStoreOptions extends PostgresConnectionOptions {}
+export interface PostgresKnowledgeStoreOptions
+  extends PostgresConnectionOptions, StoreExpiryOptions {}
 
 /**
  * The options of `PostgresKnowledgeStore`, read once and checked.
@@ -219,10 +247,10 @@ export interface PostgresKnowledgeStoreOptions extends PostgresConnectionOptions
 export const readKnowledgeStoreOptions = (
   options: unknown,
   api: string,
-): PostgresConnectionRead => {
-  const given = readOptionFields(options ?? null, CONNECTION_OPTIONS, api, {
+): PostgresConnectionRead & ExpiryRead => {
+  const given = readOptionFields(options ?? null, [...CONNECTION_OPTIONS, ...EXPIRY_OPTIONS], api, {
     example: EXAMPLE,
-    hints: { url: 'connectionString' },
+    hints: { ...EXPIRY_HINTS, url: 'connectionString' },
   });
-  return readConnection(given, api);
+  return { ...readConnection(given, api), ...readExpiry(given, api) };
 };

@@ -1,13 +1,8 @@
-import { either as E } from 'fp-ts';
-import {
-  fromDict,
-  type LoadedSession,
-  MemoryDecodeError,
-  type MemoryState,
-  SessionCorruptError,
-} from 'conversation-memory';
-import { describeValue, sessionKeyOf } from 'conversation-memory/store-kit';
+import type { LoadedSession } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
+import { type DecodedMemory, loadedFromColumns, readMemoryText } from '../memoryColumn';
 import type { PostgresRow } from './connection';
+import { readRowAddress } from './rowAddress';
 
 /**
  * Decoding the rows of the `sessions` table. Every column comes as the server's text (or `null`)
@@ -47,33 +42,6 @@ const secondsOf = (text: unknown): number | undefined => {
 };
 
 /**
- * The session a row is about, when its `session_key`, `session_id` and `namespace` agree (the key
- * is the kit's storage key of the pair); `undefined` otherwise.
- *
- * @example
- * ```ts
- * readRowAddress({ session_key: 'u1:s1', session_id: 's1', namespace: 'u1' }); // { key: 'u1:s1', id: 's1', namespace: 'u1' }
- * ```
- */
-export const readRowAddress = (
-  row: PostgresRow,
-):
-  | { readonly key: string; readonly id: string; readonly namespace: string | undefined }
-  | undefined => {
-  const key = row['session_key'];
-  const id = row['session_id'];
-  const namespace = row['namespace'];
-  if (typeof key !== 'string' || typeof id !== 'string') return undefined;
-  if (namespace !== null && typeof namespace !== 'string') return undefined;
-  try {
-    const where = sessionKeyOf(id, { namespace: namespace ?? undefined });
-    return where.key === key ? { key, id, namespace: where.namespace } : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
  * Checks the columns of a row beside `memory_json` (`revision` an integer ≥ 1, `message_count` ≥
  * 0, the timestamps finite Unix seconds, `session_id` and `namespace` those of `session_key`);
  * each problem names its column.
@@ -105,7 +73,7 @@ export const readSessionRowMeta = (
     problems.push(`created_at: expected Unix seconds, got ${got('created_at')}`);
   if (updatedAt === undefined)
     problems.push(`updated_at: expected Unix seconds, got ${got('updated_at')}`);
-  const address = readRowAddress(row);
+  const address = readRowAddress(row['session_key'], row['session_id'], row['namespace']);
   if (address === undefined) {
     problems.push(
       `session_id, namespace: ${got('session_id')} and ${got('namespace')} are not the session of key ${describeValue(key)}`,
@@ -124,27 +92,6 @@ export const readSessionRowMeta = (
 };
 
 /**
- * What decoding `memory_json` gave: the state, or the problems (each naming its path inside the
- * column); `kind: 'tokenizer'` when the data is sound but names a tokenizer that cannot count in
- * this process (not a corrupt row).
- *
- * @example
- * ```ts
- * const decoded: DecodedMemory = { state };
- * ```
- */
-export type DecodedMemory =
-  | { readonly state: MemoryState }
-  | {
-      readonly problems: readonly string[];
-      readonly kind: 'data' | 'tokenizer';
-      readonly cause: unknown;
-    };
-
-const inColumn = (problem: string): string =>
-  problem.startsWith('(root)') ? `memory_json${problem.slice(6)}` : `memory_json.${problem}`;
-
-/**
  * Decodes `memory_json` (the `toDict` JSON) with `fromDict`; with `'heuristic'` it only checks it
  * cheaply (no real token counting), as `list` and `search` do.
  *
@@ -153,29 +100,8 @@ const inColumn = (problem: string): string =>
  * readMemoryJson('{"max_messages": 0}'); // { problems: ['memory_json.max_messages: …'], kind: 'data', … }
  * ```
  */
-export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
-  if (typeof text !== 'string') {
-    return {
-      problems: [`memory_json: expected JSON text, got ${describeValue(text)}`],
-      kind: 'data',
-      cause: undefined,
-    };
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { problems: [`memory_json: not valid JSON (${reason})`], kind: 'data', cause: error };
-  }
-  const decoded = fromDict(parsed, tokenizer === undefined ? undefined : { tokenizer });
-  if (E.isRight(decoded)) return { state: decoded.right };
-  return {
-    problems: decoded.left.problems.map(inColumn),
-    kind: decoded.left.kind === 'tokenizer' ? 'tokenizer' : 'data',
-    cause: decoded.left,
-  };
-};
+export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory =>
+  readMemoryText(text, describeValue, tokenizer);
 
 /**
  * A row as `load` returns it, or the error it is: `SessionCorruptError` listing every problem
@@ -192,25 +118,10 @@ export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedM
  * ```
  */
 export const loadedFromRow = (row: PostgresRow, api: string, location: string): LoadedSession => {
-  const meta = readSessionRowMeta(row);
-  const memory = readMemoryJson(row['memory_json']);
-  if ('meta' in meta && 'state' in memory) {
-    return Object.freeze({
-      state: memory.state,
-      revision: meta.meta.revision,
-      createdAt: meta.meta.createdAt,
-      updatedAt: meta.meta.updatedAt,
-    });
-  }
-  if ('meta' in meta && 'problems' in memory && memory.kind === 'tokenizer') {
-    throw new MemoryDecodeError(api, memory.problems, { kind: 'tokenizer' });
-  }
   const key = row['session_key'];
-  const problems = [
-    ...('problems' in meta ? meta.problems : []),
-    ...('problems' in memory ? memory.problems : []),
-  ];
-  throw new SessionCorruptError(api, typeof key === 'string' ? key : '', location, problems, {
-    cause: 'cause' in memory ? memory.cause : undefined,
+  return loadedFromColumns(readSessionRowMeta(row), readMemoryJson(row['memory_json']), {
+    api,
+    key: typeof key === 'string' ? key : '',
+    location,
   });
 };

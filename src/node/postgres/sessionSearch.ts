@@ -6,7 +6,8 @@ import {
   sessionAddressOf,
 } from 'conversation-memory/store-kit';
 import type { PostgresConnection } from './connection';
-import { readMemoryJson, readRowAddress } from './sessionRow';
+import { readRowAddress } from './rowAddress';
+import { readMemoryJson } from './sessionRow';
 import type { SessionStatements } from './sessionStatements';
 
 /**
@@ -85,7 +86,7 @@ export const searchSessions = async (
   ]);
   const results: SessionSearchResult[] = [];
   for (const row of rows) {
-    const address = readRowAddress(row);
+    const address = readRowAddress(row['session_key'], row['session_id'], row['namespace']);
     if (address === undefined) continue;
     const memory = readMemoryJson(row['memory_json'], 'heuristic');
     if (!('state' in memory)) continue;

@@ -1,5 +1,6 @@
 import {
   isConversationMemoryError,
+  type RemovedCount,
   type LoadedSession,
   MemoryArgumentError,
   type MemoryState,
@@ -19,6 +20,7 @@ import {
   expectedRevisionOf,
   isSessionExpired,
   namespaceOf,
+  namespaceToDeleteOf,
   searchLimitOf,
   searchTerms,
   sessionAddressOf,
@@ -32,6 +34,12 @@ import { type PostgresSessionStoreOptions, readSessionStoreOptions } from './opt
 import { loadedFromRow, readMemoryJson, readSessionRowMeta } from './sessionRow';
 import { type SessionContent, savePostgresRow } from './sessionSave';
 import { searchSessions, sessionSearchText } from './sessionSearch';
+import {
+  deleteRowNamespace,
+  type RowRetentionStatements,
+  rowRetentionStatements,
+  sweepRows,
+} from './rowRetention';
 import { SESSION_SCHEMA, type SessionStatements, sessionStatements } from './sessionStatements';
 import { StoreCalls } from '../storeCalls';
 
@@ -65,6 +73,9 @@ const API = 'PostgresSessionStore';
  * reached, or a connection lost mid-call, fails the call with `StoreUnavailableError`
  * (`mayHaveWritten` when a write may have committed).
  *
+ * `sweep()` removes the expired sessions and `deleteNamespace(namespace)` a namespace's sessions
+ * and their `sessions_corrupt` copies, each `SWEEP_BATCH` rows a statement (a transaction).
+ *
  * @example
  * ```ts
  * import pg from 'pg';
@@ -82,6 +93,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly schema: string;
   readonly #connection: PostgresConnection;
   readonly #sql: SessionStatements;
+  readonly #retention: RowRetentionStatements;
   readonly #ttl: number | undefined;
   readonly #clock: () => number;
   /** The closed-store guard and each call's name (failures are already ours: `postgresFailure`). */
@@ -92,6 +104,11 @@ export class PostgresSessionStore implements SessionStore {
     this.#connection = new PostgresConnection(settings, API);
     this.schema = settings.schema;
     this.#sql = sessionStatements(this.#connection.quotedSchema);
+    this.#retention = rowRetentionStatements(this.#connection.quotedSchema, {
+      table: 'sessions',
+      key: 'session_key',
+      aside: 'sessions_corrupt',
+    });
     this.#ttl = settings.ttl;
     this.#clock = settings.now;
   }
@@ -248,6 +265,34 @@ export class PostgresSessionStore implements SessionStore {
     await this.#ready(call);
     const search = { terms, limit, namespace, now: this.#clock(), ttl: this.#ttl };
     return searchSessions(this.#connection, this.#sql, search, call.api);
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) => {
+      await this.#ready(call);
+      const removed = await sweepRows(
+        this.#connection,
+        this.#retention,
+        call.api,
+        this.#ttl,
+        this.#clock(),
+      );
+      return Object.freeze({ removed });
+    });
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      await this.#ready(call);
+      const removed = await deleteRowNamespace(
+        this.#connection,
+        this.#retention,
+        call.api,
+        checked,
+      );
+      return Object.freeze({ removed });
+    });
   }
 
   /**

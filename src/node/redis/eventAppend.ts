@@ -10,9 +10,11 @@ import {
 import type { RedisConnection } from './connection';
 import { APPEND_SCRIPT } from './eventScripts';
 import type { RedisEventStreams } from './eventStreams';
+import { appendSnapshots } from './eventAppendSnapshots';
 import { redisStatusReply, redisText } from './reply';
 import type { RedisEventKeyLayout } from './schema';
 import { runScript } from './scripts';
+import { redisExpirySeconds } from './sessionExpiry';
 
 /** Rounds of an append whose config check meets a config stored in another spelling. */
 const CONFIG_ROUNDS = 3;
@@ -46,10 +48,11 @@ export const appendToStream = async (
   const { key, expectedVersion } = checked;
   const given = checked.config === undefined ? undefined : createMemory(checked.config).config;
   const incarnation = randomUUID();
-  const snapshots = await streams.snapshotsOf(api, key, given, incarnation, checked);
+  const snapshots = await appendSnapshots(streams, api, key, given, incarnation, checked);
   const encoded = checked.actions.map(encodeActionJson);
   let configCheck = given === undefined ? '' : encodeConfigJson(given);
   for (let round = 0; round < CONFIG_ROUNDS; round++) {
+    const [now, ttl] = streams.expiryArgs();
     const reply = await runScript(
       connection,
       APPEND_SCRIPT,
@@ -58,9 +61,11 @@ export const appendToStream = async (
         String(expectedVersion),
         configCheck,
         encodeConfigJson(given ?? createMemory().config),
-        String(Date.now() / 1000),
+        now,
         incarnation,
         snapshots.incarnation,
+        ttl,
+        String(redisExpirySeconds(streams.ttl) ?? ''),
         String(encoded.length),
         ...encoded,
         ...snapshots.pairs,

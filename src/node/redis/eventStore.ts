@@ -1,12 +1,14 @@
 import {
   type AppendOptions,
   type AppendResult,
+  EventPrunedError,
   type EventStore,
   type LoadedStream,
   type LoadOptions,
   type MemoryAction,
-  MemoryArgumentError,
+  type PruneOptions,
   type ReadOptions,
+  type RemovedCount,
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
@@ -15,30 +17,33 @@ import {
   atVersionOf,
   checkAppend,
   checkAtVersion,
-  compareCodePoints,
   readConfigJson,
-  namespaceKeys,
   namespaceOf,
   readRangeOf,
-  sessionAddressOf,
   sessionKeyOf,
   checkEventOptions,
-  describeValue,
+  namespaceToDeleteOf,
+  pruneOptionsOf,
 } from 'conversation-memory/store-kit';
-import { withId } from '../environmentFailure';
 import { namingTheId, StoreCalls } from '../storeCalls';
 import { RedisConnection } from './connection';
-import { DELETE_EVENTS_SCRIPT, INFO_SCRIPT } from './eventScripts';
+import { DELETE_EVENTS_SCRIPT } from './eventRetentionScripts';
+import {
+  deleteRedisStreamNamespace,
+  type RedisEventStoreParts,
+  sweepRedisStreams,
+} from './eventRetention';
+import { listRedisStreams } from './eventListing';
+import { pruneStream } from './eventPrune';
 import { readEventStoreOptions, type RedisEventStoreOptions } from './options';
 import {
+  checkSubscription,
   followRedisStream,
   type StreamListener,
   type SubscribeOptions,
   type Unsubscribe,
 } from './eventSubscription';
 import { type RedisEventKeyLayout, redisEventKeyLayout } from './schema';
-import { redisStatusReply, redisText } from './reply';
-import { scanRedisKeys } from './scan';
 import { runScript } from './scripts';
 import { RedisEventStreams } from './eventStreams';
 import { appendToStream } from './eventAppend';
@@ -47,6 +52,9 @@ export type { RedisEventClient, RedisEventStoreOptions } from './options';
 export type { StreamListener, SubscribeOptions, Unsubscribe } from './eventSubscription';
 
 const API = 'RedisEventStore';
+
+/** Reads of a stream's head by a `load` that a concurrent prune keeps overtaking. */
+const LOAD_ROUNDS = 3;
 
 /**
  * An {@link EventStore} on Redis Streams, one server or a Redis Cluster (node-redis 5 or 6, an
@@ -68,6 +76,10 @@ const API = 'RedisEventStore';
  * only if the stream is still the one they were computed on. `read` and `load` page through
  * `XRANGE` (512 entries at a time); `streams` walks the meta keys with SCAN on every
  * master. `subscribe` follows a stream live with blocking `XREAD`s on a connection of its own.
+ * With `defaultTtl`, every script treats a stream more than that long after its last append (the
+ * meta field `updated_at`, by the store's clock) as absent, and its keys share one Redis expiry
+ * (the TTL plus a margin) that only collects them. `prune` cuts a stream in one script with its
+ * snapshot; the meta field `first` records its first version.
  * Failures to reach Redis reject with `StoreUnavailableError`; with `minReplicas`, an append
  * resolves only once that many replicas hold it.
  *
@@ -93,6 +105,8 @@ export class RedisEventStore implements EventStore {
   readonly #streams: RedisEventStreams;
   readonly #subscriptions = new Set<Unsubscribe>();
   readonly #calls = new StoreCalls(API, namingTheId);
+  /** What the listing, `sweep` and `deleteNamespace` work with. */
+  readonly #parts: RedisEventStoreParts;
 
   constructor(options: RedisEventStoreOptions) {
     const settings = readEventStoreOptions(options, API);
@@ -104,7 +118,9 @@ export class RedisEventStore implements EventStore {
       this.#layout,
       settings.snapshotEvery,
       () => this.#calls.closed,
+      { ttl: settings.ttl, now: settings.now },
     );
+    this.#parts = { connection: this.#connection, layout: this.#layout, streams: this.#streams };
   }
 
   async append(
@@ -126,7 +142,17 @@ export class RedisEventStore implements EventStore {
     try {
       const head = await this.#streams.head(api, key, 0);
       if (head === null) return;
-      yield* this.#streams.pages(api, key, head.incarnation, from, Math.min(to, head.version));
+      if (from < head.first) throw new EventPrunedError(api, key, from, head.first);
+      const pages = this.#streams.pages(
+        api,
+        key,
+        head.incarnation,
+        from,
+        Math.min(to, head.version),
+      );
+      const end = yield* pages;
+      // Pruned past the read while it went on: say so rather than end it short.
+      if (typeof end === 'object') throw new EventPrunedError(api, key, from, end.prunedBefore);
     } catch (error) {
       // A failure to reach Redis names the stream, as the other methods' do.
       throw this.#calls.failed(error, 'read', { id: streamId });
@@ -138,14 +164,25 @@ export class RedisEventStore implements EventStore {
       checkEventOptions(options, 'load', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const atVersion = atVersionOf(options, api);
-      const head = await this.#streams.head(api, key, atVersion);
-      if (head === null) return null;
-      const target = atVersion ?? head.version;
-      checkAtVersion(key, target, head.version, api);
-      const config = readConfigJson(head.config, this.#streams.at(api, key, 0));
-      const state = await this.#streams.replay(api, key, head, config, target);
-      // The stream was deleted while it was being read: it is absent now.
-      return state === null ? null : Object.freeze({ state, version: target });
+      for (let round = 1; ; round++) {
+        const head = await this.#streams.head(api, key, atVersion);
+        if (head === null) return null;
+        const target = atVersion ?? head.version;
+        checkAtVersion(key, target, head.version, api);
+        // Below the first version of a pruned stream (version 0 included): gone.
+        if (head.first > 1 && target < head.first) {
+          throw new EventPrunedError(api, key, target, head.first);
+        }
+        const config = readConfigJson(head.config, this.#streams.at(api, key, 0));
+        try {
+          const state = await this.#streams.replay(api, key, head, config, target);
+          // The stream was deleted while it was being read: it is absent now.
+          return state === null ? null : Object.freeze({ state, version: target });
+        } catch (error) {
+          // Pruned meanwhile past the snapshot the replay started from: read the head again.
+          if (!(error instanceof EventPrunedError) || round >= LOAD_ROUNDS) throw error;
+        }
+      }
     });
   }
 
@@ -153,35 +190,7 @@ export class RedisEventStore implements EventStore {
     const { api } = this.#calls.open('streams');
     // Read once: the listing sees the copy.
     const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
-    const inNamespace = namespaceKeys(namespace);
-    const found: StreamInfo[] = [];
-    for await (const batch of scanRedisKeys(
-      this.#connection,
-      this.#layout.metaPattern(inNamespace.prefix),
-      api,
-    )) {
-      const keys = batch.flatMap((name) => this.#layout.streamKeyOf(name) ?? []);
-      const replies = await Promise.all(
-        keys.map((key) =>
-          runScript(this.#connection, INFO_SCRIPT, this.#streams.keys(key).slice(0, 2), [], api),
-        ),
-      );
-      replies.forEach((reply, i) => {
-        const { status, rest } = redisStatusReply(reply, api);
-        const streamId = inNamespace.idOf(keys[i] as string);
-        // Gone meanwhile, or damaged: `load` reports those.
-        if (status !== 'ok' || streamId === undefined) return;
-        found.push(
-          Object.freeze({
-            streamId,
-            ...sessionAddressOf(keys[i] as string),
-            version: Number(redisText(rest[0])),
-            createdAt: Number(redisText(rest[1]) ?? Number.NaN),
-          }),
-        );
-      });
-    }
-    return Object.freeze(found.sort((a, b) => compareCodePoints(a.streamId, b.streamId)));
+    return listRedisStreams(this.#parts, namespace, api);
   }
 
   async delete(streamId: string, options?: StreamOptions): Promise<boolean> {
@@ -192,11 +201,62 @@ export class RedisEventStore implements EventStore {
         this.#connection,
         DELETE_EVENTS_SCRIPT,
         this.#streams.keys(key),
-        [],
+        this.#streams.expiryArgs(),
         api,
       );
       await this.#connection.confirmWrite(this.#layout.stream(key), api);
       return reply === 1 || reply === '1';
+    });
+  }
+
+  /**
+   * Replaces the stream's actions before `options.before` with a snapshot of the state there, in
+   * one script with the snapshot write (see `EventStore.prune`); resolves to how many actions
+   * were removed. Needs Redis 6.2 or later (`XTRIM MINID`).
+   *
+   * @example
+   * ```ts
+   * await store.prune('thread-7', { before: 1_000, namespace: 'user-42' }); // { removed: 999 }
+   * ```
+   */
+  async prune(streamId: string, options: PruneOptions): Promise<RemovedCount> {
+    return this.#calls.write('prune', { id: streamId }, async ({ api }) => {
+      const { before, namespace } = pruneOptionsOf(options, api);
+      const { key } = sessionKeyOf(streamId, { namespace }, api);
+      return pruneStream(this.#streams, this.#connection, api, key, before);
+    });
+  }
+
+  /**
+   * Removes the streams that have expired (more than `defaultTtl` seconds after their last
+   * append, by the store's clock), each stream's keys in one script as SCAN finds them;
+   * `{ removed: 0 }` without a TTL.
+   *
+   * @example
+   * ```ts
+   * const { removed } = await store.sweep();
+   * ```
+   */
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) =>
+      Object.freeze({ removed: await sweepRedisStreams(this.#parts, call) }),
+    );
+  }
+
+  /**
+   * Removes every stream of `namespace` (its actions, config and snapshots; expired, pruned and
+   * damaged ones too), and nothing of another namespace; resolves to how many streams.
+   *
+   * @example
+   * ```ts
+   * await store.deleteNamespace('user-42'); // { removed: 5 }
+   * ```
+   */
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      const removed = await deleteRedisStreamNamespace(this.#parts, checked, call);
+      return Object.freeze({ removed });
     });
   }
 
@@ -233,32 +293,12 @@ export class RedisEventStore implements EventStore {
     // Read once: the subscription sees the copy.
     const given = checkEventOptions(options, 'subscribe', api);
     const { key } = sessionKeyOf(streamId, options, api);
-    if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
-      throw new MemoryArgumentError(
-        api,
-        `fromVersion must be an integer ≥ 0 (0: from the first action), received ${describeValue(fromVersion)}`,
-      );
-    }
-    if (typeof listener !== 'function') {
-      throw new MemoryArgumentError(
-        api,
-        `listener must be a function, received ${typeof listener}`,
-      );
-    }
-    const report = given.onError;
-    if (report !== undefined && typeof report !== 'function') {
-      throw new MemoryArgumentError(api, 'options.onError must be a function');
-    }
-    // A lost connection, reported while following, names the stream as the other methods do.
-    const onError: SubscribeOptions['onError'] =
-      report === undefined
-        ? undefined
-        : (error, entry) =>
-            (report as NonNullable<SubscribeOptions['onError']>)(withId(error, streamId), entry);
+    const onError = checkSubscription(api, streamId, fromVersion, listener, given.onError);
     const stop = followRedisStream(
       {
         connection: this.#connection.dedicated(api),
         name: this.#layout.stream(key),
+        meta: this.#layout.meta(key),
         key,
         location: `redis:${this.#layout.stream(key)}`,
         api,

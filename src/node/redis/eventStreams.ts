@@ -2,18 +2,15 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import {
   createMemory,
   EventCorruptError,
-  type MemoryAction,
+  EventPrunedError,
   type MemoryConfig,
   type MemoryState,
-  memoryReducer,
   type StoredAction,
 } from 'conversation-memory';
 import {
   applyStoredAction,
-  encodeSnapshotJson,
   openStoreCall,
   readActionJson,
-  readConfigJson,
   readSnapshotJson,
 } from 'conversation-memory/store-kit';
 import type { RedisConnection } from './connection';
@@ -40,6 +37,33 @@ export interface EventHead {
   readonly incarnation: string;
   readonly snapshotVersion: number;
   readonly snapshot: unknown;
+  /** The first version the stream holds (1, or `before` of its last prune). */
+  readonly first: number;
+}
+
+/**
+ * How a walk over a stream's pages ended: `'done'`, `'gone'` (deleted, re-created or expired
+ * meanwhile), or the first version of a stream pruned past the walk meanwhile.
+ *
+ * @example
+ * ```ts
+ * const end: PagesEnd = 'done';
+ * ```
+ */
+export type PagesEnd = 'done' | 'gone' | { readonly prunedBefore: number };
+
+/**
+ * What the reads of a stream judge expiry by: the store's TTL (seconds, `undefined`: none) and
+ * its clock (Unix seconds).
+ *
+ * @example
+ * ```ts
+ * const expiry: StreamExpiry = { ttl: 3600, now: () => Date.now() / 1000 };
+ * ```
+ */
+export interface StreamExpiry {
+  readonly ttl: number | undefined;
+  readonly now: () => number;
 }
 
 /**
@@ -49,7 +73,7 @@ export interface EventHead {
  *
  * @example
  * ```ts
- * const streams = new RedisEventStreams(connection, redisEventKeyLayout('app:ev:'), 256, () => closed);
+ * const streams = new RedisEventStreams(connection, redisEventKeyLayout('app:ev:'), 256, () => closed, { ttl: undefined, now });
  * const head = await streams.head('RedisEventStore.load', 'u1:s1', undefined);
  * ```
  */
@@ -58,17 +82,36 @@ export class RedisEventStreams {
   readonly #layout: RedisEventKeyLayout;
   readonly #snapshotEvery: number;
   readonly #isClosed: () => boolean;
+  readonly #expiry: StreamExpiry;
 
   constructor(
     connection: RedisConnection,
     layout: RedisEventKeyLayout,
     snapshotEvery: number,
     isClosed: () => boolean,
+    expiry: StreamExpiry,
   ) {
     this.#connection = connection;
     this.#layout = layout;
     this.#snapshotEvery = snapshotEvery;
     this.#isClosed = isClosed;
+    this.#expiry = expiry;
+  }
+
+  /** The store's TTL in seconds (`undefined`: streams never expire). */
+  get ttl(): number | undefined {
+    return this.#expiry.ttl;
+  }
+
+  /** The distance between snapshots. */
+  get snapshotEvery(): number {
+    return this.#snapshotEvery;
+  }
+
+  /** The store's clock and TTL as script arguments: now, ttl (`''`: none). */
+  expiryArgs(): [string, string] {
+    const { ttl, now } = this.#expiry;
+    return [String(now()), ttl === undefined ? '' : String(ttl)];
   }
 
   keys(key: string): [string, string, string] {
@@ -90,7 +133,11 @@ export class RedisEventStreams {
       this.#connection,
       HEAD_SCRIPT,
       this.keys(key),
-      [atVersion === undefined ? '' : String(atVersion), String(this.#snapshotEvery)],
+      [
+        atVersion === undefined ? '' : String(atVersion),
+        String(this.#snapshotEvery),
+        ...this.expiryArgs(),
+      ],
       api,
     );
     const { status, rest } = redisStatusReply(reply, api);
@@ -107,12 +154,16 @@ export class RedisEventStreams {
       incarnation: redisText(rest[3]) ?? '',
       snapshotVersion: Number(redisText(rest[4]) ?? 0),
       snapshot: redisText(rest[5]),
+      first: Number(redisText(rest[6]) ?? 1),
     };
   }
 
   /**
    * The state at `target` from the head's snapshot (or an earlier one when it does not decode),
-   * without the tail; `null` when the stream was deleted or created again meanwhile.
+   * without the tail; `null` when the stream was deleted or created again meanwhile. A pruned
+   * stream starts from a snapshot at or after its first version, never from an empty state.
+   *
+   * @throws EventCorruptError when a pruned stream has no snapshot there that decodes
    */
   async #snapshotStart(
     api: string,
@@ -128,7 +179,9 @@ export class RedisEventStreams {
       version = target + 1;
       json = undefined;
     }
-    while (version > 0) {
+    // Version 0 is the empty state, unless the stream was pruned: then its first version is.
+    const floor = head.first > 1 ? head.first : 0;
+    while (version > 0 && version >= floor) {
       if (version <= target) {
         const state = readSnapshotJson(json, config, { stream: key, version });
         if (state !== undefined) return { state, version };
@@ -137,7 +190,7 @@ export class RedisEventStreams {
         this.#connection,
         SNAPSHOT_SCRIPT,
         [this.#layout.meta(key), this.#layout.snapshots(key)],
-        [head.incarnation, String(Math.min(version - 1, target))],
+        [head.incarnation, String(Math.min(version - 1, target)), ...this.expiryArgs()],
         api,
       );
       const { status, rest } = redisStatusReply(reply, api);
@@ -145,17 +198,23 @@ export class RedisEventStreams {
       version = Number(redisText(rest[0]) ?? 0);
       json = redisText(rest[1]);
     }
+    if (floor > 0) {
+      const { location } = this.at(api, key, floor);
+      throw new EventCorruptError(api, key, floor, location, [
+        `snapshot: the stream was pruned before version ${floor}, and its state there is missing or does not decode`,
+      ]);
+    }
     return { state: createMemory(config), version: 0 };
   }
 
-  /** The actions from `from` to `to` of the incarnation read, page by page; `false` when gone. */
+  /** The actions from `from` to `to` of the incarnation read, page by page (see `PagesEnd`). */
   async *pages(
     api: string,
     key: string,
     incarnation: string,
     from: number,
     to: number,
-  ): AsyncGenerator<StoredAction, boolean> {
+  ): AsyncGenerator<StoredAction, PagesEnd> {
     const [stream, meta] = this.keys(key);
     for (let next = from; next <= to;) {
       if (next > from) await yieldToLoop();
@@ -165,11 +224,12 @@ export class RedisEventStreams {
         this.#connection,
         PAGE_SCRIPT,
         [stream, meta],
-        [incarnation, String(next), String(to), String(count)],
+        [incarnation, String(next), String(to), String(count), ...this.expiryArgs()],
         api,
       );
       const { status, rest } = redisStatusReply(reply, api);
-      if (status === 'gone') return false;
+      if (status === 'gone') return 'gone';
+      if (status === 'pruned') return { prunedBefore: Number(redisText(rest[0])) };
       for (let i = 0; i + 1 < rest.length; i += 2) {
         const version = next + i / 2;
         const id = redisText(rest[i]);
@@ -190,58 +250,15 @@ export class RedisEventStreams {
       }
       next += got;
     }
-    return true;
+    return 'done';
   }
 
   /**
-   * The snapshots an append reaches (versions and envelopes, as script arguments) and the
-   * incarnation they were computed on. Only an optimisation: when the state before the batch
-   * cannot be rebuilt (a stale version, a corrupt record) or an action cannot be applied, none.
+   * The state at `target` (snapshot + tail); `null` when the stream went meanwhile.
+   *
+   * @throws EventPrunedError when a prune meanwhile removed actions the replay needed (the
+   *   caller may read the head again)
    */
-  async snapshotsOf(
-    api: string,
-    key: string,
-    given: MemoryConfig | undefined,
-    incarnation: string,
-    {
-      expectedVersion: before,
-      actions,
-    }: { expectedVersion: number; actions: readonly MemoryAction[] },
-  ): Promise<{ incarnation: string; pairs: string[] }> {
-    const every = this.#snapshotEvery;
-    const none = { incarnation: '', pairs: [] };
-    if (Math.floor((before + actions.length) / every) === Math.floor(before / every)) return none;
-    try {
-      let start: { state: MemoryState; incarnation: string; config: MemoryConfig };
-      const head = await this.head(api, key, before);
-      if (head === null) {
-        if (before !== 0) return none;
-        const config = given ?? createMemory().config;
-        start = { state: createMemory(config), incarnation, config };
-      } else {
-        if (head.version !== before) return none;
-        const config = readConfigJson(head.config, this.at(api, key, 0));
-        const loaded = await this.replay(api, key, head, config, before);
-        if (loaded === null) return none;
-        start = { state: loaded, incarnation: head.incarnation, config };
-      }
-      let { state } = start;
-      const pairs: string[] = [];
-      actions.forEach((action, i) => {
-        state = memoryReducer(state, action);
-        const version = before + i + 1;
-        if (version % every === 0) {
-          const at = { stream: key, version, config: start.config };
-          pairs.push(String(version), encodeSnapshotJson(state, at));
-        }
-      });
-      return { incarnation: start.incarnation, pairs };
-    } catch {
-      return none;
-    }
-  }
-
-  /** The state at `target` (snapshot + tail); `null` when the stream went meanwhile. */
   async replay(
     api: string,
     key: string,
@@ -255,7 +272,12 @@ export class RedisEventStreams {
     const pages = this.pages(api, key, head.incarnation, start.version + 1, target);
     for (;;) {
       const next = await pages.next();
-      if (next.done === true) return next.value ? state : null;
+      if (next.done === true) {
+        const end = next.value;
+        if (end === 'done') return state;
+        if (end === 'gone') return null;
+        throw new EventPrunedError(api, key, start.version + 1, end.prunedBefore);
+      }
       const { version, action } = next.value;
       state = applyStoredAction(state, action, this.at(api, key, version));
     }

@@ -1,5 +1,12 @@
-import { EventCorruptError, type StoredAction, type StreamOptions } from 'conversation-memory';
-import { readActionJson } from 'conversation-memory/store-kit';
+import {
+  EventCorruptError,
+  EventPrunedError,
+  MemoryArgumentError,
+  type StoredAction,
+  type StreamOptions,
+} from 'conversation-memory';
+import { describeValue, readActionJson } from 'conversation-memory/store-kit';
+import { withId } from '../environmentFailure';
 import type { RedisConnection } from './connection';
 import { redisText } from './reply';
 
@@ -77,6 +84,8 @@ export interface FollowedStream {
   readonly connection: RedisConnection;
   /** The Redis Stream's name. */
   readonly name: string;
+  /** The stream's meta hash (its config, and `first` once pruned), in the stream's slot. */
+  readonly meta: string;
   /** The stream's key (`ns:id`), for errors. */
   readonly key: string;
   readonly location: string;
@@ -102,7 +111,7 @@ export const followRedisStream = (
   listener: StreamListener,
   onError: SubscribeOptions['onError'],
 ): Unsubscribe => {
-  const { connection, name, key, location, api } = followed;
+  const { connection, name, meta, key, location, api } = followed;
   const blockMs = String(Math.max(1, Math.min(2_000, Math.floor(connection.timeoutMs / 2))));
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -125,6 +134,22 @@ export const followRedisStream = (
     new EventCorruptError(api, key, version, location, [problem]);
 
   const route = { key: name };
+  /**
+   * Why the entry after `version - 1` is not `version`: the stream was pruned past it
+   * (`EventPrunedError`, its meta's `first` is above `version`), or it is damaged.
+   */
+  const skipped = async (version: number, id: string | undefined): Promise<Error> => {
+    let first: number | undefined;
+    try {
+      first = Number(redisText(await connection.send(['HGET', meta, 'first'], api, route)));
+    } catch (error) {
+      return error instanceof Error ? error : corrupt(version, String(error));
+    }
+    if (Number.isSafeInteger(first) && (first as number) > version) {
+      return new EventPrunedError(api, key, version, first as number);
+    }
+    return corrupt(version, `entry id: expected ${version}-0, got ${String(id)}`);
+  };
   /** Whether the stream still holds `json` at `version` (see the rollback check below). */
   const holds = async (version: number, json: string): Promise<boolean> => {
     const reply = await connection.send(
@@ -173,7 +198,7 @@ export const followRedisStream = (
         if (stopped) break;
         const id = Array.isArray(raw) ? redisText(raw[0]) : undefined;
         if (id !== `${last + 1}-0`) {
-          report(corrupt(last + 1, `entry id: expected ${last + 1}-0, got ${String(id)}`));
+          report(await skipped(last + 1, id));
           stopped = true;
           break;
         }
@@ -211,4 +236,39 @@ export const followRedisStream = (
     connection.destroy();
     await done;
   };
+};
+
+/**
+ * Checks `subscribe`'s arguments past the id and the options' keys: `fromVersion` an integer
+ * ≥ 0, `listener` and `onError` (when given) functions. Returns the `onError` to follow with: a
+ * lost connection it reports names the stream, as the other methods' errors do.
+ *
+ * @throws MemoryArgumentError naming the argument
+ * @example
+ * ```ts
+ * const onError = checkSubscription(api, 'thread-7', 0, listener, options?.onError);
+ * ```
+ */
+export const checkSubscription = (
+  api: string,
+  streamId: string,
+  fromVersion: unknown,
+  listener: unknown,
+  report: unknown,
+): SubscribeOptions['onError'] => {
+  if (typeof fromVersion !== 'number' || !Number.isSafeInteger(fromVersion) || fromVersion < 0) {
+    throw new MemoryArgumentError(
+      api,
+      `fromVersion must be an integer ≥ 0 (0: from the first action), received ${describeValue(fromVersion)}`,
+    );
+  }
+  if (typeof listener !== 'function') {
+    throw new MemoryArgumentError(api, `listener must be a function, received ${typeof listener}`);
+  }
+  if (report !== undefined && typeof report !== 'function') {
+    throw new MemoryArgumentError(api, 'options.onError must be a function');
+  }
+  if (report === undefined) return undefined;
+  const onError = report as NonNullable<SubscribeOptions['onError']>;
+  return (error, entry) => onError(withId(error, streamId), entry);
 };

@@ -14,24 +14,29 @@ import {
   readKnowledgeJson,
   type SavedKnowledge,
 } from 'conversation-memory/knowledge';
+import type { RemovedCount } from 'conversation-memory';
 import {
   compareCodePoints,
   describeValue,
   expectedRevisionOf,
+  isSessionExpired,
   namespaceKeys,
   namespaceOf,
+  namespaceToDeleteOf,
   sessionAddressOf,
   sessionKeyOf,
 } from 'conversation-memory/store-kit';
 import { namingTheId, StoreCalls } from '../storeCalls';
 import { RedisConnection } from './connection';
 import { readKnowledgeStoreOptions, type RedisKnowledgeStoreOptions } from './options';
-import { escapeRedisGlob, redisHashTag } from './schema';
+import { type RedisKnowledgeKeyLayout, redisKnowledgeKeyLayout } from './schema';
 import {
   KNOWLEDGE_DELETE_SCRIPT,
   KNOWLEDGE_READ_SCRIPT,
   KNOWLEDGE_SAVE_SCRIPT,
 } from './knowledgeScripts';
+import { deleteRedisKnowledgeNamespace, sweepRedisKnowledge } from './knowledgeRetention';
+import { redisExpirySeconds } from './sessionExpiry';
 import { redisStatusReply, redisText } from './reply';
 import { scanRedisKeys } from './scan';
 import { runScript } from './scripts';
@@ -51,7 +56,12 @@ type Record =
       readonly version: readonly [string, string];
     };
 
-const readRecord = (reply: unknown, api: string): Record => {
+/**
+ * Judges a read script's reply: absent, corrupt (not a hash, a bad revision, a state that does
+ * not decode) or live; a record more than `ttl` seconds after its `updated_at` (by `now`) is
+ * absent, as the write scripts count it.
+ */
+const readRecord = (reply: unknown, api: string, ttl: number | undefined, now: number): Record => {
   const { status, rest } = redisStatusReply(reply, api);
   if (status === 'none') return { kind: 'absent' };
   if (status !== 'hash') {
@@ -67,6 +77,10 @@ const readRecord = (reply: unknown, api: string): Record => {
   if (revisionText === undefined || !Number.isSafeInteger(revision) || revision < 1) {
     const problem = `revision: expected an integer ≥ 1, got ${describeValue(revisionText ?? null)}`;
     return { kind: 'corrupt', problems: [problem], version };
+  }
+  const at = Number(updatedAt ?? Number.NaN);
+  if (updatedAt !== undefined && Number.isFinite(at) && isSessionExpired(at, ttl, now)) {
+    return { kind: 'absent' };
   }
   const read = readKnowledgeJson(state ?? null);
   return 'problems' in read
@@ -100,29 +114,31 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   /** The prefix in front of every key this store reads or writes. */
   readonly prefix: string;
   readonly #connection: RedisConnection;
+  readonly #layout: RedisKnowledgeKeyLayout;
+  readonly #ttl: number | undefined;
+  readonly #clock: () => number;
   readonly #calls = new StoreCalls(API, namingTheId);
 
   constructor(options: RedisKnowledgeStoreOptions) {
     const settings = readKnowledgeStoreOptions(options, API);
     this.prefix = settings.prefix;
     this.#connection = new RedisConnection(settings.source, settings.connection);
+    this.#layout = redisKnowledgeKeyLayout(settings.prefix);
+    this.#ttl = settings.ttl;
+    this.#clock = settings.now;
   }
 
   #hash(key: string): string {
-    return `${this.prefix}{${redisHashTag(key)}}k`;
+    return this.#layout.record(key);
   }
 
   #aside(key: string): string {
-    return `${this.prefix}{${redisHashTag(key)}}kcorrupt:${Date.now()}:${randomUUID().slice(0, 8)}`;
+    return this.#layout.aside(key, randomUUID().slice(0, 8));
   }
 
-  /** The storage key of a record's hash name, or `undefined` for another key. */
-  #keyOf(name: string): string | undefined {
-    const start = `${this.prefix}{`;
-    if (!name.startsWith(start) || !name.endsWith('}k')) return undefined;
-    const tag = name.slice(start.length, -2);
-    if (tag === '' || tag.includes('}')) return undefined;
-    return tag.replace(/%(25|7D)/g, (escape) => (escape === '%25' ? '%' : '}'));
+  /** The store's clock and TTL as script arguments: now, ttl (`''`: none). */
+  #expiryArgs(): [string, string] {
+    return [String(this.#clock()), this.#ttl === undefined ? '' : String(this.#ttl)];
   }
 
   async #read(key: string, api: string): Promise<Record> {
@@ -133,7 +149,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
       [],
       api,
     );
-    return readRecord(reply, api);
+    return readRecord(reply, api, this.#ttl, this.#clock());
   }
 
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
@@ -171,7 +187,8 @@ export class RedisKnowledgeStore implements KnowledgeStore {
           ...version,
           expected === undefined ? '' : String(expected),
           json,
-          String(Date.now() / 1000),
+          ...this.#expiryArgs(),
+          String(redisExpirySeconds(this.#ttl) ?? ''),
         ],
         api,
       );
@@ -198,7 +215,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
         this.#connection,
         KNOWLEDGE_DELETE_SCRIPT,
         [hash, this.#aside(key)],
-        [...version],
+        [...version, ...this.#expiryArgs()],
         api,
       );
       await this.#connection.confirmWrite(hash, api);
@@ -211,10 +228,10 @@ export class RedisKnowledgeStore implements KnowledgeStore {
     checkKnowledgeOptions(options, 'list', api);
     const namespace = namespaceOf(listNamespace(options, api), api);
     const inNamespace = namespaceKeys(namespace);
-    const pattern = `${escapeRedisGlob(`${this.prefix}{${redisHashTag(inNamespace.prefix)}`)}*${escapeRedisGlob('}k')}`;
+    const pattern = this.#layout.recordPattern(inNamespace.prefix);
     const out: KnowledgeListing[] = [];
     for await (const batch of scanRedisKeys(this.#connection, pattern, api)) {
-      const keys = batch.flatMap((name) => this.#keyOf(name) ?? []);
+      const keys = batch.flatMap((name) => this.#layout.recordKeyOf(name) ?? []);
       const records = await Promise.all(keys.map((key) => this.#read(key, api)));
       for (const [i, record] of records.entries()) {
         const key = keys[i] as string;
@@ -223,6 +240,41 @@ export class RedisKnowledgeStore implements KnowledgeStore {
       }
     }
     return Object.freeze(out.sort((a, b) => compareCodePoints(a.key, b.key)));
+  }
+
+  /**
+   * Removes the records that have expired (by the store's `defaultTtl` and clock), each with a
+   * script of its own as SCAN finds it; `{ removed: 0 }` without a TTL.
+   *
+   * @example
+   * ```ts
+   * const { removed } = await store.sweep();
+   * ```
+   */
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) => {
+      const context = { connection: this.#connection, layout: this.#layout, ttl: this.#ttl };
+      const removed = await sweepRedisKnowledge(context, () => this.#clock(), call);
+      return Object.freeze({ removed });
+    });
+  }
+
+  /**
+   * Removes every record of `namespace` (expired and damaged ones too) and the damaged copies
+   * moved aside, and nothing of another namespace; resolves to how many records.
+   *
+   * @example
+   * ```ts
+   * await store.deleteNamespace('acme'); // { removed: 2 }
+   * ```
+   */
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      const context = { connection: this.#connection, layout: this.#layout, ttl: this.#ttl };
+      const removed = await deleteRedisKnowledgeNamespace(context, checked, call);
+      return Object.freeze({ removed });
+    });
   }
 
   /**
@@ -237,7 +289,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
   async asideKeys(): Promise<readonly string[]> {
     const { api } = this.#calls.open('asideKeys');
     const keys: string[] = [];
-    const pattern = `${escapeRedisGlob(`${this.prefix}{`)}*}kcorrupt:*`;
+    const pattern = this.#layout.asidePattern();
     for await (const batch of scanRedisKeys(this.#connection, pattern, api)) keys.push(...batch);
     return Object.freeze(keys.sort(compareCodePoints));
   }

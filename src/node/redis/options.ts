@@ -1,4 +1,8 @@
-import { MemoryArgumentError, type SessionStoreOptions } from 'conversation-memory';
+import {
+  MemoryArgumentError,
+  type SessionStoreOptions,
+  type StoreExpiryOptions,
+} from 'conversation-memory';
 import {
   readOptionFields,
   sessionClockOf,
@@ -53,10 +57,30 @@ export interface RedisSessionStoreOptions extends SessionStoreOptions, RedisConn
  * readSessionStoreOptions({ url: 'redis://localhost:6379' }, 'RedisSessionStore').prefix; // 'conversation-memory:session:'
  * ```
  */
-export interface SessionStoreSettings extends RedisConnectionRead {
+export interface SessionStoreSettings extends RedisConnectionRead, RedisExpirySettings {}
+
+/**
+ * The expiry settings of a store, checked once: `ttl` (seconds, `undefined`: none) and `now`
+ * (the clock, Unix seconds), as the session stores read `defaultTtl` and `now`.
+ *
+ * @example
+ * ```ts
+ * const expiry: RedisExpirySettings = { ttl: 3600, now: () => Date.now() / 1000 };
+ * ```
+ */
+export interface RedisExpirySettings {
   readonly ttl: number | undefined;
   readonly now: () => number;
 }
+
+/** The expiry option keys, and the misspellings they are suggested for. */
+const EXPIRY_OPTIONS = ['defaultTtl', 'now'] as const;
+const EXPIRY_HINTS = { ttl: 'defaultTtl', default_ttl: 'defaultTtl' };
+
+const readExpiry = (given: Record<string, unknown>, api: string): RedisExpirySettings => ({
+  ttl: sessionTtlOf(given['defaultTtl'], api),
+  now: sessionClockOf(given['now'], api),
+});
 
 const kind = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
@@ -79,14 +103,12 @@ export const readSessionStoreOptions = (options: unknown, api: string): SessionS
   }
   // A misspelled option would be ignored: `{ ttl: 60 }` would keep sessions forever.
   // Read once: the checks below see the copy.
-  const given = readOptionFields(options, [...REDIS_CONNECTION_OPTIONS, 'defaultTtl', 'now'], api, {
-    hints: { ttl: 'defaultTtl', default_ttl: 'defaultTtl' },
+  const given = readOptionFields(options, [...REDIS_CONNECTION_OPTIONS, ...EXPIRY_OPTIONS], api, {
+    hints: EXPIRY_HINTS,
   });
-  const { defaultTtl, now } = given;
   return {
     ...readRedisConnectionOptions(given, DEFAULT_REDIS_SESSION_PREFIX, api),
-    ttl: sessionTtlOf(defaultTtl, api),
-    now: sessionClockOf(now, api),
+    ...readExpiry(given, api),
   };
 };
 
@@ -119,14 +141,15 @@ export type RedisEventClient = (RedisSessionClient | RedisClusterClient) & {
 /**
  * Options of `RedisEventStore`: the connection (see `RedisConnectionOptions`: one of `url`,
  * `cluster` or `client`; `prefix`, default `'conversation-memory:events:'`; `commandTimeoutMs`;
- * `minReplicas`) and `snapshotEvery` (default 256).
+ * `minReplicas`), `snapshotEvery` (default 256), `defaultTtl` in seconds after a stream's last
+ * append (omitted: forever) and `now` (the clock, Unix seconds).
  *
  * @example
  * ```ts
- * const options: RedisEventStoreOptions = { url: 'redis://localhost:6379/0', snapshotEvery: 128 };
+ * const options: RedisEventStoreOptions = { url: 'redis://localhost:6379/0', snapshotEvery: 128, defaultTtl: 30 * 86_400 };
  * ```
  */
-export interface RedisEventStoreOptions extends RedisConnectionOptions {
+export interface RedisEventStoreOptions extends RedisConnectionOptions, StoreExpiryOptions {
   readonly client?: RedisEventClient | undefined;
   readonly snapshotEvery?: number | undefined;
 }
@@ -144,7 +167,7 @@ export interface RedisEventStoreOptions extends RedisConnectionOptions {
 export const readEventStoreOptions = (
   options: unknown,
   api: string,
-): RedisConnectionRead & { snapshotEvery: number } => {
+): RedisConnectionRead & RedisExpirySettings & { snapshotEvery: number } => {
   if (typeof options !== 'object' || options === null) {
     throw new MemoryArgumentError(
       api,
@@ -152,10 +175,16 @@ export const readEventStoreOptions = (
     );
   }
   // Read once: the checks below see the copy.
-  const given = readOptionFields(options, [...REDIS_CONNECTION_OPTIONS, 'snapshotEvery'], api);
+  const given = readOptionFields(
+    options,
+    [...REDIS_CONNECTION_OPTIONS, 'snapshotEvery', ...EXPIRY_OPTIONS],
+    api,
+    { hints: EXPIRY_HINTS },
+  );
   const { snapshotEvery } = given;
   return {
     ...readRedisConnectionOptions(given, DEFAULT_REDIS_EVENT_PREFIX, api),
+    ...readExpiry(given, api),
     snapshotEvery: snapshotEveryOf(snapshotEvery, api),
   };
 };
@@ -172,15 +201,15 @@ export const DEFAULT_REDIS_KNOWLEDGE_PREFIX = 'conversation-memory:knowledge:';
 
 /**
  * Options of `RedisKnowledgeStore`: the connection options of `RedisSessionStore` (`url`,
- * `cluster` or `client`; `prefix`, `commandTimeoutMs`, `minReplicas`). Knowledge has no TTL.
+ * `cluster` or `client`; `prefix`, `commandTimeoutMs`, `minReplicas`), `defaultTtl` in seconds
+ * after a record's last save (omitted: forever) and `now` (the clock, Unix seconds).
  *
  * @example
  * ```ts
- * const options: RedisKnowledgeStoreOptions = { url: 'redis://localhost:6379', prefix: 'app:k:' };
+ * const options: RedisKnowledgeStoreOptions = { url: 'redis://localhost:6379', prefix: 'app:k:', defaultTtl: 90 * 86_400 };
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a named type of its own, like RedisSessionStoreOptions
-export interface RedisKnowledgeStoreOptions extends RedisConnectionOptions {}
+export interface RedisKnowledgeStoreOptions extends RedisConnectionOptions, StoreExpiryOptions {}
 
 /**
  * The options of `RedisKnowledgeStore`, checked once (the connection options as the session store
@@ -192,7 +221,10 @@ export interface RedisKnowledgeStoreOptions extends RedisConnectionOptions {}
  * readKnowledgeStoreOptions({ url: 'redis://localhost:6379' }, 'RedisKnowledgeStore').prefix; // 'conversation-memory:knowledge:'
  * ```
  */
-export const readKnowledgeStoreOptions = (options: unknown, api: string): RedisConnectionRead => {
+export const readKnowledgeStoreOptions = (
+  options: unknown,
+  api: string,
+): RedisConnectionRead & RedisExpirySettings => {
   if (typeof options !== 'object' || options === null) {
     throw new MemoryArgumentError(
       api,
@@ -200,6 +232,11 @@ export const readKnowledgeStoreOptions = (options: unknown, api: string): RedisC
     );
   }
   // Read once: the checks below see the copy.
-  const given = readOptionFields(options, REDIS_CONNECTION_OPTIONS, api);
-  return readRedisConnectionOptions(given, DEFAULT_REDIS_KNOWLEDGE_PREFIX, api);
+  const given = readOptionFields(options, [...REDIS_CONNECTION_OPTIONS, ...EXPIRY_OPTIONS], api, {
+    hints: EXPIRY_HINTS,
+  });
+  return {
+    ...readRedisConnectionOptions(given, DEFAULT_REDIS_KNOWLEDGE_PREFIX, api),
+    ...readExpiry(given, api),
+  };
 };

@@ -34,8 +34,10 @@ export interface RedisKeyLayout {
   readonly aside: (key: string, now: number, nonce: string) => string;
   /** The SCAN pattern of every session hash, or of those whose key starts with `keyStart`. */
   readonly sessionPattern: (keyStart?: string) => string;
-  /** The SCAN pattern of every aside record. */
-  readonly asidePattern: () => string;
+  /** The SCAN pattern of every aside record, or of those whose key starts with `keyStart`. */
+  readonly asidePattern: (keyStart?: string) => string;
+  /** The session key of an aside record's name found by SCAN, or `undefined` for another name. */
+  readonly asideKeyOf: (name: string) => string | undefined;
 }
 
 /**
@@ -111,6 +113,18 @@ const keyIn = (prefix: string, family: string, name: string): string | undefined
   return tag === '' || tag.includes('}') ? undefined : keyOfTag(tag);
 };
 
+/**
+ * The storage key and the family of a name `${prefix}{tag}${family}` (the family is what follows
+ * the tag's `}`), or `undefined` for a name outside the prefix.
+ */
+const tagOf = (prefix: string, name: string): { key: string; family: string } | undefined => {
+  const start = `${prefix}{`;
+  if (!name.startsWith(start)) return undefined;
+  const end = name.indexOf('}', start.length);
+  if (end <= start.length) return undefined;
+  return { key: keyOfTag(name.slice(start.length, end)), family: name.slice(end + 1) };
+};
+
 /** `${prefix}{tag of key}`: the start every key of one session or stream shares. */
 const tagged = (prefix: string, key: string): string => `${prefix}{${redisHashTag(key)}}`;
 
@@ -131,7 +145,12 @@ export const redisKeyLayout = (prefix: string): RedisKeyLayout => ({
   sessionKeyOf: (name) => keyIn(prefix, 's', name),
   aside: (key, now, nonce) => `${tagged(prefix, key)}corrupt:${now}:${nonce}`,
   sessionPattern: (keyStart = '') => familyPattern(prefix, 's', keyStart),
-  asidePattern: () => `${escapeRedisGlob(`${prefix}{`)}*}corrupt:*`,
+  asidePattern: (keyStart = '') =>
+    `${escapeRedisGlob(`${prefix}{${redisHashTag(keyStart)}`)}*}corrupt:*`,
+  asideKeyOf: (name) => {
+    const found = tagOf(prefix, name);
+    return found?.family.startsWith('corrupt:') === true ? found.key : undefined;
+  },
 });
 
 /**
@@ -156,6 +175,10 @@ export interface RedisEventKeyLayout {
   readonly streamKeyOf: (metaName: string) => string | undefined;
   /** The SCAN pattern of every meta key, or of those whose stream key starts with `keyStart`. */
   readonly metaPattern: (keyStart?: string) => string;
+  /** The SCAN pattern of every key of the streams whose key starts with `keyStart` (`ev*`). */
+  readonly anyPattern: (keyStart: string) => string;
+  /** The stream key of any of a stream's keys (`ev`, `evc`, `evs`), or `undefined`. */
+  readonly streamKeyOfAny: (name: string) => string | undefined;
 }
 
 /**
@@ -172,4 +195,59 @@ export const redisEventKeyLayout = (prefix: string): RedisEventKeyLayout => ({
   snapshots: (key) => `${tagged(prefix, key)}evs`,
   streamKeyOf: (name) => keyIn(prefix, 'evc', name),
   metaPattern: (keyStart = '') => familyPattern(prefix, 'evc', keyStart),
+  anyPattern: (keyStart) => `${familyPattern(prefix, 'ev', keyStart)}*`,
+  streamKeyOfAny: (name) => {
+    const found = tagOf(prefix, name);
+    return found !== undefined && STREAM_FAMILIES.has(found.family) ? found.key : undefined;
+  },
+});
+
+/** The families of a stream's keys. */
+const STREAM_FAMILIES = new Set(['ev', 'evc', 'evs']);
+
+/**
+ * The knowledge store's keys under `prefix`, for the record whose key is `key` (`ns:id` or the
+ * id), in one Redis Cluster slot (see {@link RedisKeyLayout}): `${prefix}{${tag}}k`, the record's
+ * hash, and `${prefix}{${tag}}kcorrupt:${time}:${nonce}`, a damaged record moved aside.
+ *
+ * @example
+ * ```ts
+ * const knowledge: RedisKnowledgeKeyLayout = redisKnowledgeKeyLayout('app:');
+ * knowledge.record('u1:k1'); // 'app:{u1:k1}k'
+ * ```
+ */
+export interface RedisKnowledgeKeyLayout {
+  readonly record: (key: string) => string;
+  readonly aside: (key: string, nonce: string) => string;
+  /** The record key of a hash name found by SCAN, or `undefined` outside the layout. */
+  readonly recordKeyOf: (name: string) => string | undefined;
+  /** The record key of an aside name found by SCAN, or `undefined` for another name. */
+  readonly asideKeyOf: (name: string) => string | undefined;
+  /** The SCAN pattern of the records whose key starts with `keyStart`. */
+  readonly recordPattern: (keyStart?: string) => string;
+  /** The SCAN pattern of the records and aside copies whose key starts with `keyStart`. */
+  readonly anyPattern: (keyStart: string) => string;
+  /** The SCAN pattern of every aside copy. */
+  readonly asidePattern: () => string;
+}
+
+/**
+ * The knowledge store's key layout under `prefix` (see {@link RedisKnowledgeKeyLayout}).
+ *
+ * @example
+ * ```ts
+ * redisKnowledgeKeyLayout('p:').recordPattern('u1:'); // 'p:{u1:*}k'
+ * ```
+ */
+export const redisKnowledgeKeyLayout = (prefix: string): RedisKnowledgeKeyLayout => ({
+  record: (key) => `${tagged(prefix, key)}k`,
+  aside: (key, nonce) => `${tagged(prefix, key)}kcorrupt:${Date.now()}:${nonce}`,
+  recordKeyOf: (name) => keyIn(prefix, 'k', name),
+  asideKeyOf: (name) => {
+    const found = tagOf(prefix, name);
+    return found?.family.startsWith('kcorrupt:') === true ? found.key : undefined;
+  },
+  recordPattern: (keyStart = '') => familyPattern(prefix, 'k', keyStart),
+  anyPattern: (keyStart) => `${familyPattern(prefix, 'k', keyStart)}*`,
+  asidePattern: () => `${escapeRedisGlob(`${prefix}{`)}*}kcorrupt:*`,
 });

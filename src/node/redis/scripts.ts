@@ -162,6 +162,23 @@ redis.call('DEL', KEYS[1])
 return live
 `);
 
+/**
+ * Removes a session that has expired by the store's clock (`sweep`), in one step: the same probe
+ * and expiry rule as {@link DELETE_SCRIPT}, so a record saved again meanwhile is left alone.
+ * KEYS: the hash. ARGV: now, ttl. Replies 1 when it removed the record, else 0.
+ *
+ * @example
+ * ```ts
+ * await runScript(connection, SWEEP_SCRIPT, [hash], [now, '3600'], api); // 1
+ * ```
+ */
+export const SWEEP_SCRIPT = writing(`${PROBE}
+local state, f = probe(KEYS[1])
+if state ~= 'hash' or not expired(f, ARGV[1], ARGV[2]) then return 0 end
+redis.call('DEL', KEYS[1])
+return 1
+`);
+
 /** Whether the server did not have the script cached (its reply, as `redisFailure` wraps it). */
 const isNoScript = (error: unknown): boolean => {
   const reply = error instanceof StoreUnavailableError ? error.cause : error;

@@ -9,6 +9,7 @@ import {
   type SessionMetadata,
   type SessionOptions,
   type SessionSearchResult,
+  type RemovedCount,
   type SessionStore,
   toDict,
 } from 'conversation-memory';
@@ -25,6 +26,7 @@ import {
   sessionKeyOf,
   describeValue,
   checkSessionOptions,
+  namespaceToDeleteOf,
 } from 'conversation-memory/store-kit';
 import { namingTheId, StoreCalls } from '../storeCalls';
 import { RedisConnection } from './connection';
@@ -35,6 +37,11 @@ import { scanRedisKeys } from './scan';
 import { DELETE_SCRIPT, READ_SCRIPT, runScript } from './scripts';
 import { readSessionStoreOptions, type RedisSessionStoreOptions } from './options';
 import { VerifiedTokens } from './sessionVerifiedTokens';
+import {
+  deleteRedisSessionNamespace,
+  type RedisSessionRetention,
+  sweepRedisSessions,
+} from './sessionRetention';
 
 export type { RedisClusterClient, RedisClusterOptions, RedisSessionClient } from './clients';
 export type { RedisSessionStoreOptions } from './options';
@@ -88,6 +95,8 @@ export class RedisSessionStore implements SessionStore {
   readonly #clock: () => number;
   readonly #verified = new VerifiedTokens();
   readonly #calls = new StoreCalls(API, namingTheId);
+  /** What `sweep` and `deleteNamespace` work with. */
+  readonly #retention: RedisSessionRetention;
 
   constructor(options: RedisSessionStoreOptions) {
     const settings = readSessionStoreOptions(options, API);
@@ -96,6 +105,8 @@ export class RedisSessionStore implements SessionStore {
     this.#layout = redisKeyLayout(settings.prefix);
     this.#ttl = settings.ttl;
     this.#clock = settings.now;
+    const { ttl, now } = settings;
+    this.#retention = { connection: this.#connection, layout: this.#layout, ttl, now };
   }
 
   /** The store's clock (`sessionClockOf` checks each reading: a NaN would go into records). */
@@ -264,6 +275,38 @@ export class RedisSessionStore implements SessionStore {
       );
     }
     return Object.freeze([...rankSearchResults(results, limit)]);
+  }
+
+  /**
+   * Removes the expired sessions (`defaultTtl`, by the store's clock), each with a script of its
+   * own as SCAN finds it; `{ removed: 0 }` without a TTL. Redis's expiry collects them too, later.
+   *
+   * @example
+   * ```ts
+   * const { removed } = await store.sweep();
+   * ```
+   */
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async (call) =>
+      Object.freeze({ removed: await sweepRedisSessions(this.#retention, call) }),
+    );
+  }
+
+  /**
+   * Removes every session of `namespace` (expired and damaged ones too) and the damaged copies
+   * saves moved aside, and nothing of any other namespace; resolves to how many sessions.
+   *
+   * @example
+   * ```ts
+   * await store.deleteNamespace('tenant-42'); // { removed: 3 }
+   * ```
+   */
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async (call) => {
+      const checked = namespaceToDeleteOf(namespace, call.api);
+      const removed = await deleteRedisSessionNamespace(this.#retention, checked, call);
+      return Object.freeze({ removed });
+    });
   }
 
   /**

@@ -16,6 +16,10 @@ export interface HeadRow {
   readonly max: unknown;
   /** The lowest version of an action removed from it, so where a gap may be (`NULL`: none). */
   readonly gap_from: unknown;
+  /** The time of its last append (`NULL` in a stream an earlier version of the store appended to). */
+  readonly updated_at: unknown;
+  /** Its first version once pruned (`NULL`: never pruned, so 1). */
+  readonly first_version: unknown;
 }
 
 /** Actions read per query: `read` and `load` never hold more of a stream than this at once. */
@@ -43,14 +47,15 @@ export interface ListRow extends HeadRow {
  * @example
  * ```ts
  * const sql = prepareEventStatements(db);
- * sql.selectHead.get('u1:s1'); // { id: 7, config: '…', created_at: 1764500000, recorded: 12, min: 1, max: 12 }
+ * sql.selectHead.get('u1:s1'); // { id: 7, config: '…', created_at: 1764500000, recorded: 12, min: 1, max: 12, … }
  * ```
  */
 export interface EventStatements {
   readonly selectHead: BetterSqlite3.Statement<[string], HeadRow>;
-  readonly isLive: BetterSqlite3.Statement<[number], number>;
-  readonly insertStream: BetterSqlite3.Statement<[string, string, number]>;
-  readonly setVersion: BetterSqlite3.Statement<[number, number]>;
+  /** The stream's first version (1 when never pruned); no row once it was deleted. */
+  readonly firstVersion: BetterSqlite3.Statement<[number], unknown>;
+  readonly insertStream: BetterSqlite3.Statement<[string, string, number, number]>;
+  readonly setVersion: BetterSqlite3.Statement<[number, number, number]>;
   readonly insertAction: BetterSqlite3.Statement<[number, number, string]>;
   readonly page: BetterSqlite3.Statement<[number, number, number, number], VersionRow>;
   readonly versions: BetterSqlite3.Statement<[number, number, number, number], VersionOnly>;
@@ -64,7 +69,7 @@ export interface EventStatements {
 
 /** The head columns of `event_streams s` (min and max use the primary key: no scan). */
 const HEAD = `s.id AS id, s.config AS config, s.created_at AS created_at, s.version AS recorded,
-  s.gap_from AS gap_from,
+  s.gap_from AS gap_from, s.updated_at AS updated_at, s.first_version AS first_version,
   (SELECT min(a.version) FROM event_actions a WHERE a.stream = s.id) AS min,
   (SELECT max(a.version) FROM event_actions a WHERE a.stream = s.id) AS max`;
 
@@ -78,12 +83,16 @@ const HEAD = `s.id AS id, s.config AS config, s.created_at AS created_at, s.vers
  */
 export const prepareEventStatements = (db: BetterSqlite3.Database): EventStatements => ({
   selectHead: db.prepare(`SELECT ${HEAD} FROM event_streams s WHERE s.stream = ?`),
-  isLive: db.prepare<[number], number>('SELECT 1 FROM event_streams WHERE id = ?').pluck(),
+  firstVersion: db
+    .prepare<[number], unknown>('SELECT coalesce(first_version, 1) FROM event_streams WHERE id = ?')
+    .pluck(),
   insertStream: db.prepare(
-    'INSERT INTO event_streams (stream, config, created_at, version) VALUES (?, ?, ?, 0)',
+    'INSERT INTO event_streams (stream, config, created_at, updated_at, version) VALUES (?, ?, ?, ?, 0)',
   ),
   // An append has checked the whole stream: any gap recorded before was filled since.
-  setVersion: db.prepare('UPDATE event_streams SET version = ?, gap_from = NULL WHERE id = ?'),
+  setVersion: db.prepare(
+    'UPDATE event_streams SET version = ?, updated_at = ?, gap_from = NULL WHERE id = ?',
+  ),
   insertAction: db.prepare('INSERT INTO event_actions (stream, version, action) VALUES (?, ?, ?)'),
   page: db.prepare(
     'SELECT version, action AS payload FROM event_actions WHERE stream = ? AND version >= ? AND version <= ? ORDER BY version LIMIT ?',

@@ -8,22 +8,21 @@ import {
   type LoadedStream,
   type LoadOptions,
   type MemoryAction,
-  type MemoryConfig,
-  type MemoryState,
+  type PruneOptions,
   type ReadOptions,
+  type RemovedCount,
   type StoredAction,
   type StreamInfo,
   type StreamOptions,
 } from 'conversation-memory';
 import {
-  applyStoredAction,
   atVersionOf,
   checkAppend,
-  checkAtVersion,
   compareCodePoints,
-  readConfigJson,
   namespaceKeys,
   namespaceOf,
+  namespaceToDeleteOf,
+  pruneOptionsOf,
   readRangeOf,
   sessionAddressOf,
   sessionKeyOf,
@@ -32,34 +31,33 @@ import {
 import type { StoreCalls } from '../storeCalls';
 import { type SqliteStorePlace, sqliteStoreCalls } from './failurePlace';
 import { retryWhileBusy, rethrowBusy } from './busyRetry';
-import { prepareEventSchema } from './schema';
-import { snapshotAtOrBelow } from './eventSnapshots';
+import { prepareEventSchema } from './eventSchema';
 import { type EventStatements, prepareEventStatements } from './eventStatements';
+import {
+  type EventRetentionStatements,
+  prepareEventRetentionStatements,
+} from './eventRetentionStatements';
+import { type EventRetention, deleteStreamNamespace, sweepStreams } from './eventRetention';
 import { readEventStoreOptions, type SqliteEventStoreOptions } from './options';
 import { openDatabase } from './connection';
-import { SqliteEventStreams } from './eventStreams';
+import { SqliteEventStreams, streamExpired } from './eventStreams';
 import { appendRows } from './eventAppend';
+import { loadStream } from './eventLoad';
+import { pruneStream } from './eventPrune';
 import { streamShapeOf } from './eventStreamShape';
 
 export type { SqliteEventStoreOptions } from './options';
 
 const API = 'SqliteEventStore';
 
-/** Where `load` starts: the stream, its config, the state at `from` and the wanted version. */
-interface LoadStart {
-  readonly id: number;
-  readonly config: MemoryConfig;
-  readonly from: number;
-  readonly target: number;
-  readonly state: MemoryState;
-}
-
 /**
  * An {@link EventStore} in a SQLite file (better-sqlite3 12.x, an optional peer, loaded when a
- * store is made), in WAL mode. Three tables: `event_streams` (a never-reused id per stream, its
- * config, its creation time, its version), `event_actions` (one row per action, primary key
- * `(stream, version)`) and `event_snapshots` (every `snapshotEvery` actions, the state's envelope
- * bound to the stream's key and the version).
+ * store is made), in WAL mode. Four tables: `event_streams` (a never-reused id per stream, its
+ * config, its creation time, its version, the time of its last append and, once pruned, its
+ * first version), `event_actions` (one row per action, primary key `(stream, version)`),
+ * `event_snapshots` (every `snapshotEvery` actions, and at a prune's first version, the state's
+ * envelope bound to the stream's key and the version) and `event_removals` (streams whose rows
+ * are being removed).
  *
  * An append is one `BEGIN IMMEDIATE` transaction: the version check, the action rows (the primary
  * key makes a second action at a version impossible) and the snapshots it reaches commit together
@@ -77,6 +75,14 @@ interface LoadStart {
  * removal is searched for its gap. `read` finds it when it pages over it, and a `load` of a
  * version below the gap still succeeds.
  *
+ * Retention: with `defaultTtl`, a stream expires that many seconds after its last append and is
+ * absent from then on (an append expecting version 0 starts a new stream under its key, with a
+ * new id, so nothing of the old one is reachable). `sweep()` and `deleteNamespace()` take a
+ * stream's row and queue its id in one transaction (it vanishes at once), `SWEEP_BATCH` streams a
+ * transaction, then remove the queued streams' actions and snapshots `SWEEP_BATCH` rows a
+ * transaction; a removal cut short (a crash) is finished by the next `sweep()`. `prune()` is one
+ * transaction: the snapshot at `before`, then the cut.
+ *
  * @example
  * ```ts
  * import { SqliteEventStore } from 'conversation-memory/node';
@@ -92,6 +98,7 @@ interface LoadStart {
 export class SqliteEventStore implements EventStore {
   readonly #db: BetterSqlite3.Database;
   readonly #sql: EventStatements;
+  readonly #retention: EventRetentionStatements;
   readonly #snapshotEvery: number;
   readonly #lockTimeoutMs: number;
   readonly #streams: SqliteEventStreams;
@@ -111,12 +118,35 @@ export class SqliteEventStore implements EventStore {
     };
     this.#calls = sqliteStoreCalls(place);
     const { db, prepared } = openDatabase(settings.path, settings.lockTimeoutMs, place, (db) => {
-      prepareEventSchema(db);
-      return prepareEventStatements(db);
+      prepareEventSchema(db, settings.expiry.now);
+      return { sql: prepareEventStatements(db), retention: prepareEventRetentionStatements(db) };
     });
     this.#db = db;
-    this.#sql = prepared;
-    this.#streams = new SqliteEventStreams(db, prepared, location, settings.lockTimeoutMs);
+    this.#sql = prepared.sql;
+    this.#retention = prepared.retention;
+    this.#streams = new SqliteEventStreams(
+      db,
+      prepared.sql,
+      location,
+      settings.lockTimeoutMs,
+      settings.expiry,
+    );
+  }
+
+  /** Runs `step` in one `BEGIN IMMEDIATE` transaction, retried while busy (then `onTimeout`). */
+  async #write<T>(
+    step: () => T,
+    onTimeout: (busy: unknown) => never,
+    stillOpen: () => void,
+  ): Promise<T> {
+    const write = this.#db.transaction(step);
+    return retryWhileBusy(() => write.immediate(), this.#lockTimeoutMs, onTimeout, stillOpen);
+  }
+
+  #retentionOf(stillOpen: () => void): EventRetention {
+    const { expiry } = this.#streams;
+    const lockTimeoutMs = this.#lockTimeoutMs;
+    return { db: this.#db, sql: this.#retention, expiry, lockTimeoutMs, stillOpen };
   }
 
   async append(
@@ -127,12 +157,9 @@ export class SqliteEventStore implements EventStore {
     return this.#calls.write('append', { id: streamId, options }, async ({ api, stillOpen }) => {
       const checked = checkAppend(streamId, actions, options, api);
       const { key, expectedVersion } = checked;
-      const write = this.#db.transaction(() =>
-        appendRows(this.#streams, this.#sql, api, checked, this.#snapshotEvery),
-      );
-      const version = await retryWhileBusy(
-        () => write.immediate(),
-        this.#lockTimeoutMs,
+      const version = await this.#write(
+        () =>
+          appendRows(this.#streams, this.#sql, this.#retention, api, checked, this.#snapshotEvery),
         (busy) => {
           throw new EventConflictError(
             api,
@@ -155,7 +182,12 @@ export class SqliteEventStore implements EventStore {
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
     try {
-      const head = await this.#streams.read(() => this.#streams.head(api, key), stillOpen);
+      const head = await this.#streams.read(() => {
+        const found = this.#streams.head(api, key);
+        // Below a prune, nothing is yielded: the read rejects at once.
+        if (found !== undefined) this.#streams.checkNotPruned(api, key, found, from);
+        return found;
+      }, stillOpen);
       if (head === undefined) return;
       yield* this.#streams.pages(api, key, head.id, from, Math.min(to, head.version), stillOpen);
     } catch (error) {
@@ -168,41 +200,7 @@ export class SqliteEventStore implements EventStore {
       checkEventOptions(options, 'load', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const atVersion = atVersionOf(options, api);
-      const start = await this.#streams.read((): LoadStart | null => {
-        const head = this.#streams.head(api, key);
-        if (head === undefined) return null;
-        const target = atVersion ?? head.version;
-        checkAtVersion(key, target, head.version, api);
-        // The snapshot it starts from may be above a gap: the actions below it are checked too.
-        this.#streams.checkWhole(api, key, head, target);
-        const config = readConfigJson(head.config, this.#streams.at(api, key, 0));
-        const snapshot = snapshotAtOrBelow(
-          this.#sql,
-          this.#streams.place(api, key, head.id),
-          config,
-          target,
-        );
-        return { id: head.id, config, from: snapshot.version, target, state: snapshot.state };
-      }, stillOpen);
-      if (start === null) return null;
-      let { state } = start;
-      const pages = this.#streams.pages(
-        api,
-        key,
-        start.id,
-        start.from + 1,
-        start.target,
-        stillOpen,
-      );
-      for (;;) {
-        const next = await pages.next();
-        if (next.done === true) {
-          // The stream was deleted while it was being read: it is absent now.
-          return next.value ? { state, version: start.target } : null;
-        }
-        const { version, action } = next.value;
-        state = applyStoredAction(state, action, this.#streams.at(api, key, version));
-      }
+      return loadStream(this.#streams, this.#sql, { api, key, stillOpen }, atVersion);
     });
   }
 
@@ -212,21 +210,25 @@ export class SqliteEventStore implements EventStore {
       const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
       const keys = namespaceKeys(namespace);
       const rows = await this.#streams.read(() => this.#sql.list.all(), stillOpen);
+      const { expiry } = this.#streams;
+      const now = expiry.now();
       const found: StreamInfo[] = [];
       for (const row of rows) {
         const streamId = keys.idOf(row.stream);
-        if (streamId === undefined) continue;
+        if (streamId === undefined || streamExpired(row.updated_at, expiry, now)) continue;
         // A damaged stream is left out, as `load` rejects it.
         const shape = streamShapeOf(row);
         if ('problem' in shape) continue;
         const createdAt = typeof row.created_at === 'number' ? row.created_at : Number.NaN;
+        const info = {
+          streamId,
+          ...sessionAddressOf(row.stream),
+          version: shape.version,
+          createdAt,
+        };
+        const first = row.first_version;
         found.push(
-          Object.freeze({
-            streamId,
-            ...sessionAddressOf(row.stream),
-            version: shape.version,
-            createdAt,
-          }),
+          Object.freeze(first === null ? info : { ...info, prunedBefore: first as number }),
         );
       }
       return found.sort((a, b) => compareCodePoints(a.streamId, b.streamId));
@@ -238,16 +240,47 @@ export class SqliteEventStore implements EventStore {
       checkEventOptions(options, 'delete', api);
       const { key } = sessionKeyOf(streamId, options, api);
       const sql = this.#sql;
-      const remove = this.#db.transaction((): boolean => {
-        const row = sql.selectHead.get(key);
-        if (row === undefined) return false;
-        // The stream's row first: its actions' removal then records no gap (see prepareEventSchema).
-        sql.deleteStream.run(row.id);
-        sql.deleteActions.run(row.id);
-        sql.deleteSnapshots.run(row.id);
-        return true;
-      });
-      return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
+      return this.#write(
+        (): boolean => {
+          const row = sql.selectHead.get(key);
+          if (row === undefined) return false;
+          // The stream's row first: its actions' removal then records no gap (see prepareEventSchema).
+          sql.deleteStream.run(row.id);
+          sql.deleteActions.run(row.id);
+          sql.deleteSnapshots.run(row.id);
+          // An expired stream was not there to delete (its rows are removed all the same).
+          return !streamExpired(row.updated_at, this.#streams.expiry, this.#streams.expiry.now());
+        },
+        rethrowBusy,
+        stillOpen,
+      );
+    });
+  }
+
+  async prune(streamId: string, options: PruneOptions): Promise<RemovedCount> {
+    return this.#calls.write('prune', { id: streamId, options }, async ({ api, stillOpen }) => {
+      const { before, namespace } = pruneOptionsOf(options, api);
+      const { key } = sessionKeyOf(streamId, { namespace }, api);
+      const removed = await this.#write(
+        () => pruneStream(this.#streams, this.#sql, this.#retention, api, { key, before }),
+        rethrowBusy,
+        stillOpen,
+      );
+      return Object.freeze({ removed });
+    });
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async ({ stillOpen }) =>
+      Object.freeze({ removed: await sweepStreams(this.#retentionOf(stillOpen)) }),
+    );
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async ({ api, stillOpen }) => {
+      const { prefix } = namespaceKeys(namespaceToDeleteOf(namespace, api));
+      const removed = await deleteStreamNamespace(this.#retentionOf(stillOpen), prefix);
+      return Object.freeze({ removed });
     });
   }
 

@@ -34,7 +34,8 @@ const isVersion = (value: unknown, least: number): value is number =>
  * A gap between the first and the last action is found by the reads that page over it (see
  * {@link checkPage}). Two actions at one version cannot exist: `(stream, version)` is the primary
  * key. A stream written by an earlier version of the store, whose version is `NULL`, is taken to
- * be at its highest action.
+ * be at its highest action. A pruned stream (its `first_version` set) must hold its lowest action
+ * at exactly its first version: the actions below it are gone by design, not missing.
  *
  * @param head - the stream's head row
  * @returns the version, or the problem
@@ -84,6 +85,31 @@ export const streamShapeOf = (head: HeadRow): StreamShape => {
     return {
       at: typeof min === 'number' ? Math.floor(min) : 0,
       problem: `stream: holds an action at version ${describeColumn(min)}; versions are integers from 1`,
+    };
+  }
+  return prunedShape(head.first_version, min, version);
+};
+
+/**
+ * The shape of a stream whose head is otherwise sound, by its first version: one never pruned
+ * (`NULL`) is whole from 1; a pruned one holds its actions from exactly its first version on (a
+ * prune keeps the action at `before`, so its lowest action is there).
+ */
+const prunedShape = (first: unknown, min: number, version: number): StreamShape => {
+  if (first === null) return { version };
+  if (!isVersion(first, 1)) {
+    return {
+      at: 0,
+      problem: `stream: its first version (event_streams.first_version) is ${describeColumn(first)}, not an integer ≥ 1`,
+    };
+  }
+  if (min !== first) {
+    return {
+      at: Math.min(min, first),
+      problem:
+        min > first
+          ? `stream: pruned before version ${first} but its first action is at version ${min} (actions ${first} to ${min - 1} are missing)`
+          : `stream: pruned before version ${first} but holds an action at version ${min}, below it (a row its prune did not leave)`,
     };
   }
   return { version };

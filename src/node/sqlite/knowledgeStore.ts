@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { type MemoryDecodeError } from 'conversation-memory';
+import { type MemoryDecodeError, type RemovedCount } from 'conversation-memory';
 import {
   checkKnowledgeOptions,
   checkKnowledgeRevision,
@@ -14,15 +14,15 @@ import {
   knowledgeStateToSave,
   listNamespace,
   type LoadedKnowledge,
-  readKnowledgeJson,
   type SavedKnowledge,
 } from 'conversation-memory/knowledge';
 import {
   compareCodePoints,
-  describeValue,
   expectedRevisionOf,
+  isSessionExpired,
   namespaceKeys,
   namespaceOf,
+  namespaceToDeleteOf,
   sessionAddressOf,
   sessionKeyOf,
 } from 'conversation-memory/store-kit';
@@ -32,31 +32,23 @@ import { type SqliteStorePlace, sqliteStoreCalls } from './failurePlace';
 import { rethrowBusy, retryWhileBusy } from './busyRetry';
 import { openDatabase } from './connection';
 import {
-  type KnowledgeRow,
   type KnowledgeStatements,
   prepareKnowledgeStatements,
+  readKnowledgeRow,
 } from './knowledgeStatements';
 import { prepareKnowledgeSchema } from './schema';
 import { readSqliteReferenceEntries } from './knowledgeReference';
 import { readKnowledgeStoreOptions, type SqliteKnowledgeStoreOptions } from './options';
+import type { StoreExpiry } from './options';
+import {
+  deleteKnowledgeNamespace,
+  type KnowledgeRetention,
+  sweepKnowledge,
+} from './knowledgeRetention';
 
 const API = 'SqliteKnowledgeStore';
 
 export type { SqliteKnowledgeStoreOptions } from './options';
-
-/** A stored row, read: the state and revision, or what is wrong with it. */
-type ReadRow =
-  | { readonly state: KnowledgeState; readonly revision: number }
-  | { readonly problems: readonly string[] };
-
-const readRow = (row: KnowledgeRow): ReadRow => {
-  const { revision } = row;
-  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
-    return { problems: [`revision: expected an integer ≥ 1, got ${describeValue(revision)}`] };
-  }
-  const read = readKnowledgeJson(row.state_json);
-  return 'problems' in read ? read : { state: read.state, revision };
-};
 
 /**
  * A {@link KnowledgeStore} in a SQLite file (better-sqlite3 12.x, an optional peer), shared by
@@ -66,7 +58,11 @@ const readRow = (row: KnowledgeRow): ReadRow => {
  * rejects with `KnowledgeConflictError`, and so does a write that waited `lockTimeoutMs` for
  * another connection's lock (never `SQLITE_BUSY`). A row that does not decode makes `load`
  * reject with `KnowledgeCorruptError` naming its key; `list` skips it; a save or delete over it
- * first copies it into `knowledge_states_corrupt`: nothing damaged is deleted without a copy.
+ * first copies it into `knowledge_states_corrupt`: nothing damaged is deleted without a copy, but
+ * by `sweep()` and `deleteNamespace()`, which keep nothing (the latter removes the namespace's
+ * copies too). With `defaultTtl`, a record expires that many seconds after its last save (its
+ * `updated_at`): absent to `load`, `list` and `delete`, at revision 0 for a save; `sweep()`
+ * removes the expired records, `SWEEP_BATCH` a transaction.
  *
  * The same file may hold the reference's `knowledge` table (selectools' `SQLiteKnowledgeStore`
  * entries): {@link SqliteKnowledgeStore.readReferenceEntries} reads it as `KnowledgeEntry` facts;
@@ -87,12 +83,14 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   readonly #sql: KnowledgeStatements;
   readonly #path: string;
   readonly #lockTimeoutMs: number;
+  readonly #expiry: StoreExpiry;
   readonly #calls: StoreCalls;
 
   constructor(options: SqliteKnowledgeStoreOptions) {
-    const { path, lockTimeoutMs } = readKnowledgeStoreOptions(options, API);
+    const { path, lockTimeoutMs, expiry } = readKnowledgeStoreOptions(options, API);
     this.#path = path;
     this.#lockTimeoutMs = lockTimeoutMs;
+    this.#expiry = expiry;
     const place: SqliteStorePlace = {
       store: API,
       path,
@@ -113,6 +111,26 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     return `sqlite:${this.#path}#${key}`;
   }
 
+  /** Whether a row saved at `updatedAt` has expired at `now` (never without a TTL or a time). */
+  #expired(updatedAt: unknown, now: number): boolean {
+    return (
+      typeof updatedAt === 'number' &&
+      Number.isFinite(updatedAt) &&
+      isSessionExpired(updatedAt, this.#expiry.ttl, now)
+    );
+  }
+
+  #retention(stillOpen: () => void): KnowledgeRetention {
+    const expired = (updatedAt: unknown, now: number) => this.#expired(updatedAt, now);
+    const [db, sql, expiry, lockTimeoutMs] = [
+      this.#db,
+      this.#sql,
+      this.#expiry,
+      this.#lockTimeoutMs,
+    ];
+    return { db, sql, expiry, expired, lockTimeoutMs, stillOpen };
+  }
+
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
     return this.#calls.run('load', { id, options }, async ({ api, stillOpen }) => {
       checkKnowledgeOptions(options, 'load', api);
@@ -123,8 +141,8 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         rethrowBusy,
         stillOpen,
       );
-      if (row === undefined) return null;
-      const read = readRow(row);
+      if (row === undefined || this.#expired(row.updated_at, this.#expiry.now())) return null;
+      const read = readKnowledgeRow(row);
       if ('problems' in read) {
         throw new KnowledgeCorruptError(api, key, this.#location(key), read.problems);
       }
@@ -143,11 +161,13 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
       const expected = expectedRevisionOf(options, api);
       const json = JSON.stringify(knowledgeStateToSave(state, api));
       const write = this.#db.transaction((): number => {
+        const now = this.#expiry.now();
         const row = this.#sql.select.get(key);
-        const read = row === undefined ? undefined : readRow(row);
-        const actual = read !== undefined && 'revision' in read ? read.revision : 0;
+        const read = row === undefined ? undefined : readKnowledgeRow(row);
+        // An expired record is absent: the save starts a new one (a damaged one is kept aside).
+        const live = row !== undefined && !this.#expired(row.updated_at, now);
+        const actual = live && read !== undefined && 'revision' in read ? read.revision : 0;
         checkKnowledgeRevision(key, expected, actual, api);
-        const now = Date.now() / 1000;
         if (read !== undefined && 'problems' in read) {
           this.#sql.moveAside.run(now, read.problems.join('\n'), key);
         }
@@ -180,12 +200,12 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
       const remove = this.#db.transaction((): boolean => {
         const row = this.#sql.select.get(key);
         if (row === undefined) return false;
-        const read = readRow(row);
-        if ('problems' in read) {
-          this.#sql.moveAside.run(Date.now() / 1000, read.problems.join('\n'), key);
-        }
+        const now = this.#expiry.now();
+        const read = readKnowledgeRow(row);
+        if ('problems' in read) this.#sql.moveAside.run(now, read.problems.join('\n'), key);
         this.#sql.remove.run(key);
-        return true;
+        // An expired record was not there to delete (its row is removed all the same).
+        return !this.#expired(row.updated_at, now);
       });
       return retryWhileBusy(() => remove.immediate(), this.#lockTimeoutMs, rethrowBusy, stillOpen);
     });
@@ -202,10 +222,12 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         rethrowBusy,
         stillOpen,
       );
+      const now = this.#expiry.now();
       const out: KnowledgeListing[] = [];
       for (const row of rows) {
         if (typeof row.key !== 'string' || !keys.includes(row.key)) continue;
-        const read = readRow(row);
+        if (this.#expired(row.updated_at, now)) continue;
+        const read = readKnowledgeRow(row);
         if ('problems' in read) continue;
         out.push(
           Object.freeze({ key: row.key, ...sessionAddressOf(row.key), revision: read.revision }),
@@ -251,6 +273,20 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   async asideCount(): Promise<number> {
     this.#calls.open('asideCount');
     return this.#sql.asideCount.get()?.n ?? 0;
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async ({ stillOpen }) =>
+      Object.freeze({ removed: await sweepKnowledge(this.#retention(stillOpen)) }),
+    );
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async ({ api, stillOpen }) => {
+      const { prefix } = namespaceKeys(namespaceToDeleteOf(namespace, api));
+      const removed = await deleteKnowledgeNamespace(this.#retention(stillOpen), prefix);
+      return Object.freeze({ removed });
+    });
   }
 
   async close(): Promise<void> {

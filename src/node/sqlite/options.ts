@@ -1,4 +1,8 @@
-import { MemoryArgumentError, type SessionStoreOptions } from 'conversation-memory';
+import {
+  MemoryArgumentError,
+  type SessionStoreOptions,
+  type StoreExpiryOptions,
+} from 'conversation-memory';
 import {
   describeValue,
   readOptionFields,
@@ -120,15 +124,33 @@ export const readSessionStoreOptions = (options: unknown, api: string): SessionS
   };
 };
 
+/** The misspellings of the expiry options, with the option each one means. */
+const EXPIRY_HINTS = { ttl: 'defaultTtl', default_ttl: 'defaultTtl' } as const;
+
 /**
- * Options of `SqliteEventStore`.
+ * The expiry options of a store (`defaultTtl` and `now`), checked: the TTL in seconds
+ * (`undefined`: records live forever) and the clock in Unix seconds.
  *
  * @example
  * ```ts
- * const options: SqliteEventStoreOptions = { path: 'events.db', snapshotEvery: 128 };
+ * const expiry: StoreExpiry = { ttl: 86_400, now: () => Date.now() / 1000 };
  * ```
  */
-export interface SqliteEventStoreOptions {
+export interface StoreExpiry {
+  readonly ttl: number | undefined;
+  readonly now: () => number;
+}
+
+/**
+ * Options of `SqliteEventStore`: the file, the distance between snapshots, the lock wait, and
+ * `defaultTtl`/`now` (a stream expires `defaultTtl` seconds after its last append).
+ *
+ * @example
+ * ```ts
+ * const options: SqliteEventStoreOptions = { path: 'events.db', snapshotEvery: 128, defaultTtl: 2_592_000 };
+ * ```
+ */
+export interface SqliteEventStoreOptions extends StoreExpiryOptions {
   /** The database file (created when missing; it may be the session store's file too). */
   readonly path: string;
   /** The distance between snapshots (default 256). */
@@ -151,16 +173,16 @@ export interface SqliteEventStoreOptions {
 export const readEventStoreOptions = (
   options: unknown,
   api: string,
-): { path: string; snapshotEvery: number; lockTimeoutMs: number } => {
+): { path: string; snapshotEvery: number; lockTimeoutMs: number; expiry: StoreExpiry } => {
   if (typeof options !== 'object' || options === null) {
     throw new MemoryArgumentError(api, "options must be an object such as { path: 'events.db' }");
   }
   // Read once, before the file is opened: options that cannot be read create nothing.
-  const { path, snapshotEvery, lockTimeoutMs } = readOptionFields(
+  const { path, snapshotEvery, lockTimeoutMs, defaultTtl, now } = readOptionFields(
     options,
-    ['path', 'snapshotEvery', 'lockTimeoutMs'],
+    ['path', 'snapshotEvery', 'lockTimeoutMs', 'defaultTtl', 'now'],
     api,
-    { hints: { filename: 'path', file: 'path' } },
+    { hints: { filename: 'path', file: 'path', ...EXPIRY_HINTS } },
   );
   if (typeof path !== 'string' || path === '') {
     throw new MemoryArgumentError(
@@ -172,19 +194,21 @@ export const readEventStoreOptions = (
     path,
     snapshotEvery: snapshotEveryOf(snapshotEvery, api),
     lockTimeoutMs: lockTimeoutOf(lockTimeoutMs, api),
+    expiry: { ttl: sessionTtlOf(defaultTtl, api), now: sessionClockOf(now, api) },
   };
 };
 
 /**
- * Options of `SqliteKnowledgeStore`: the database file (`':memory:'` for a private one) and how
- * long a write waits for another connection's lock, in milliseconds (default 10,000).
+ * Options of `SqliteKnowledgeStore`: the database file (`':memory:'` for a private one), how
+ * long a write waits for another connection's lock, in milliseconds (default 10,000), and
+ * `defaultTtl`/`now` (a record expires `defaultTtl` seconds after its last save).
  *
  * @example
  * ```ts
- * const options: SqliteKnowledgeStoreOptions = { path: 'knowledge.db', lockTimeoutMs: 5000 };
+ * const options: SqliteKnowledgeStoreOptions = { path: 'knowledge.db', lockTimeoutMs: 5000, defaultTtl: 2_592_000 };
  * ```
  */
-export interface SqliteKnowledgeStoreOptions {
+export interface SqliteKnowledgeStoreOptions extends StoreExpiryOptions {
   readonly path: string;
   readonly lockTimeoutMs?: number | undefined;
 }
@@ -200,7 +224,7 @@ export interface SqliteKnowledgeStoreOptions {
 export const readKnowledgeStoreOptions = (
   options: unknown,
   api: string,
-): { path: string; lockTimeoutMs: number } => {
+): { path: string; lockTimeoutMs: number; expiry: StoreExpiry } => {
   if (typeof options !== 'object' || options === null) {
     throw new MemoryArgumentError(
       api,
@@ -208,14 +232,21 @@ export const readKnowledgeStoreOptions = (
     );
   }
   // Read once, before the file is opened: options that cannot be read create nothing.
-  const { path, lockTimeoutMs } = readOptionFields(options, ['path', 'lockTimeoutMs'], api, {
-    hints: { filename: 'path', file: 'path' },
-  });
+  const { path, lockTimeoutMs, defaultTtl, now } = readOptionFields(
+    options,
+    ['path', 'lockTimeoutMs', 'defaultTtl', 'now'],
+    api,
+    { hints: { filename: 'path', file: 'path', ...EXPIRY_HINTS } },
+  );
   if (typeof path !== 'string' || path === '') {
     throw new MemoryArgumentError(
       api,
       `options.path must be the database file's path, received ${describeValue(path)}`,
     );
   }
-  return { path, lockTimeoutMs: lockTimeoutOf(lockTimeoutMs, api) };
+  return {
+    path,
+    lockTimeoutMs: lockTimeoutOf(lockTimeoutMs, api),
+    expiry: { ttl: sessionTtlOf(defaultTtl, api), now: sessionClockOf(now, api) },
+  };
 };

@@ -6,6 +6,10 @@ import { type DatabaseOpener, openDatabase } from './connection';
 import { referenceRowKey } from './sessionReferenceRows';
 import { prepareSessionSchema } from './schema';
 import { readMemoryJson, readRowMeta } from './sessionRow';
+import {
+  prepareSessionRetentionStatements,
+  type SessionRetentionStatements,
+} from './sessionRetentionStatements';
 import { type MetaRow, prepareStatements, type Statements } from './sessionStatements';
 import { ValidatedRows } from './sessionValidatedRows';
 
@@ -40,14 +44,21 @@ export type CurrentRow =
  */
 export class SessionDatabase {
   readonly sql: Statements;
+  /** The statements of `sweep` and `deleteNamespace`. */
+  readonly retention: SessionRetentionStatements;
   /** The rows this connection knows to decode (see {@link ValidatedRows}). */
   readonly known = new ValidatedRows();
   readonly #db: BetterSqlite3.Database;
   readonly #lockTimeoutMs: number;
 
-  private constructor(db: BetterSqlite3.Database, sql: Statements, lockTimeoutMs: number) {
+  private constructor(
+    db: BetterSqlite3.Database,
+    prepared: { readonly sql: Statements; readonly retention: SessionRetentionStatements },
+    lockTimeoutMs: number,
+  ) {
     this.#db = db;
-    this.sql = sql;
+    this.sql = prepared.sql;
+    this.retention = prepared.retention;
     this.#lockTimeoutMs = lockTimeoutMs;
   }
 
@@ -63,10 +74,14 @@ export class SessionDatabase {
     options: { readonly fts: boolean; readonly lockTimeoutMs: number },
     opener: DatabaseOpener,
   ): SessionDatabase {
-    const { db, prepared: sql } = openDatabase(path, options.lockTimeoutMs, opener, (db) =>
-      prepareStatements(db, prepareSessionSchema(db, options.fts).fts),
-    );
-    return new SessionDatabase(db, sql, options.lockTimeoutMs);
+    const { db, prepared } = openDatabase(path, options.lockTimeoutMs, opener, (db) => {
+      const { fts } = prepareSessionSchema(db, options.fts);
+      return {
+        sql: prepareStatements(db, fts),
+        retention: prepareSessionRetentionStatements(db, fts),
+      };
+    });
+    return new SessionDatabase(db, prepared, options.lockTimeoutMs);
   }
 
   /** Runs `step` in one read snapshot, retrying while busy; after the timeout, the busy error. */

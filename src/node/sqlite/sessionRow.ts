@@ -1,11 +1,5 @@
-import { either as E } from 'fp-ts';
-import {
-  fromDict,
-  type LoadedSession,
-  MemoryDecodeError,
-  type MemoryState,
-  SessionCorruptError,
-} from 'conversation-memory';
+import type { LoadedSession } from 'conversation-memory';
+import { type DecodedMemory, loadedFromColumns, readMemoryText } from '../memoryColumn';
 import { describeColumn } from './describeColumn';
 
 /**
@@ -89,27 +83,6 @@ export const readRowMeta = (
 };
 
 /**
- * What decoding `memory_json` gave: the state, or the problems (each naming its path inside the
- * column, `memory_json.messages[3].role: …`). `kind: 'tokenizer'` means that the data is sound but
- * names a tokenizer that cannot count in this process (not a corrupt row).
- *
- * @example
- * ```ts
- * const decoded: DecodedMemory = { state };
- * ```
- */
-export type DecodedMemory =
-  | { readonly state: MemoryState }
-  | {
-      readonly problems: readonly string[];
-      readonly kind: 'data' | 'tokenizer';
-      readonly cause: unknown;
-    };
-
-const inColumn = (problem: string): string =>
-  problem.startsWith('(root)') ? `memory_json${problem.slice(6)}` : `memory_json.${problem}`;
-
-/**
  * Decodes the `memory_json` column (the reference's `ConversationMemory.to_dict()` JSON) with
  * `fromDict`. With `tokenizer: 'heuristic'` it only checks the record (cheaply: no real token
  * counting), as `list` and `search` do to skip corrupt rows.
@@ -122,41 +95,8 @@ const inColumn = (problem: string): string =>
  * readMemoryJson('{"max_messages": 0}'); // { problems: ['memory_json.max_messages: …'], kind: 'data', … }
  * ```
  */
-export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
-  if (typeof text !== 'string') {
-    return {
-      problems: [`memory_json: expected JSON text, got ${describeColumn(text)}`],
-      kind: 'data',
-      cause: undefined,
-    };
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { problems: [`memory_json: not valid JSON (${reason})`], kind: 'data', cause: error };
-  }
-  return readParsedMemory(parsed, tokenizer);
-};
-
-/**
- * {@link readMemoryJson} after `JSON.parse`: for a caller that parsed the column already.
- *
- * @example
- * ```ts
- * readParsedMemory(JSON.parse(row.memory_json), 'heuristic');
- * ```
- */
-export const readParsedMemory = (parsed: unknown, tokenizer?: 'heuristic'): DecodedMemory => {
-  const decoded = fromDict(parsed, tokenizer === undefined ? undefined : { tokenizer });
-  if (E.isRight(decoded)) return { state: decoded.right };
-  return {
-    problems: decoded.left.problems.map(inColumn),
-    kind: decoded.left.kind === 'tokenizer' ? 'tokenizer' : 'data',
-    cause: decoded.left,
-  };
-};
+export const readMemoryJson = (text: unknown, tokenizer?: 'heuristic'): DecodedMemory =>
+  readMemoryText(text, describeColumn, tokenizer);
 
 /**
  * A row as `load` returns it: the state decoded with its own tokenizer, its revision and
@@ -173,25 +113,9 @@ export const readParsedMemory = (parsed: unknown, tokenizer?: 'heuristic'): Deco
  * const loaded = loadedFromRow(row, 'SqliteSessionStore.load', `sqlite:sessions.db#${row.session_id}`);
  * ```
  */
-export const loadedFromRow = (row: SessionRow, api: string, location: string): LoadedSession => {
-  const meta = readRowMeta(row);
-  const memory = readMemoryJson(row.memory_json);
-  if ('meta' in meta && 'state' in memory) {
-    return Object.freeze({
-      state: memory.state,
-      revision: meta.meta.revision,
-      createdAt: meta.meta.createdAt,
-      updatedAt: meta.meta.updatedAt,
-    });
-  }
-  if ('meta' in meta && 'problems' in memory && memory.kind === 'tokenizer') {
-    throw new MemoryDecodeError(api, memory.problems, { kind: 'tokenizer' });
-  }
-  const problems = [
-    ...('problems' in meta ? meta.problems : []),
-    ...('problems' in memory ? memory.problems : []),
-  ];
-  throw new SessionCorruptError(api, row.session_id, location, problems, {
-    cause: 'cause' in memory ? memory.cause : undefined,
+export const loadedFromRow = (row: SessionRow, api: string, location: string): LoadedSession =>
+  loadedFromColumns(readRowMeta(row), readMemoryJson(row.memory_json), {
+    api,
+    key: row.session_id,
+    location,
   });
-};

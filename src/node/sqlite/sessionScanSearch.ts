@@ -1,6 +1,7 @@
 import { scoreSessionMessages } from 'conversation-memory/store-kit';
+import { readParsedMemory } from '../memoryColumn';
+import type { SessionRow } from './sessionRow';
 import type { ScoredSession } from './sessionScored';
-import { readParsedMemory, type SessionRow } from './sessionRow';
 
 /**
  * Whether a parsed memory has a user or assistant message whose content contains a term: a cheap

@@ -11,6 +11,7 @@ import {
   type SessionOptions,
   type SessionSearchResult,
   type SessionStore,
+  type RemovedCount,
   toDict,
 } from 'conversation-memory';
 import {
@@ -24,6 +25,7 @@ import {
   sessionKeyOf,
   describeValue,
   checkSessionOptions,
+  namespaceToDeleteOf,
 } from 'conversation-memory/store-kit';
 import type { StoreCalls } from '../storeCalls';
 import { rethrowBusy } from './busyRetry';
@@ -35,6 +37,7 @@ import { type SessionClock, saveSessionRow } from './sessionWrite';
 import { loadedFromRow } from './sessionRow';
 import type { MetaRow } from './sessionStatements';
 import { readSessionStoreOptions, type SqliteSessionStoreOptions } from './options';
+import { deleteSessionNamespace, sweepSessions } from './sessionRetention';
 
 export type { SqliteSessionStoreOptions } from './options';
 
@@ -59,7 +62,9 @@ const isTime = (value: unknown): value is number =>
  * or a delete of it first copies it into the `sessions_corrupt` table (such a row counts as absent
  * for `expectedRevision`). Expired rows are deleted when `load` or `list` meets them, as the
  * reference does, a damaged one copied into `sessions_corrupt` first: nothing damaged is deleted
- * without a copy.
+ * without a copy, but by `sweep()` (every expired row) and `deleteNamespace()` (every row and
+ * copy of the namespace, with their search index), which keep nothing, in batches of
+ * `SWEEP_BATCH` sessions a transaction (see `sweepSessions`).
  *
  * A row the reference wrote under a key this store never makes (its bare id `50%`, ours `50%25`;
  * see `isStorageKey`) is that pair's session until the pair is saved: `load`, `exists`, `branch`
@@ -279,6 +284,21 @@ export class SqliteSessionStore implements SessionStore {
         expired: (updatedAt) => this.#expired(updatedAt, now),
         stillOpen,
       });
+    });
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    return this.#calls.write('sweep', {}, async ({ stillOpen }) => {
+      const expiry = { ttl: this.#ttl, now: this.#now, expired: this.#clock.expired };
+      return Object.freeze({ removed: await sweepSessions(this.#database, expiry, stillOpen) });
+    });
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    return this.#calls.write('deleteNamespace', {}, async ({ api, stillOpen }) => {
+      const checked = namespaceToDeleteOf(namespace, api);
+      const removed = await deleteSessionNamespace(this.#database, checked, stillOpen);
+      return Object.freeze({ removed });
     });
   }
 

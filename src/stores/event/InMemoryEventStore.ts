@@ -5,7 +5,7 @@ import { memoryReducer } from '../../core/memoryTransition';
 import { isConversationMemoryError } from '../../errors/errorBrand';
 import { describeValue } from '../../util/describeValue';
 import { errorText } from '../../util/errorText';
-import { EventConflictError } from '../../errors/eventErrors';
+import { EventConflictError, EventPrunedError } from '../../errors/eventErrors';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import type { MemoryAction } from '../../model/actions';
 import type { MemoryConfig } from '../../model/config';
@@ -13,6 +13,14 @@ import type { MemoryState } from '../../model/state';
 import { compareCodePoints } from '../kit/search';
 import { openStoreCall, type StoreCall } from '../kit/storeCall';
 import { namespaceKeys, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
+import {
+  checkPruneBefore,
+  namespaceToDeleteOf,
+  pruneOptionsOf,
+  type PruneOptions,
+  type RemovedCount,
+} from '../kit/retention';
+import { isSessionExpired, sessionClockOf, sessionTtlOf } from '../kit/ttl';
 import {
   atVersionOf,
   checkAppend,
@@ -40,12 +48,19 @@ const LOCATION = 'memory';
 interface Stream {
   readonly config: MemoryConfig;
   readonly createdAt: number;
-  /** `actions[v - 1]` is the action of version `v`. */
-  readonly actions: MemoryAction[];
-  /** The state after every `snapshotEvery` actions, by version. */
+  /** When the last append was (Unix seconds, by the store's clock): the TTL runs from it. */
+  updatedAt: number;
+  /** The first version kept: 1, or `before` of the last prune (its state is a snapshot). */
+  first: number;
+  /** `actions[v - first]` is the action of version `v` (a prune replaces the array). */
+  actions: MemoryAction[];
+  /** The state after every `snapshotEvery` actions, and at `first` once pruned, by version. */
   readonly snapshots: Map<number, MemoryState>;
   head: MemoryState;
 }
+
+/** A stream's version: the number of actions it has had, pruned ones included. */
+const versionOf = (stream: Stream): number => stream.first - 1 + stream.actions.length;
 
 /**
  * An {@link EventStore} in this process's memory (browser-safe): for tests, for a UI that keeps a
@@ -67,13 +82,33 @@ interface Stream {
 export class InMemoryEventStore implements EventStore {
   readonly #streams = new Map<string, Stream>();
   readonly #snapshotEvery: number;
+  readonly #ttl: number | undefined;
+  readonly #now: () => number;
   #closed = false;
 
   constructor(options: EventStoreOptions = {}) {
-    const { snapshotEvery } = readOptionFields(options, ['snapshotEvery'], API, {
-      example: '{ snapshotEvery: 64 }',
-    });
+    const { snapshotEvery, defaultTtl, now } = readOptionFields(
+      options,
+      ['snapshotEvery', 'defaultTtl', 'now'],
+      API,
+      { example: '{ snapshotEvery: 64 }', hints: { ttl: 'defaultTtl', default_ttl: 'defaultTtl' } },
+    );
     this.#snapshotEvery = snapshotEveryOf(snapshotEvery, API);
+    this.#ttl = sessionTtlOf(defaultTtl, API);
+    this.#now = sessionClockOf(now, API);
+  }
+
+  /** Whether `stream` has expired by now (more than `defaultTtl` since its last append). */
+  #expired(stream: Stream): boolean {
+    return isSessionExpired(stream.updatedAt, this.#ttl, this.#now());
+  }
+
+  /** The live stream under `key`; an expired one is dropped (with its actions and snapshots). */
+  #live(key: string): Stream | undefined {
+    const stream = this.#streams.get(key);
+    if (stream === undefined || !this.#expired(stream)) return stream;
+    this.#streams.delete(key);
+    return undefined;
   }
 
   /** Opens a call of `method` (`openStoreCall`): it rejects once the store is closed. */
@@ -89,8 +124,8 @@ export class InMemoryEventStore implements EventStore {
     const { api } = this.#open('append');
     const checked = checkAppend(streamId, actions, options, api);
     const { key, expectedVersion } = checked;
-    const found = this.#streams.get(key);
-    const actual = found?.actions.length ?? 0;
+    const found = this.#live(key);
+    const actual = found === undefined ? 0 : versionOf(found);
     if (actual !== expectedVersion) throw new EventConflictError(api, key, expectedVersion, actual);
     if (found !== undefined) checkSameConfig(key, found.config, checked.config, api);
     const config = found?.config ?? createMemory(checked.config).config;
@@ -111,9 +146,12 @@ export class InMemoryEventStore implements EventStore {
       }
       if (version % this.#snapshotEvery === 0) snapshots.push([version, head]);
     });
+    const now = this.#now();
     const stream: Stream = found ?? {
       config,
-      createdAt: Date.now() / 1000,
+      createdAt: now,
+      updatedAt: now,
+      first: 1,
       actions: [],
       snapshots: new Map(),
       head,
@@ -121,8 +159,9 @@ export class InMemoryEventStore implements EventStore {
     stream.actions.push(...checked.actions);
     for (const [version, state] of snapshots) stream.snapshots.set(version, state);
     stream.head = head;
+    stream.updatedAt = now;
     this.#streams.set(key, stream);
-    return { version: stream.actions.length };
+    return { version: versionOf(stream) };
   }
 
   async *read(streamId: string, options?: ReadOptions): AsyncIterable<StoredAction> {
@@ -130,11 +169,14 @@ export class InMemoryEventStore implements EventStore {
     checkEventOptions(options, 'read', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const { from, to } = readRangeOf(options, api);
-    const stream = this.#streams.get(key);
+    const stream = this.#live(key);
     if (stream === undefined) return;
-    const last = Math.min(to, stream.actions.length);
+    // What the read started with: a prune meanwhile replaces the array, an append only adds.
+    const { actions, first } = stream;
+    if (from < first) throw new EventPrunedError(api, key, from, first);
+    const last = Math.min(to, versionOf(stream));
     for (let version = from; version <= last; version++) {
-      yield Object.freeze({ version, action: stream.actions[version - 1] as MemoryAction });
+      yield Object.freeze({ version, action: actions[version - first] as MemoryAction });
     }
   }
 
@@ -143,19 +185,53 @@ export class InMemoryEventStore implements EventStore {
     checkEventOptions(options, 'load', api);
     const { key } = sessionKeyOf(streamId, options, api);
     const atVersion = atVersionOf(options, api);
-    const stream = this.#streams.get(key);
+    const stream = this.#live(key);
     if (stream === undefined) return null;
-    const version = stream.actions.length;
+    const version = versionOf(stream);
     if (atVersion === undefined || atVersion === version) return { state: stream.head, version };
     checkAtVersion(key, atVersion, version, api);
+    return { state: this.#stateAt(stream, key, atVersion, api), version: atVersion };
+  }
+
+  /**
+   * The state of `stream` at `atVersion` (from its first version to its version): the latest
+   * snapshot at or below it (a multiple of `snapshotEvery`, or the prune's at `first`), then the
+   * actions after it.
+   *
+   * @throws EventPrunedError below the first version of a pruned stream
+   */
+  #stateAt(stream: Stream, key: string, atVersion: number, api: string): MemoryState {
+    const { first, actions, snapshots } = stream;
+    // Version 0 is createMemory(config) unless the stream was pruned; then `first` is the floor.
+    const floor = first === 1 ? 0 : first;
+    if (atVersion < floor) throw new EventPrunedError(api, key, atVersion, first);
     let start = atVersion - (atVersion % this.#snapshotEvery);
-    while (start > 0 && !stream.snapshots.has(start)) start -= this.#snapshotEvery;
-    let state = stream.snapshots.get(start) ?? createMemory(stream.config);
+    while (start > floor && !snapshots.has(start)) start -= this.#snapshotEvery;
+    if (start <= floor) start = floor;
+    let state = snapshots.get(start) ?? createMemory(stream.config);
     for (let v = start + 1; v <= atVersion; v++) {
-      const action = stream.actions[v - 1] as MemoryAction;
+      const action = actions[v - first] as MemoryAction;
       state = applyStoredAction(state, action, { key, version: v, location: LOCATION, api });
     }
-    return { state, version: atVersion };
+    return state;
+  }
+
+  async prune(streamId: string, options: PruneOptions): Promise<RemovedCount> {
+    const { api } = this.#open('prune');
+    const { before, namespace } = pruneOptionsOf(options, api);
+    const { key } = sessionKeyOf(streamId, { namespace }, api);
+    const stream = this.#live(key);
+    checkPruneBefore(key, before, stream === undefined ? 0 : versionOf(stream), api);
+    // `checkPruneBefore` refused an absent stream; `before` at or below `first` cuts nothing.
+    if (stream === undefined || before <= stream.first) return Object.freeze({ removed: 0 });
+    const { first, actions, snapshots } = stream;
+    // The state at `before` first (a replay that fails changes nothing), then the cut.
+    const kept = this.#stateAt(stream, key, before, api);
+    snapshots.set(before, kept);
+    for (const version of snapshots.keys()) if (version < before) snapshots.delete(version);
+    stream.actions = actions.slice(before - first);
+    stream.first = before;
+    return Object.freeze({ removed: before - first });
   }
 
   async streams(options?: StreamOptions): Promise<readonly StreamInfo[]> {
@@ -163,16 +239,18 @@ export class InMemoryEventStore implements EventStore {
     const namespace = namespaceOf(checkEventOptions(options, 'streams', api).namespace, api);
     const keys = namespaceKeys(namespace);
     const found: StreamInfo[] = [];
-    for (const [key, stream] of this.#streams) {
+    for (const key of this.#streams.keys()) {
       const streamId = keys.idOf(key);
-      if (streamId === undefined) continue;
+      const stream = streamId === undefined ? undefined : this.#live(key);
+      if (streamId === undefined || stream === undefined) continue;
+      const { createdAt, first } = stream;
+      const version = versionOf(stream);
       found.push(
-        Object.freeze({
-          streamId,
-          ...sessionAddressOf(key),
-          version: stream.actions.length,
-          createdAt: stream.createdAt,
-        }),
+        Object.freeze(
+          first === 1
+            ? { streamId, ...sessionAddressOf(key), version, createdAt }
+            : { streamId, ...sessionAddressOf(key), version, createdAt, prunedBefore: first },
+        ),
       );
     }
     return found.sort((a, b) => compareCodePoints(a.streamId, b.streamId));
@@ -182,7 +260,29 @@ export class InMemoryEventStore implements EventStore {
     const { api } = this.#open('delete');
     checkEventOptions(options, 'delete', api);
     const { key } = sessionKeyOf(streamId, options, api);
-    return this.#streams.delete(key);
+    const live = this.#live(key) !== undefined;
+    this.#streams.delete(key);
+    return live;
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    this.#open('sweep');
+    return this.#remove((_, stream) => this.#expired(stream));
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    const { api } = this.#open('deleteNamespace');
+    const keys = namespaceKeys(namespaceToDeleteOf(namespace, api));
+    return this.#remove((key) => keys.includes(key));
+  }
+
+  /** Removes every stream `matches` (expired or not), in one synchronous step; counts them. */
+  #remove(matches: (key: string, stream: Stream) => boolean): RemovedCount {
+    let removed = 0;
+    for (const [key, stream] of this.#streams) {
+      if (matches(key, stream) && this.#streams.delete(key)) removed++;
+    }
+    return Object.freeze({ removed });
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,14 @@ import type { MemoryAction } from '../../model/actions';
 import type { MemoryOptions } from '../../model/config';
 import type { MemoryState } from '../../model/state';
 import type { SessionAddress } from '../kit/sessionKey';
+import type {
+  PruneOptions,
+  RemovedCount,
+  RetentionStore,
+  StoreExpiryOptions,
+} from '../kit/retention';
+
+export type { PruneOptions, RemovedCount, RetentionStore, StoreExpiryOptions };
 
 /**
  * Where a stream lives: an optional namespace (a tenant, a user) in front of its id, as for
@@ -107,24 +115,30 @@ export interface LoadedStream {
  * ```ts
  * const info: StreamInfo = { streamId: 's1', id: 's1', version: 12, createdAt: 1764500000.5 };
  * ```
+ *
+ * A pruned stream also has `prunedBefore`, its first version (the actions before it were
+ * replaced by a snapshot, see {@link EventStore.prune}); it is absent on a stream never pruned.
  */
 export interface StreamInfo extends SessionAddress {
   readonly streamId: string;
   readonly version: number;
   readonly createdAt: number;
+  readonly prunedBefore?: number;
 }
 
 /**
  * Options every event store takes: `snapshotEvery`, the distance between snapshots (default
  * 256): the state after every `snapshotEvery` actions is stored with the append that reaches it,
  * so `load` replays at most `snapshotEvery - 1` actions. Snapshots are only an optimisation.
+ * `defaultTtl` (seconds after a stream's last append; omitted: forever) and `now`, as on the
+ * session stores ({@link StoreExpiryOptions}).
  *
  * @example
  * ```ts
- * new InMemoryEventStore({ snapshotEvery: 64 });
+ * new InMemoryEventStore({ snapshotEvery: 64, defaultTtl: 30 * 24 * 3600 });
  * ```
  */
-export interface EventStoreOptions {
+export interface EventStoreOptions extends StoreExpiryOptions {
   readonly snapshotEvery?: number | undefined;
 }
 
@@ -142,7 +156,7 @@ export interface EventStoreOptions {
  * await store.append('s1', [action], { expectedVersion: loaded?.version ?? 0 });
  * ```
  */
-export interface EventStore {
+export interface EventStore extends RetentionStore {
   /**
    * Appends the actions atomically (all or none), after checking each with `decodeAction`.
    * Resolves to the new version.
@@ -160,6 +174,14 @@ export interface EventStore {
   streams(options?: StreamOptions): Promise<readonly StreamInfo[]>;
   /** Removes the stream, its actions and snapshots; `true` when there was one. */
   delete(streamId: string, options?: StreamOptions): Promise<boolean>;
+  /**
+   * Replaces the stream's actions before `options.before` with a snapshot of the state at
+   * `before` (taken first, in the same transaction or script): `load` and `read` from `before` on
+   * are unchanged, and a `read` or `load` below it rejects with `EventPrunedError`. Refuses
+   * (`MemoryArgumentError`, nothing changed) an absent stream or a `before` past its version.
+   * Resolves to how many actions were removed (`0` when they were already gone).
+   */
+  prune(streamId: string, options: PruneOptions): Promise<RemovedCount>;
   /** Releases connections; later calls reject. */
   close(): Promise<void>;
 }

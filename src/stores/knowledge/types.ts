@@ -1,5 +1,6 @@
 import type { KnowledgeState } from '../../model/knowledge';
 import type { RevisionedStore } from '../kit/revisionedStore';
+import type { RetentionStore } from '../kit/retention';
 
 /**
  * Where a knowledge state lives in a {@link KnowledgeStore}: an optional namespace (a tenant) and
@@ -99,11 +100,8 @@ export interface KnowledgeListing {
  * await store.save('user-42', next, { expectedRevision: loaded?.revision ?? 0 });
  * ```
  */
-export interface KnowledgeStore extends RevisionedStore<
-  KnowledgeState,
-  LoadedKnowledge,
-  KnowledgeListing
-> {
+export interface KnowledgeStore
+  extends RevisionedStore<KnowledgeState, LoadedKnowledge, KnowledgeListing>, RetentionStore {
   /** The state and its revision, or `null` when nothing is stored; a damaged record rejects. */
   load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null>;
   /** Writes the state (checked first); resolves to the new revision. */

@@ -12,7 +12,8 @@ import {
   searchLimitOf,
   searchTerms,
 } from '../kit/search';
-import { namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
+import { namespaceToDeleteOf, type RemovedCount } from '../kit/retention';
+import { namespaceKeys, namespaceOf, sessionAddressOf, sessionKeyOf } from '../kit/sessionKey';
 import { openStoreCall, type StoreCall } from '../kit/storeCall';
 import { isSessionExpired, sessionClockOf, sessionTtlOf } from '../kit/ttl';
 import type {
@@ -40,7 +41,8 @@ const API = 'InMemorySessionStore';
  * browser (it has no Node dependency). States are immutable, so it keeps the very objects it is
  * given, and `load` returns them: no copy, no serialization. Every method does its work in one
  * synchronous step, so concurrent calls never interleave inside one; revisions, TTL, namespaces,
- * validation and search behave exactly as on the other stores.
+ * validation and search behave exactly as on the other stores. An expired session is dropped
+ * when a read meets it, or by `sweep()`; `deleteNamespace` drops a namespace's sessions at once.
  *
  * @example
  * ```ts
@@ -187,6 +189,28 @@ export class InMemorySessionStore implements SessionStore {
       );
     }
     return Object.freeze([...rankSearchResults(results, limit)]);
+  }
+
+  async sweep(): Promise<RemovedCount> {
+    this.#open('sweep');
+    return this.#remove((_, entry) =>
+      isSessionExpired(entry.loaded.updatedAt, this.#ttl, this.#now()),
+    );
+  }
+
+  async deleteNamespace(namespace: string): Promise<RemovedCount> {
+    const { api } = this.#open('deleteNamespace');
+    const keys = namespaceKeys(namespaceToDeleteOf(namespace, api));
+    return this.#remove((key) => keys.includes(key));
+  }
+
+  /** Removes every entry `matches` (expired or not), in one synchronous step; counts them. */
+  #remove(matches: (key: string, entry: Entry) => boolean): RemovedCount {
+    let removed = 0;
+    for (const [key, entry] of this.#entries) {
+      if (matches(key, entry) && this.#entries.delete(key)) removed++;
+    }
+    return Object.freeze({ removed });
   }
 
   async close(): Promise<void> {

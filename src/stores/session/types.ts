@@ -2,6 +2,7 @@ import type { MemoryState } from '../../model/state';
 import type { RevisionedStore } from '../kit/revisionedStore';
 import type { SessionSearchResult } from '../kit/search';
 import type { SessionAddress } from '../kit/sessionKey';
+import type { RetentionStore } from '../kit/retention';
 
 // Two types of the contract are declared in the kit, whose helpers make them (`sessionAddressOf`,
 // `rankSearchResults`); the contract lists them here too.
@@ -124,7 +125,8 @@ export interface SessionStoreOptions {
  * await store.save('s1', next, { expectedRevision: loaded?.revision ?? 0 });
  * ```
  */
-export interface SessionStore extends RevisionedStore<MemoryState, LoadedSession, SessionMetadata> {
+export interface SessionStore
+  extends RevisionedStore<MemoryState, LoadedSession, SessionMetadata>, RetentionStore {
   /** Writes the state; resolves to the new revision. */
   save(sessionId: string, state: MemoryState, options?: SaveOptions): Promise<SavedSession>;
   /** The session, or `null` when absent or expired; a corrupt record rejects. */

@@ -6,7 +6,7 @@ import { knowledgeStoreConformance } from 'conversation-memory/store-kit/testing
 import { sampleKnowledge } from '../../arbitraries/knowledge';
 
 knowledgeStoreConformance('InMemoryKnowledgeStore', {
-  make: async () => new InMemoryKnowledgeStore(),
+  make: async (options) => new InMemoryKnowledgeStore(options),
 });
 
 describe('InMemoryKnowledgeStore', () => {
@@ -19,9 +19,15 @@ describe('InMemoryKnowledgeStore', () => {
     expect((await store.load('u1'))?.state).toBe(first?.state);
   });
 
-  it('takes no options', () => {
+  it('takes defaultTtl and now, and no other option', () => {
     expect(() => new InMemoryKnowledgeStore({ ttl: 60 } as never)).toThrow(
-      'InMemoryKnowledgeStore: options.ttl is not an option',
+      'InMemoryKnowledgeStore: options.ttl is not an option (did you mean defaultTtl?)',
+    );
+    expect(() => new InMemoryKnowledgeStore({ defaultTtl: 0 })).toThrow(
+      'InMemoryKnowledgeStore: options.defaultTtl must be a positive number of seconds',
+    );
+    expect(() => new InMemoryKnowledgeStore({ now: 5 as never })).toThrow(
+      'InMemoryKnowledgeStore: options.now must be a function',
     );
   });
 
@@ -31,7 +37,7 @@ describe('InMemoryKnowledgeStore', () => {
     const making = () => new InMemoryKnowledgeStore(options as never);
     expect(making).toThrow(MemoryArgumentError);
     expect(making).toThrow(
-      `[conversation-memory] InMemoryKnowledgeStore: options must be an object such as {} (it has no options yet), received ${describeValue(options)}`,
+      `[conversation-memory] InMemoryKnowledgeStore: options must be an object such as { defaultTtl: 3600 }, received ${describeValue(options)}`,
     );
   });
 });

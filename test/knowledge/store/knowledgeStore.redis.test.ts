@@ -18,8 +18,11 @@ let counter = 0;
 const freshPrefix = (): string => `${runId}:${++counter}:`;
 
 const opened: RedisKnowledgeStore[] = [];
-const store = (prefix = freshPrefix()): RedisKnowledgeStore => {
-  const made = new RedisKnowledgeStore({ url: server.url, prefix });
+const store = (
+  prefix = freshPrefix(),
+  options: { defaultTtl?: number; now?: () => number } = {},
+): RedisKnowledgeStore => {
+  const made = new RedisKnowledgeStore({ url: server.url, prefix, ...options });
   opened.push(made);
   return made;
 };
@@ -50,7 +53,7 @@ const hashOf = (made: KnowledgeStore, key: string): string =>
   `${(made as RedisKnowledgeStore).prefix}{${key}}k`;
 
 knowledgeStoreConformance('RedisKnowledgeStore', {
-  make: async () => store(),
+  make: async (options) => store(freshPrefix(), options),
   sibling: async (made) => store((made as RedisKnowledgeStore).prefix),
   corrupt: async (made, key, how) => {
     const damaged = JSON.parse(JSON.stringify(sampleKnowledge())) as { nextId: number };

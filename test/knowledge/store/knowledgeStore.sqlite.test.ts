@@ -10,14 +10,17 @@ import { tempDatabasePaths, withDatabaseFile } from '../../support/sqliteFiles';
 const freshPath = tempDatabasePaths('cm-kstore-');
 const pathOf = new WeakMap<KnowledgeStore, string>();
 
-const makeStore = (file = freshPath()): SqliteKnowledgeStore => {
-  const store = new SqliteKnowledgeStore({ path: file });
+const makeStore = (
+  file = freshPath(),
+  options: { defaultTtl?: number; now?: () => number } = {},
+): SqliteKnowledgeStore => {
+  const store = new SqliteKnowledgeStore({ ...options, path: file });
   pathOf.set(store, file);
   return store;
 };
 
 knowledgeStoreConformance('SqliteKnowledgeStore', {
-  make: async () => makeStore(),
+  make: async (options) => makeStore(freshPath(), options),
   sibling: async (store) => makeStore(pathOf.get(store)),
   corrupt: async (store, key, how) => {
     const damaged = JSON.parse(JSON.stringify(sampleKnowledge())) as { nextId: number };
