@@ -7,6 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   type EventStore,
+  EventPrunedError,
   memoryActions,
   type MemoryAction,
   StoreUnavailableError,
@@ -104,6 +105,30 @@ describe('PostgresEventStore.subscribe (LISTEN/NOTIFY and a catch-up read)', () 
     expect(errors).toEqual([]);
     await reader.close();
     await writer.close();
+  }, 30_000);
+
+  it('on a pruned stream, a subscriber from below its first version gets EventPrunedError once and stops; one from first − 1 on is served', async () => {
+    const store = new PostgresEventStore({ pool: db.admin, schema: freshSchema() });
+    await store.append('s1', ['a', 'b', 'c', 'd', 'e'].map(said), { expectedVersion: 0 });
+    expect(await store.prune('s1', { before: 4 })).toEqual({ removed: 3 });
+    const errors: unknown[] = [];
+    const early: number[] = [];
+    const stopEarly = store.subscribe('s1', 1, ({ version }) => void early.push(version), {
+      onError: (error) => errors.push(error),
+    });
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+    // Past several retry pauses (100 ms, doubling): a pruned range does not come back.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(EventPrunedError);
+    expect(errors[0]).toMatchObject({ requestedVersion: 2, firstVersion: 4 });
+    expect(early).toEqual([]);
+    await stopEarly();
+    const seen: number[] = [];
+    const stop = store.subscribe('s1', 3, ({ version }) => void seen.push(version));
+    await vi.waitFor(() => expect(seen).toEqual([4, 5]));
+    await stop();
+    await store.close();
   }, 30_000);
 
   it('a subscriber whose connection is terminated reconnects and resumes: no gap, no repeat', async () => {

@@ -24,8 +24,9 @@ export type PostgresStreamListener = (entry: StoredAction) => void | Promise<voi
  * everything that goes wrong while following: a listener that throws (the action is not delivered
  * again; the next one follows), a lost connection or a server that is down
  * (`StoreUnavailableError`: the subscription connects again, listens, and catches up after the
- * last action delivered), and a stream that does not decode (`EventCorruptError`, after which the
- * subscription stops). Without `onError` these are dropped silently.
+ * last action delivered), and a stream that does not decode (`EventCorruptError`) or whose
+ * actions after `fromVersion` were pruned (`EventPrunedError`), after either of which the
+ * subscription stops. Without `onError` these are dropped silently.
  *
  * @example
  * ```ts
@@ -179,7 +180,9 @@ export const followPostgresStream = (
       } catch (error) {
         if (stopped) break;
         report(error);
-        if (isConversationMemoryError(error) && error.code === 'CM_EVENT_CORRUPT') break;
+        // A damaged stream, or a range pruned away: reading again would fail the same way.
+        const lasting = ['CM_EVENT_CORRUPT', 'CM_EVENT_PRUNED'];
+        if (isConversationMemoryError(error) && lasting.includes(error.code)) break;
         signalled = false;
         await next(retry);
         retry = Math.min(retry * 2, MAX_RETRY_MS);
