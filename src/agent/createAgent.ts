@@ -51,17 +51,14 @@ const readInput = (input: AgentInput): Message[] => {
 const readOptions = (options: unknown, api: string, known: readonly string[], example: string) =>
   readOptionFields(options, known, api, { example, error: InvalidMessageError });
 
-const readRunOptions = (
-  options: unknown,
-  api: string,
-): { runId: string; signal: AbortSignal | undefined } =>
-  checkRunOptions(readOptions(options, api, RUN_OPTIONS, '{ runId, signal }'), api);
+const readRunOptions = (options: unknown, api: string): RunIds =>
+  checkRunOptions(readOptions(options, api, RUN_OPTIONS, '{ runId, signal, messageId }'), api);
 
 /** Checks the fields of a run's options (read by {@link readOptions}). */
 const checkRunOptions = (
-  { runId, signal }: { runId?: unknown; signal?: unknown },
+  { runId, signal, messageId }: { runId?: unknown; signal?: unknown; messageId?: unknown },
   api: string,
-): { runId: string; signal: AbortSignal | undefined } => {
+): RunIds => {
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
     throw new InvalidMessageError(
       api,
@@ -74,16 +71,37 @@ const checkRunOptions = (
       `options.signal must be an AbortSignal, received ${describeValue(signal)}`,
     );
   }
-  return { runId: (runId as string | undefined) ?? newRunId(), signal };
+  if (
+    messageId !== undefined &&
+    (typeof messageId !== 'string' || messageId === '' || messageId.length > MAX_MESSAGE_ID)
+  ) {
+    throw new InvalidMessageError(
+      api,
+      `options.messageId must be a non-empty string of at most ${MAX_MESSAGE_ID} characters, received ${describeValue(messageId)}`,
+    );
+  }
+  return {
+    runId: (runId as string | undefined) ?? newRunId(),
+    signal,
+    messageId: messageId as string | undefined,
+  };
 };
 
+/** The longest `messageId` a run takes (an application's id: a UUID, a database key). */
+const MAX_MESSAGE_ID = 256;
+
+/** A run's id, signal and the id of the messages it records, as read from its options. */
+interface RunIds {
+  readonly runId: string;
+  readonly signal: AbortSignal | undefined;
+  readonly messageId: string | undefined;
+}
+
 /** The options of `run` and `stream`. */
-const RUN_OPTIONS = ['runId', 'signal'];
+const RUN_OPTIONS = ['runId', 'signal', 'messageId'];
 
 /** `resume`'s options: `rerun` (default `false`) and a run's `runId` and `signal`. */
-const readResumeOptions = (
-  options: ResumeOptions | undefined,
-): { runId: string; signal: AbortSignal | undefined; rerun: boolean } => {
+const readResumeOptions = (options: ResumeOptions | undefined): RunIds & { rerun: boolean } => {
   const api = 'agent.resume';
   const { rerun = false, ...run } = readOptions(
     options,
@@ -156,7 +174,7 @@ export const createAgent = (options: AgentOptions): Agent => {
   };
   const start = (
     messages: readonly Message[],
-    run: { runId: string; signal: AbortSignal | undefined },
+    run: RunIds,
     resume: { readonly rerun: boolean } | undefined,
     sink?: StreamSink,
   ): Promise<AgentRunResult> => {
@@ -177,8 +195,8 @@ export const createAgent = (options: AgentOptions): Agent => {
       const messages = readInput(input);
       const options = readRunOptions(runOptions, 'agent.stream');
       return streamRun(
-        (sink, signal) => start(messages, { runId: options.runId, signal }, undefined, sink),
-        options.signal,
+        (sink, signal) => start(messages, { ...options, signal }, undefined, sink),
+        options,
       );
     },
     clearMemory: () => takeTurn(memory, () => persistence.clear(report)),

@@ -37,3 +37,23 @@ export type AgentStreamEvent =
     }
   | { readonly type: 'memory-effect'; readonly effect: MemoryEffect }
   | { readonly type: 'finish'; readonly result: AgentRunResult };
+
+/**
+ * What `agent.stream` returns: the run's events as an async iterable (iterated once; the run
+ * starts when the iteration starts), with the run's ids known before it starts: `runId` (the
+ * option, else the one made for the run) and `messageId` (`RunOptions.messageId`: the id of
+ * every message the run records, and of the UI message that shows the reply; `undefined` when
+ * not given). `toUIMessageStream` (`conversation-memory/ai-sdk`) announces `messageId` as the
+ * streamed message's id.
+ *
+ * @example
+ * ```ts
+ * const stream = agent.stream('hi', { messageId: crypto.randomUUID() });
+ * stream.messageId; // the id the reply is recorded with
+ * for await (const event of stream) console.log(event.type);
+ * ```
+ */
+export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
+  readonly runId: string;
+  readonly messageId: string | undefined;
+}

@@ -9,7 +9,7 @@ import type { JsonObject, JsonValue, Message } from '../model/message';
 import type { MessageInput } from '../model/messageInput';
 import type { Provider } from './provider';
 import type { MaskToolResults, ViewCacheOption } from '../view/viewTypes';
-import type { AgentStreamEvent } from './streamEvents';
+import type { AgentStream } from './streamEvents';
 import type {
   ModelCallInfo,
   ModelErrorInfo,
@@ -366,6 +366,13 @@ export interface RunOptions {
   readonly runId?: string;
   /** Passed to every provider call. */
   readonly signal?: AbortSignal;
+  /**
+   * The id every message the run makes is recorded with (its replies, its tool results, the kept
+   * part of an interrupted reply; not its input): the id of the UI message that shows the reply
+   * in a chat UI (`toUIMessageStream`, `toUIMessages` in `conversation-memory/ai-sdk`). A
+   * non-empty string of at most 256 characters. Without it, messages are recorded as they are.
+   */
+  readonly messageId?: string;
 }
 
 /**
@@ -410,7 +417,7 @@ export interface AgentRunResult {
 export interface Agent {
   run(input: AgentInput, options?: RunOptions): Promise<AgentRunResult>;
   /**
-   * Runs like `run`, as an async iterable of {@link AgentStreamEvent}s: text deltas as the
+   * Runs like `run`, as an async iterable of `AgentStreamEvent`s: text deltas as the
    * provider streams them (its `stream`, else the whole reply as one delta), each tool call and
    * result, the memory's effects as they happen, and last `finish` with the result `run` would
    * resolve to. The run starts when the iteration starts (a stream nobody reads runs nothing),
@@ -424,7 +431,7 @@ export interface Agent {
    * answered, and the iteration throws the reason. Later model calls send that reply with
    * ` [interrupted]` appended (`config.markInterrupted`).
    */
-  stream(input: AgentInput, options?: RunOptions): AsyncIterable<AgentStreamEvent>;
+  stream(input: AgentInput, options?: RunOptions): AgentStream;
   /**
    * Finishes a conversation a stopped run left behind (a crash or a kill inside a tool): the
    * calls left unanswered at the end of memory are answered (with an interrupted-call result,

@@ -229,7 +229,7 @@ export type {
   ToolStartInfo,
   ToolEndInfo,
 } from '../agent/hooks';
-export type { AgentStreamEvent } from '../agent/streamEvents';
+export type { AgentStream, AgentStreamEvent } from '../agent/streamEvents';
 export type {
   ModelView,
   ModelViewOptions,

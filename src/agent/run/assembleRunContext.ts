@@ -31,7 +31,7 @@ export interface AgentSetup {
  * saves nothing: persistence is {@link agentPersistence}'s.
  *
  * @param setup - what the agent's runs share
- * @param run - the run's id and abort signal
+ * @param run - the run's id, abort signal and the id of the messages it records
  * @param journal - the run's link to the event stream, or `undefined`
  * @param sink - where `agent.stream` takes the run's events, or `undefined`
  * @returns a fresh context (its tool map and specs are the run's own copies)
@@ -44,7 +44,15 @@ export interface AgentSetup {
  */
 export const assembleRunContext = (
   { checked, memory, target, report }: AgentSetup,
-  { runId, signal }: { readonly runId: string; readonly signal: AbortSignal | undefined },
+  {
+    runId,
+    signal,
+    messageId,
+  }: {
+    readonly runId: string;
+    readonly signal: AbortSignal | undefined;
+    readonly messageId?: string | undefined;
+  },
   journal: EventJournal | undefined,
   sink?: StreamSink,
 ): RunContext => {
@@ -54,6 +62,7 @@ export const assembleRunContext = (
   const context: RunContext = {
     runId,
     signal,
+    messageId,
     provider: checked.provider,
     target,
     model: checked.model,

@@ -40,6 +40,11 @@ export interface MaskRun {
 export interface RunContext {
   readonly runId: string;
   readonly signal: AbortSignal | undefined;
+  /**
+   * `RunOptions.messageId`: the id every message the run makes (replies, tool results, the kept
+   * part of an interrupted reply) is recorded with; `undefined` records them as they are.
+   */
+  readonly messageId?: string | undefined;
   readonly provider: Provider;
   /** Whose rules every main call's model view meets: the provider's `target`, else `'openai'`. */
   readonly target: ViewTarget;

@@ -14,6 +14,7 @@ import { runTool } from './runTool';
 import type { AgentRunResult } from '../types';
 import type { RunContext } from './context';
 import { addToMemory } from './memoryStep';
+import { withRunMessageId } from './runMessageId';
 import { RunView } from './runView';
 import { summarizePending } from './summarizePending';
 import { extractKnowledge, knowledgeText, startKnowledge } from './knowledgeStep';
@@ -201,7 +202,10 @@ export const runAgent = async (
       await keepWhatWasSeen(context, seen.text);
       throw error;
     }
-    const reply = withUsage(readReply(context, result, iteration), result.usage);
+    const reply = withRunMessageId(
+      context,
+      withUsage(readReply(context, result, iteration), result.usage),
+    );
     const calls = reply.toolCalls ?? [];
     if (context.emit !== undefined && seen.text === '' && (reply.content ?? '') !== '') {
       // A provider that does not stream: its whole text is one delta.
@@ -218,8 +222,10 @@ export const runAgent = async (
     }
     view.push([reply], await addToMemory(context, [reply]));
     if (iteration >= maxIterations) {
-      const stop = assistantMessage(stoppedText(maxIterations));
-      const answers = notRun(calls, stoppedText(maxIterations));
+      const stop = withRunMessageId(context, assistantMessage(stoppedText(maxIterations)));
+      const answers = notRun(calls, stoppedText(maxIterations)).map((answer) =>
+        withRunMessageId(context, answer),
+      );
       for (const message of [...answers, stop]) {
         view.push([message], await addToMemory(context, [message]));
       }
@@ -231,11 +237,11 @@ export const runAgent = async (
       if (context.signal?.aborted === true) {
         // Aborted: the remaining tools do not run; their calls are answered, then the run rejects.
         for (const answer of notRun(calls.slice(i), 'the run was aborted.')) {
-          await addToMemory(context, [answer]);
+          await addToMemory(context, [withRunMessageId(context, answer)]);
         }
         throw context.signal.reason;
       }
-      const answer = await runTool(context, call);
+      const answer = withRunMessageId(context, await runTool(context, call));
       view.push([answer], await addToMemory(context, [answer]));
     }
   }
@@ -249,9 +255,12 @@ export const runAgent = async (
  */
 const keepWhatWasSeen = async (context: RunContext, text: string): Promise<void> => {
   if (text.trim() === '' || context.memory === undefined) return;
-  const partial = normalizeMessage(
-    { role: 'assistant', content: text, metadata: { interrupted: true } },
-    'agent.stream',
+  const partial = withRunMessageId(
+    context,
+    normalizeMessage(
+      { role: 'assistant', content: text, metadata: { interrupted: true } },
+      'agent.stream',
+    ),
   );
   await addToMemory(context, [partial]);
 };

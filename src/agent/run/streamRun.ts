@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from '../../errors/memoryErrors';
-import type { AgentStreamEvent } from '../streamEvents';
+import type { AgentStream, AgentStreamEvent } from '../streamEvents';
 import type { AgentRunResult } from '../types';
 import { EventQueue } from './eventQueue';
 
@@ -42,15 +42,22 @@ export interface StreamSink {
  * yielded any more: what the reader has not been given of a reply stays unseen.
  *
  * @param start - starts the run with the sink and the run's signal (the caller's, linked)
- * @param given - the caller's `signal`, if any
+ * @param run - the run's id, the caller's `signal` (if any) and the run's `messageId` (if any)
  * @internal
  */
 export const streamRun = (
   start: (sink: StreamSink, signal: AbortSignal) => Promise<AgentRunResult>,
-  given?: AbortSignal,
-): AsyncIterable<AgentStreamEvent> => {
+  run: {
+    readonly runId: string;
+    readonly signal: AbortSignal | undefined;
+    readonly messageId: string | undefined;
+  },
+): AgentStream => {
+  const given = run.signal;
   let started = false;
   return {
+    runId: run.runId,
+    messageId: run.messageId,
     [Symbol.asyncIterator]: (): AsyncIterator<AgentStreamEvent> => {
       if (started) {
         throw new MemoryArgumentError(
