@@ -1,3 +1,4 @@
+import { normalizeMessage } from '../../internal/normalizeMessage';
 import type { Message, ToolCall } from '../../model/message';
 import type { RunContext } from './context';
 import { now } from './callModel';
@@ -39,5 +40,11 @@ export const runTool = async (context: RunContext, call: ToolCall): Promise<Mess
     output,
     isError: 'error' in outcome,
   });
-  return outcome.message;
+  // A run recorded for a UI (`messageId`) marks a failed tool's result, as the UI shows it.
+  return context.messageId !== undefined && 'error' in outcome
+    ? normalizeMessage(
+        { ...outcome.message, metadata: { ...outcome.message.metadata, isError: true } },
+        'agent.run',
+      )
+    : outcome.message;
 };
