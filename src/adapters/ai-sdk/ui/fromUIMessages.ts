@@ -300,6 +300,17 @@ const readMessage = (value: unknown, path: string, problems: Problems): Message[
  */
 export const fromUIMessages = (messages: unknown): E.Either<MemoryDecodeError, Message[]> => {
   const problems = new Problems();
+  try {
+    return readAll(messages, problems);
+  } catch (error) {
+    // A value that cannot be read (a revoked Proxy, a throwing getter) is a problem, not a throw.
+    problems.add('messages', `could not be read (${String((error as Error)?.message ?? error)})`);
+    return E.left(new MemoryDecodeError(API, problems.list));
+  }
+};
+
+/** {@link fromUIMessages}, which may throw on a value that cannot be read. */
+const readAll = (messages: unknown, problems: Problems): E.Either<MemoryDecodeError, Message[]> => {
   if (!Array.isArray(messages) || messages.length > MAX_MESSAGES) {
     problems.add('messages', `expected an array of at most ${MAX_MESSAGES} UI messages`, messages);
     return E.left(new MemoryDecodeError(API, problems.list));
