@@ -145,7 +145,7 @@ describe('createMemoryUIMessageStreamStore', () => {
 /** LocalProvider with each text part held until `step()` lets it through. */
 const gatedProvider = (): Provider & { step(): void } => {
   const local = new LocalProvider();
-  let open: (() => void)[] = [];
+  const open: (() => void)[] = [];
   let credit = 0;
   const wait = () =>
     credit > 0 ? (credit--, Promise.resolve()) : new Promise<void>((resolve) => open.push(resolve));
