@@ -33,6 +33,7 @@ import {
 } from 'conversation-memory/ai-sdk';
 import { LocalProvider } from 'conversation-memory/testing';
 import { startOpenAIServer, type OpenAIServer } from '../../support/loopback/openaiServer';
+import { iterateStream } from '../../support/readStream';
 
 const clock: AgentTool = {
   name: 'get_time',
@@ -48,7 +49,7 @@ const memory = () => new ConversationMemory({ ...PROVIDER_SAFE, tokenizer: 'heur
 
 const chunksOf = async (stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> => {
   const out: UIMessageChunk[] = [];
-  for await (const chunk of stream) out.push(chunk);
+  for await (const chunk of iterateStream(stream)) out.push(chunk);
   return out;
 };
 
@@ -151,10 +152,12 @@ describe('toUIMessageStreamResponse', () => {
     const text = await response.clone().text();
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
     const parsed: UIMessageChunk[] = [];
-    for await (const result of parseJsonEventStream({
-      stream: response.body as ReadableStream<Uint8Array>,
-      schema: uiMessageChunkSchema,
-    })) {
+    for await (const result of iterateStream(
+      parseJsonEventStream({
+        stream: response.body as ReadableStream<Uint8Array>,
+        schema: uiMessageChunkSchema,
+      }),
+    )) {
       if (!result.success) throw result.error;
       parsed.push(result.value);
     }

@@ -22,13 +22,17 @@ import {
   toUIMessageStream,
 } from 'conversation-memory/ai-sdk';
 import { LocalProvider } from 'conversation-memory/testing';
+import { iterateStream } from '../../support/readStream';
 
 const delta = (n: number): UIMessageChunk => ({ type: 'text-delta', id: 't', delta: `w${n} ` });
 
-const drain = async (chunks: AsyncIterable<UIMessageChunk> | null): Promise<UIMessageChunk[]> => {
+const drain = async (
+  chunks: AsyncIterable<UIMessageChunk> | ReadableStream<UIMessageChunk> | null,
+): Promise<UIMessageChunk[]> => {
   const out: UIMessageChunk[] = [];
   if (chunks === null) return out;
-  for await (const chunk of chunks) out.push(chunk);
+  const items = chunks instanceof ReadableStream ? iterateStream(chunks) : chunks;
+  for await (const chunk of items) out.push(chunk);
   return out;
 };
 

@@ -13,7 +13,7 @@ import { uiMessageStreamResponse } from './uiMessageStreamSse';
  */
 export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptions {
   readonly status?: number;
-  readonly headers?: HeadersInit;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -55,7 +55,10 @@ export const uiMessageStreamSse = (
  */
 export const uiMessageStreamResponse = (
   chunks: ReadableStream<UIMessageChunk>,
-  init: { readonly status?: number | undefined; readonly headers?: HeadersInit | undefined },
+  init: {
+    readonly status?: number | undefined;
+    readonly headers?: Readonly<Record<string, string>> | undefined;
+  },
 ): Response => {
   const headers = new Headers(init.headers);
   for (const [name, value] of Object.entries(UI_MESSAGE_STREAM_HEADERS)) {
