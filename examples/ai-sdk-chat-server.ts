@@ -265,11 +265,21 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       body: JSON.stringify({ id: 'demo', message }),
     });
     const body = await response.text();
-    if (!response.ok || !body.includes('"type":"finish"')) {
+    const chunks = body
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map(
+        (line) => JSON.parse(line.slice(6)) as { type: string; messageId?: string; delta?: string },
+      );
+    const text = chunks.map((chunk) => chunk.delta ?? '').join('');
+    if (!response.ok || chunks.at(-1)?.type !== 'finish') {
       throw new Error(`POST /api/chat answered ${response.status}: ${body}`);
     }
-    const stored = await (await fetch(`${server.url}/api/chat/demo`)).json();
-    console.log(`AI SDK chat server: the conversation now holds ${JSON.stringify(stored)}`);
+    const stored = (await (await fetch(`${server.url}/api/chat/demo`)).json()) as { id: string }[];
+    const sameId = stored[1]?.id === chunks[0]?.messageId;
+    console.log(
+      `AI SDK chat server: streamed "${text}" in ${chunks.length} chunks; the conversation holds ${stored.length} UI messages, the reply ${sameId ? 'with' : 'WITHOUT'} the streamed id`,
+    );
     await server.close();
   }
 }

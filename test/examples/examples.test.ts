@@ -22,11 +22,16 @@ const tsconfig =
   process.env['TEST_DIST'] === '1' ? ['--tsconfig', 'test/dist/tsconfig.examples.json'] : [];
 
 /** Arguments an example is run with: the chat server answers one request of its own and exits. */
-const argsOf: Readonly<Record<string, readonly string[]>> = { 'chat-server.ts': ['--once'] };
+const argsOf: Readonly<Record<string, readonly string[]>> = {
+  'chat-server.ts': ['--once'],
+  'ai-sdk-chat-server.ts': ['--once'],
+};
 
 /** One line each example must print (its conclusion), by file name. */
 const expected: Readonly<Record<string, string>> = {
   'chat-server.ts': 'chat server: 5 text deltas streamed, finish says "Nice to meet you, Ada."',
+  'ai-sdk-chat-server.ts':
+    'AI SDK chat server: streamed "Nice to meet you, Ada." in 11 chunks; the conversation holds 2 UI messages, the reply with the streamed id',
   'demo.ts':
     'demo complete: 4 runs, 3 trims, 3 summaries, summary injected in 4 model calls; the model answered "Your name is Alice." from the summary',
   'aiSdkAdapter.ts': 'ai-sdk example complete: 2 calls, tool turn answered',

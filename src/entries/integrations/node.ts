@@ -59,3 +59,7 @@ export {
   PostgresKnowledgeStore,
   type PostgresKnowledgeStoreOptions,
 } from '../../node/postgres/knowledgeStore';
+export {
+  RedisUIMessageStreamStore,
+  type RedisUIMessageStreamStoreOptions,
+} from '../../node/redis/uiMessageStreamStore';

@@ -6,7 +6,6 @@
  * `toUIMessageStream({ store })` keeps running when its reader leaves, `resumeUIMessageStream`
  * gives the whole reply, and `store.requestStop` stops the run, keeping what was streamed.
  */
-import fc from 'fast-check';
 import type { UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,13 +17,11 @@ import {
 import {
   createMemoryUIMessageStreamStore,
   resumeUIMessageStream,
-  resumeUIMessageStreamResponse,
   toUIMessageStream,
 } from 'conversation-memory/ai-sdk';
 import { LocalProvider } from 'conversation-memory/testing';
 import { iterateStream } from '../../support/readStream';
-
-const delta = (n: number): UIMessageChunk => ({ type: 'text-delta', id: 't', delta: `w${n} ` });
+import { delta, describeUIMessageStreamStore } from '../../support/uiMessageStreamStoreCases';
 
 const drain = async (
   chunks: AsyncIterable<UIMessageChunk> | ReadableStream<UIMessageChunk> | null,
@@ -36,44 +33,13 @@ const drain = async (
   return out;
 };
 
+describeUIMessageStreamStore({
+  name: 'in memory',
+  make: (options) => createMemoryUIMessageStreamStore(options),
+});
+
 describe('createMemoryUIMessageStreamStore', () => {
-  it('any interleaving of appends and late readers: every reader sees exactly the appended chunks', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }), async (steps) => {
-        const store = createMemoryUIMessageStreamStore();
-        const id = await store.begin('c');
-        const readers: Promise<UIMessageChunk[]>[] = [];
-        const appended: UIMessageChunk[] = [];
-        for (const [n, startReader] of steps.entries()) {
-          if (startReader) readers.push(drain(await store.read('c')));
-          const chunk = delta(n);
-          appended.push(chunk);
-          await store.append('c', id, chunk);
-        }
-        readers.push(drain(await store.read('c')));
-        await store.end('c', id);
-        for (const seen of await Promise.all(readers)) expect(seen).toEqual(appended);
-      }),
-      { numRuns: 60 },
-    );
-  });
-
-  it('a new stream replaces the old: its readers end, its writer is refused', async () => {
-    const store = createMemoryUIMessageStreamStore();
-    const first = await store.begin('c');
-    await store.append('c', first, delta(1));
-    const reading = drain(await store.read('c'));
-    const second = await store.begin('c');
-    expect(await reading).toEqual([delta(1)]);
-    await expect(store.append('c', first, delta(2))).rejects.toThrow(
-      /is not the active stream of chat "c"/,
-    );
-    await store.append('c', second, delta(3));
-    await store.end('c', second);
-    expect(await drain(await store.read('c'))).toEqual([delta(3)]);
-  });
-
-  it('an ended stream lingers, then is gone; an unfinished one expires after ttl without writes', async () => {
+  it('expires by its clock (now), without waiting', async () => {
     let now = 1_000;
     const store = createMemoryUIMessageStreamStore({ ttl: 5_000, linger: 2_000, now: () => now });
     const ended = await store.begin('done');
@@ -85,58 +51,12 @@ describe('createMemoryUIMessageStreamStore', () => {
     expect(await store.read('done')).toBeNull();
     const quiet = await store.begin('quiet');
     await store.append('quiet', quiet, delta(1));
-    now += 4_000;
-    await store.append('quiet', quiet, delta(2));
-    now += 4_000;
-    expect(await store.read('quiet')).not.toBeNull();
-    now += 1_001;
+    now += 5_001;
     expect(await store.read('quiet')).toBeNull();
-    await expect(store.append('quiet', quiet, delta(3))).rejects.toThrow(MemoryArgumentError);
-    expect(await resumeUIMessageStream({ store, chatId: 'quiet' })).toBeNull();
-    expect((await resumeUIMessageStreamResponse({ store, chatId: 'quiet' })).status).toBe(204);
+    await expect(store.append('quiet', quiet, delta(2))).rejects.toThrow(MemoryArgumentError);
   });
 
-  it('a stop request reaches the watcher of the active stream only, once', async () => {
-    const store = createMemoryUIMessageStreamStore();
-    expect(await store.requestStop('c')).toBe(false);
-    const id = await store.begin('c');
-    const calls: string[] = [];
-    const unwatchOther = store.watchStop('c', 'not-this-one', () => calls.push('other'));
-    store.watchStop('c', id, () => calls.push('runner'));
-    expect(await store.requestStop('c')).toBe(true);
-    expect(await store.requestStop('c')).toBe(true);
-    unwatchOther();
-    expect(calls).toEqual(['runner']);
-    // A watcher that comes after the request is told too.
-    store.watchStop('c', id, () => calls.push('late'));
-    await Promise.resolve();
-    expect(calls).toEqual(['runner', 'late']);
-    await store.end('c', id);
-    expect(await store.requestStop('c')).toBe(false);
-  });
-
-  it('refuses a full stream, chunks that are not JSON, hostile chat ids and bad options, naming them', async () => {
-    const store = createMemoryUIMessageStreamStore({ maxChunks: 2 });
-    const id = await store.begin('c');
-    await store.append('c', id, delta(1));
-    await store.append('c', id, delta(2));
-    await expect(store.append('c', id, delta(3))).rejects.toThrow(/is full \(at most 2 chunks/);
-    await expect(store.append('c', id, { type: 'x', f: () => 1 } as never)).rejects.toThrow(
-      MemoryArgumentError,
-    );
-    for (const chatId of ['', 'x'.repeat(257), 5, null]) {
-      await expect(store.begin(chatId as never)).rejects.toThrow(
-        /chatId must be a non-empty string/,
-      );
-      await expect(resumeUIMessageStream({ store, chatId: chatId as never })).rejects.toThrow(
-        /resumeUIMessageStream: chatId/,
-      );
-    }
-    // Ids with separators are just ids.
-    for (const chatId of ['a:b', '*', 'a/../b']) {
-      const own = await store.begin(chatId);
-      await store.end(chatId, own);
-    }
+  it('refuses bad options, naming them', () => {
     expect(() => createMemoryUIMessageStreamStore({ ttl: -1 })).toThrow(
       'options.ttl must be a positive integer, received -1',
     );
