@@ -11,3 +11,5 @@ export { createMemoryStore } from '../../adapters/zustand/createMemoryStore';
 export { memoryStateCreator } from '../../adapters/zustand/memoryStateCreator';
 export { memoryPersistStorage } from '../../adapters/zustand/memoryPersistStorage';
 export type { MemoryStore, MemoryStoreState, PersistedMemory } from '../../adapters/zustand/types';
+export { createIndexedDbStorage } from '../../adapters/zustand/createIndexedDbStorage';
+export type { IndexedDbStorageOptions } from '../../adapters/zustand/indexedDbStateStorage';

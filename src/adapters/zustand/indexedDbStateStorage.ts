@@ -1,0 +1,118 @@
+import type { StateStorage } from 'zustand/middleware';
+
+/** Options of {@link indexedDbStateStorage} and `createIndexedDbStorage`. */
+export interface IndexedDbStorageOptions {
+  /** The database's name; `'conversation-memory'` by default. */
+  readonly databaseName?: string;
+  /** The object store's name (one record per conversation, keyed by persist's `name`); `'conversations'` by default. */
+  readonly storeName?: string;
+  /** How long writes are batched, in milliseconds: the last value per key in one transaction; 50 by default. */
+  readonly batchDelayMs?: number;
+  /** Called with a failed write (a `QuotaExceededError` among others); `console.error` by default. The value stays queued and is retried by the next write. */
+  readonly onError?: (error: unknown, name: string) => void;
+}
+
+const requestResult = <T>(request: IDBRequest<T>): Promise<T> =>
+  new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+
+const reportToConsole = (error: unknown, name: string): void => {
+  // eslint-disable-next-line no-console -- the adapter's documented failure report
+  console.error(
+    `[conversation-memory] createIndexedDbStorage(${JSON.stringify(name)}): the conversation could not be saved; it is kept in memory and the next change retries`,
+    error,
+  );
+};
+
+/**
+ * A `StateStorage` over IndexedDB: one record per key, writes batched (several `setItem` calls
+ * within `batchDelayMs` become one transaction holding the last value per key) and flushed on
+ * `pagehide` and when the page becomes hidden. A failed write (a full quota) is reported to
+ * `onError` and kept: the next write retries it.
+ *
+ * @param options - database and store names, batching delay, error report
+ * @returns a `StateStorage` (async) for `memoryPersistStorage`
+ * @example
+ * ```ts
+ * const storage = memoryPersistStorage(indexedDbStateStorage({ databaseName: 'chat' }));
+ * ```
+ */
+export const indexedDbStateStorage = (options: IndexedDbStorageOptions = {}): StateStorage => {
+  const databaseName = options.databaseName ?? 'conversation-memory';
+  const storeName = options.storeName ?? 'conversations';
+  const delay = options.batchDelayMs ?? 50;
+  const onError = options.onError ?? reportToConsole;
+  let database: Promise<IDBDatabase> | undefined;
+  const open = (): Promise<IDBDatabase> => {
+    database ??= new Promise((resolve, reject) => {
+      const request = indexedDB.open(databaseName, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(storeName);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    return database;
+  };
+  const queued = new Map<string, string | undefined>(); // undefined: a removal
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+
+  const flush = (): Promise<void> => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (queued.size === 0) return flushing;
+    const batch = new Map(queued);
+    queued.clear();
+    flushing = flushing.then(async () => {
+      const db = await open();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const transaction = db.transaction(storeName, 'readwrite');
+          const store = transaction.objectStore(storeName);
+          for (const [key, value] of batch) {
+            if (value === undefined) store.delete(key);
+            else store.put(value, key);
+          }
+          transaction.oncomplete = () => resolve();
+          transaction.onerror = () => reject(transaction.error);
+          transaction.onabort = () => reject(transaction.error);
+        });
+      } catch (error) {
+        // Kept for a retry, unless a newer value was asked for meanwhile.
+        for (const [key, value] of batch) if (!queued.has(key)) queued.set(key, value);
+        for (const key of batch.keys()) onError(error, key);
+      }
+    });
+    return flushing;
+  };
+  const schedule = (): void => {
+    timer ??= setTimeout(() => void flush(), delay);
+  };
+  if (typeof addEventListener === 'function') {
+    addEventListener('pagehide', () => void flush());
+    addEventListener('visibilitychange', () => {
+      if (typeof document !== 'undefined' && document.visibilityState === 'hidden') void flush();
+    });
+  }
+
+  return {
+    getItem: async (name) => {
+      if (queued.has(name)) return queued.get(name) ?? null;
+      await flushing;
+      const db = await open();
+      const value: unknown = await requestResult(
+        db.transaction(storeName, 'readonly').objectStore(storeName).get(name),
+      );
+      return value === undefined ? null : (value as string);
+    },
+    setItem: (name, value) => {
+      queued.set(name, value);
+      schedule();
+    },
+    removeItem: (name) => {
+      queued.set(name, undefined);
+      return flush();
+    },
+  };
+};
