@@ -12,7 +12,43 @@ export interface IndexedDbStorageOptions {
   readonly onError?: (error: unknown, name: string) => void;
 }
 
-const requestResult = <T>(request: IDBRequest<T>): Promise<T> =>
+/*
+ * The parts of IndexedDB this storage uses, typed here: the package's declarations are built
+ * without the DOM library, so they name no DOM type.
+ */
+interface IdbRequest<T> {
+  readonly result: T;
+  readonly error: unknown;
+  onsuccess: (() => void) | null;
+  onerror: (() => void) | null;
+}
+interface IdbObjectStore {
+  put(value: string, key: string): unknown;
+  delete(key: string): unknown;
+  get(key: string): IdbRequest<unknown>;
+}
+interface IdbTransaction {
+  readonly error: unknown;
+  objectStore(name: string): IdbObjectStore;
+  oncomplete: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+}
+interface IdbDatabase {
+  transaction(storeName: string, mode: 'readonly' | 'readwrite'): IdbTransaction;
+  createObjectStore(name: string): unknown;
+}
+interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
+  onupgradeneeded: (() => void) | null;
+}
+/** What the page offers: `indexedDB`, and its events. */
+const page = globalThis as unknown as {
+  readonly indexedDB?: { open(name: string, version: number): IdbOpenRequest };
+  readonly addEventListener?: (type: string, listener: () => void) => void;
+  readonly document?: { readonly visibilityState?: string };
+};
+
+const requestResult = <T>(request: IdbRequest<T>): Promise<T> =>
   new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
@@ -44,10 +80,18 @@ export const indexedDbStateStorage = (options: IndexedDbStorageOptions = {}): St
   const storeName = options.storeName ?? 'conversations';
   const delay = options.batchDelayMs ?? 50;
   const onError = options.onError ?? reportToConsole;
-  let database: Promise<IDBDatabase> | undefined;
-  const open = (): Promise<IDBDatabase> => {
+  let database: Promise<IdbDatabase> | undefined;
+  const open = (): Promise<IdbDatabase> => {
     database ??= new Promise((resolve, reject) => {
-      const request = indexedDB.open(databaseName, 1);
+      if (page.indexedDB === undefined) {
+        reject(
+          new Error(
+            '[conversation-memory] createIndexedDbStorage: IndexedDB is not available here',
+          ),
+        );
+        return;
+      }
+      const request = page.indexedDB.open(databaseName, 1);
       request.onupgradeneeded = () => request.result.createObjectStore(storeName);
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
@@ -89,10 +133,10 @@ export const indexedDbStateStorage = (options: IndexedDbStorageOptions = {}): St
   const schedule = (): void => {
     timer ??= setTimeout(() => void flush(), delay);
   };
-  if (typeof addEventListener === 'function') {
-    addEventListener('pagehide', () => void flush());
-    addEventListener('visibilitychange', () => {
-      if (typeof document !== 'undefined' && document.visibilityState === 'hidden') void flush();
+  if (typeof page.addEventListener === 'function') {
+    page.addEventListener('pagehide', () => void flush());
+    page.addEventListener('visibilitychange', () => {
+      if (page.document?.visibilityState === 'hidden') void flush();
     });
   }
 
