@@ -1,6 +1,13 @@
 import type { StateStorage } from 'zustand/middleware';
 
-/** Options of {@link indexedDbStateStorage} and `createIndexedDbStorage`. */
+/**
+ * Options of `createIndexedDbStorage`.
+ *
+ * @example
+ * ```ts
+ * const options: IndexedDbStorageOptions = { databaseName: 'chat', batchDelayMs: 100 };
+ * ```
+ */
 export interface IndexedDbStorageOptions {
   /** The database's name; `'conversation-memory'` by default. */
   readonly databaseName?: string;
