@@ -53,6 +53,15 @@ const chunksOf = async (stream: ReadableStream<UIMessageChunk>): Promise<UIMessa
   return out;
 };
 
+/** Chunks already read, as a stream again. */
+const replay = (chunks: readonly UIMessageChunk[]): ReadableStream<UIMessageChunk> =>
+  new ReadableStream({
+    start: (controller) => {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+
 const lastMessage = async (
   stream: ReadableStream<UIMessageChunk>,
 ): Promise<UIMessage | undefined> => {
@@ -79,6 +88,26 @@ describe('toUIMessageStream', () => {
       expect(streamed).toEqual(stored[1]);
       expect(streamed?.id).toBe(`reply-${text.length}`);
     }
+  });
+
+  it('a run out of iterations streams its unrun calls and its notice as memory keeps them', async () => {
+    const mem = memory();
+    const agent = createAgent({
+      provider: new LocalProvider(),
+      memory: mem,
+      tools: [clock],
+      config: { maxIterations: 1 },
+    });
+    const chunks = await chunksOf(
+      toUIMessageStream(
+        agent.stream('/call get_time {"city": "Oslo"}\n/call get_time {"city": "Rome"}', {
+          messageId: 'long',
+        }),
+      ),
+    );
+    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'length' });
+    const streamed = await lastMessage(replay(chunks));
+    expect(streamed).toEqual(toUIMessages(mem.getHistory())[1]);
   });
 
   it('writes the steps of a tool run in the order the AI SDK writes them', async () => {

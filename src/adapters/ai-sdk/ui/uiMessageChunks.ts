@@ -107,6 +107,19 @@ export async function* uiMessageChunks(
           break;
         }
         case 'finish': {
+          if (event.result.stopReason === 'maxIterations') {
+            // The run answered the calls it did not run and ended with a notice: as memory holds them.
+            const notice = event.result.message.content ?? '';
+            for (const toolCallId of unanswered) {
+              yield { type: 'tool-output-available', toolCallId, output: `Not run: ${notice}` };
+            }
+            yield* endStep();
+            yield* startStep();
+            const id = `${messageId}-text-${texts++}`;
+            yield { type: 'text-start', id };
+            yield { type: 'text-delta', id, delta: notice };
+            yield { type: 'text-end', id };
+          }
           yield* endStep();
           options.ended({ kind: 'finished', result: event.result });
           const finishReason = event.result.stopReason === 'final' ? 'stop' : 'length';
