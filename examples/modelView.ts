@@ -49,7 +49,9 @@ for (const target of ['openai', 'anthropic'] as const) {
     console.log(
       change.type === 'view/omitted'
         ? `  left out #${change.position}: ${change.reason}`
-        : `  answered ${change.toolCallId} (${change.toolName}) as interrupted`,
+        : change.type === 'view/answered'
+          ? `  answered ${change.toolCallId} (${change.toolName}) as interrupted`
+          : `  ${change.type}`,
     );
   }
 }

@@ -239,7 +239,10 @@ export type {
   ViewCacheOption,
   ViewOmissionReason,
   ViewTarget,
+  RecallOptions,
+  RecallSource,
 } from '../view/viewTypes';
+export type { RecallIndex } from '../view/recall/recallIndex';
 export type { ErrorCode } from '../errors/errorBrand';
 export type { DecodeFailureKind, DecodeErrorOptions } from '../errors/memoryErrors';
 export type {

@@ -45,8 +45,8 @@ const isImmerDraft = (value: object): boolean =>
 /** What to do with a draft, said where it is rejected. */
 const DRAFT_PROBLEM =
   "received an Immer draft (a Redux Toolkit case reducer's state), whose proxies Immer revokes " +
-  'when the producer returns; pass current(draft) or original(draft), both exported by immer and ' +
-  '@reduxjs/toolkit (addMessage(current(state.memory), message)), or use conversation-memory/redux';
+  'when the producer returns; pass current(draft) or original(draft) (from immer or ' +
+  '@reduxjs/toolkit: addMessage(current(state.memory), message)), or use conversation-memory/redux';
 
 /** What the caller passed instead of a state, said so that it points at the fix. */
 const describeNotAState = (value: unknown): string => {

@@ -13,15 +13,23 @@ import type { ViewTarget } from './viewTypes';
  *
  * For `'anthropic'`, which lifts every system message into `system`, only 1 may be a system
  * message: 2 and 3 are the last other message before the turn and at the end (a system message
- * there is sent with the system blocks, out of the conversation's order). The request's own
+ * there is sent with the system blocks, out of the conversation's order). The recall block (at
+ * index `recalled`), which changes with each question, never carries a mark: the mark goes on
+ * the message before it, so the cached prefix stays the same from question to question. The request's own
  * system prompt, sent before all of these, takes the fourth (see the Anthropic adapter).
  *
  * @internal
  */
-export const cacheBreakpoints = (messages: readonly Message[], target: ViewTarget): number[] => {
+export const cacheBreakpoints = (
+  messages: readonly Message[],
+  target: ViewTarget,
+  recalled?: number,
+): number[] => {
   const lifted = target === 'anthropic';
   let lead = 0;
   while (lead < messages.length && messages[lead]?.role === 'system') lead++;
+  /** Whether the message at `k` may not carry a mark. */
+  const unmarked = (k: number) => k === recalled || (lifted && messages[k]?.role === 'system');
   let turn = messages.length;
   while (turn > lead && messages[turn - 1]?.role !== 'user') turn--;
   // No user message after the lead: the whole rest is the newest turn.
@@ -30,11 +38,13 @@ export const cacheBreakpoints = (messages: readonly Message[], target: ViewTarge
   /** The last index before `end` and at or after the lead that may carry a mark. */
   const lastBefore = (end: number): number => {
     let k = end - 1;
-    if (lifted) while (k >= lead && messages[k]?.role === 'system') k--;
+    while (k >= lead && unmarked(k)) k--;
     return k >= lead ? k : -1;
   };
   const marks: number[] = [];
-  if (lead > 0) marks.push(lead - 1);
+  // The recall block changes with the question: the lead's mark goes before it.
+  const leadEnd = lead - 1 === recalled ? lead - 2 : lead - 1;
+  if (leadEnd >= 0) marks.push(leadEnd);
   const stable = lastBefore(turn);
   if (stable >= 0) marks.push(stable);
   const newest = lastBefore(messages.length);

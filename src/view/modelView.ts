@@ -11,6 +11,9 @@ import { isSendable } from './isSendable';
 import { maskToolResults } from './maskToolResults';
 import { dropEmptyMessages, dropLeadingAssistantTurns } from './providerRules';
 import { readViewOptions } from './readViewOptions';
+import { recallBlock, type RecalledBlock } from './recall/recallBlock';
+import type { RecallRequest } from './recall/readRecallOption';
+import { messageText } from '../tokens/messageText';
 import { repairToolPairs, type ViewDraft, type ViewSource } from './repairToolPairs';
 import { summaryMessage } from './summaryMessage';
 import type { MaskToolResults, ModelView, ModelViewOptions, TranscriptEntry } from './viewTypes';
@@ -136,10 +139,66 @@ const transcriptSource = (
  */
 export const modelView = (state: MemoryState, options?: ModelViewOptions): ModelView => {
   state = readState(state, API);
-  const { target, budget, transcript, knowledge, mask, cache } = readViewOptions(options);
-  const view = viewOf(state, target, budget, transcript, knowledge, mask);
+  const { target, budget, transcript, knowledge, mask, cache, recall } = readViewOptions(options);
+  const view = viewOf(state, target, budget, transcript, knowledge, mask, recall);
   if (cache === undefined) return view;
-  return { ...view, cache: { ttl: cache, breakpoints: cacheBreakpoints(view.messages, target) } };
+  const block = view.changes.find((change) => change.type === 'view/recalled')?.index;
+  return {
+    ...view,
+    cache: { ttl: cache, breakpoints: cacheBreakpoints(view.messages, target, block) },
+  };
+};
+
+/** The newest user message's text in a draft (recall's default query), or `undefined`. */
+const newestUserText = (draft: ViewDraft): string | undefined => {
+  for (let k = draft.messages.length - 1; k >= 0; k--) {
+    const message = draft.messages[k] as Message;
+    if (message.role === 'user') return messageText(message);
+  }
+  return undefined;
+};
+
+/** Rule 6: the recall block for a draft, or `undefined` when nothing is recalled. */
+const recallFor = (
+  state: MemoryState,
+  draft: ViewDraft,
+  recall: RecallRequest,
+): { block: RecalledBlock; query: string } | undefined => {
+  const query = recall.query ?? newestUserText(draft);
+  if (query === undefined) return undefined;
+  const shown = new Set<number>();
+  for (const position of draft.positions) if (position !== null) shown.add(position);
+  const block = recallBlock(
+    recall.index(),
+    query,
+    recall.budget,
+    recall.k,
+    (position) => shown.has(position),
+    (message) => countMessageTokens(state.config.tokenizer, message, API),
+  );
+  return block === undefined ? undefined : { block, query };
+};
+
+/**
+ * Where the recall block goes: for `'anthropic'` (which lifts system messages into `system`)
+ * after the system messages the view begins with; else right before the newest user message (so the prefix before it stays
+ * the same from call to call, for the provider's prompt cache), or after the lead when there is
+ * none.
+ */
+const recallIndexIn = (
+  messages: readonly Message[],
+  leadLength: number,
+  target: ModelView['target'],
+): number => {
+  if (target === 'anthropic') {
+    let k = leadLength;
+    while (messages[k]?.role === 'system') k++;
+    return k;
+  }
+  for (let k = messages.length - 1; k >= leadLength; k--) {
+    if (messages[k]?.role === 'user') return k;
+  }
+  return leadLength;
 };
 
 /** Rules 1 to 6: the view's messages and changes (and tokens, with a budget). */
@@ -150,6 +209,7 @@ const viewOf = (
   transcript: readonly TranscriptEntry[] | undefined,
   knowledge: string | undefined,
   mask: MaskToolResults | undefined,
+  recall: RecallRequest | undefined,
 ): ModelView => {
   const lead: Message[] = [];
   if (knowledge !== undefined) lead.push(systemMessage(knowledge));
@@ -159,6 +219,7 @@ const viewOf = (
     transcript === undefined &&
     budget === undefined &&
     mask === undefined &&
+    recall === undefined &&
     isSendable(state.messages, target)
   ) {
     return {
@@ -178,11 +239,12 @@ const viewOf = (
     transcript === undefined ? windowSource(state) : transcriptSource(state, transcript, draft);
   repairToolPairs(source, target, draft);
   let view = dropEmptyMessages(draft, target);
+  const recalled = recall === undefined ? undefined : recallFor(state, view, recall);
   let tokens: number | undefined;
   let overBudget: boolean | undefined;
   if (budget !== undefined) {
     const count = tokenCounter(state, transcript === undefined);
-    let fixed = 0;
+    let fixed = recalled?.block.tokens ?? 0;
     for (const message of lead) fixed += countMessageTokens(state.config.tokenizer, message, API);
     const pinned = (message: Message) => state.config.pinSystem && message.role === 'system';
     if (mask !== undefined) view = maskToolResults(view, mask, { budget, fixed, count, pinned });
@@ -200,7 +262,21 @@ const viewOf = (
     if (mask !== undefined) view = maskToolResults(view, mask);
     view = dropLeadingAssistantTurns(view, target);
   }
-  const messages = lead.length === 0 ? view.messages : [...lead, ...view.messages];
+  let messages = lead.length === 0 ? view.messages : [...lead, ...view.messages];
+  if (recalled !== undefined) {
+    const { block, query } = recalled;
+    const at = recallIndexIn(messages, lead.length, target);
+    messages = [...messages.slice(0, at), block.message, ...messages.slice(at)];
+    draft.changes.push({
+      type: 'view/recalled',
+      query,
+      positions: block.positions,
+      messages: block.messages,
+      index: at,
+      tokens: block.tokens,
+      message: block.message,
+    });
+  }
   return {
     messages,
     target,

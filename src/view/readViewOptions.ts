@@ -4,6 +4,7 @@ import { readOptionFields } from '../internal/readOptionFields';
 import { unreadable } from '../internal/unreadable';
 import { readCacheOption } from './readCacheOption';
 import { readMaskOption } from './readMaskOption';
+import { readRecallOption, type RecallRequest } from './recall/readRecallOption';
 import type { CacheTtl } from '../model/promptCache';
 import type { MaskToolResults, ModelViewOptions, TranscriptEntry, ViewTarget } from './viewTypes';
 
@@ -16,6 +17,7 @@ const OPTION_NAMES = [
   'knowledge',
   'maskToolResults',
   'cache',
+  'recall',
 ] as const;
 
 /** A wrong-case or snake_case key the caller probably meant. */
@@ -32,6 +34,8 @@ const OPTION_HINTS: Readonly<Record<string, string>> = {
   cacheControl: 'cache',
   cache_control: 'cache',
   promptCache: 'cache',
+  retrieval: 'recall',
+  recallTrimmed: 'recall',
 };
 
 /** The checked options. */
@@ -43,6 +47,7 @@ export interface ViewOptions {
   readonly mask: MaskToolResults | undefined;
   /** The cache's time to live when `cache` is on. */
   readonly cache: CacheTtl | undefined;
+  readonly recall: RecallRequest | undefined;
 }
 
 const fail = (what: string): never => {
@@ -80,7 +85,8 @@ const readTranscript = (value: unknown): readonly TranscriptEntry[] => {
 
 /**
  * Reads `modelView`'s options: every key known, `target` one of the three, `budget` an integer
- * ≥ 1 (or absent), `transcript` a list of entries, `cache` `true`, `false` or `{ ttl }`. A wrong option is a `MemoryArgumentError`
+ * ≥ 1 (or absent), `transcript` a list of entries, `cache` `true`, `false` or `{ ttl }`, `recall`
+ * `{ source, budget, query?, k? }`. A wrong option is a `MemoryArgumentError`
  * naming it and its value.
  *
  * @internal
@@ -94,6 +100,7 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       knowledge: undefined,
       mask: undefined,
       cache: undefined,
+      recall: undefined,
     };
   }
   try {
@@ -102,7 +109,15 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       example: "{ target: 'openai' }",
       hints: OPTION_HINTS,
     }) as ModelViewOptions;
-    const { target = 'none', budget, transcript, knowledge, maskToolResults, cache } = given;
+    const {
+      target = 'none',
+      budget,
+      transcript,
+      knowledge,
+      maskToolResults,
+      cache,
+      recall,
+    } = given;
     if (knowledge !== undefined && typeof knowledge !== 'string') {
       fail(
         `options.knowledge must be a string (the knowledge blocks), received ${describeValue(knowledge)}`,
@@ -129,6 +144,7 @@ export const readViewOptions = (options: ModelViewOptions | undefined): ViewOpti
       knowledge: knowledge === undefined || knowledge.trim() === '' ? undefined : knowledge,
       mask,
       cache: readCacheOption(cache, 'options.cache', API),
+      recall: readRecallOption(recall, fail),
     };
   } catch (error) {
     throw unreadable(error, MemoryArgumentError, API, 'options');

@@ -1,5 +1,7 @@
+import type { EventLog } from '../log/eventLogTypes';
 import type { Message } from '../model/message';
 import type { CacheBreakpoints, CacheTtl } from '../model/promptCache';
+import type { RecallIndex } from './recall/recallIndex';
 
 /**
  * Whose message rules a model view meets.
@@ -60,6 +62,10 @@ export type ViewOmissionReason =
  * - `view/answered`: the call `toolCallId` of the assistant message at `position` had no result;
  *   the view answers it with `message` (a tool message saying the call was interrupted), right
  *   after the call's other results. Memory is not changed.
+ * - `view/recalled` (with `recall`): the messages at `positions` (oldest first), which had left
+ *   the window, are quoted in the view's recall block `message` (a system message
+ *   `[Earlier in this conversation]`, at `index` in the view's `messages`), found for `query`;
+ *   `tokens` is the block's count. Memory is not changed.
  * - `view/masked` (with `maskToolResults`): the tool result at `index` (its index in the source)
  *   and `position` is sent with a short placeholder as its content (`message`, the same role,
  *   `toolCallId` and `toolName`); `reason` `'stale'`: older than what `keepLast`/`keepTurns`
@@ -102,6 +108,21 @@ export type ViewChange =
       readonly toolName: string | null;
       /** For a `'repeat'`: the call id of the newer identical result, sent verbatim. */
       readonly sameAs?: string;
+      readonly message: Message;
+    }
+  | {
+      readonly type: 'view/recalled';
+      /** What the messages were found for (`recall.query`, else the newest user message). */
+      readonly query: string;
+      /** The recalled messages' positions, oldest first. */
+      readonly positions: readonly number[];
+      /** The recalled messages, as memory held them, parallel to `positions`. */
+      readonly messages: readonly Message[];
+      /** The recall block's index in the view's `messages`. */
+      readonly index: number;
+      /** The recall block's token count (with the state's tokenizer). */
+      readonly tokens: number;
+      /** The recall block. */
       readonly message: Message;
     };
 
@@ -167,6 +188,52 @@ export interface MaskToolResults {
 export type ViewCacheOption = boolean | { readonly ttl?: CacheTtl | undefined };
 
 /**
+ * Where `modelView`'s recall finds the messages that left the window:
+ *
+ * - an `EventLog`: every message its actions trimmed, after its last clear (nothing said before
+ *   a clear is recalled);
+ * - a list of `{ message, position }`, oldest first: the trimmed history the application kept
+ *   (the `removed` messages and `positions` of `memory/trimmed` effects);
+ * - a `RecallIndex` (what the agent keeps).
+ *
+ * Each is indexed once and then extended: a log grown by `appendAction`, the same list grown by
+ * `push` or a new list that begins with the last one's entries costs only its new messages.
+ *
+ * @example
+ * ```ts
+ * const source: RecallSource = log;
+ * ```
+ */
+export type RecallSource = EventLog | readonly TranscriptEntry[] | RecallIndex;
+
+/**
+ * `modelView`'s `recall` option: quote, in one system block, the messages that left the window
+ * and match the question, within their own token budget.
+ *
+ * @example
+ * ```ts
+ * const recall: RecallOptions = { source: log, budget: 2000 };
+ * ```
+ */
+export interface RecallOptions {
+  /** Where the trimmed messages are. */
+  readonly source: RecallSource;
+  /**
+   * What to find (default: the text of the newest user message of the view's source). A query
+   * with no searchable word recalls nothing.
+   */
+  readonly query?: string | undefined;
+  /**
+   * The recall block's most tokens (an integer ≥ 1), counted with the state's tokenizer. Whole
+   * messages only: one that does not fit is left out for a weaker one that does. Inside the
+   * view's own `budget`, when there is one (the window gets what the block leaves).
+   */
+  readonly budget: number;
+  /** The most messages recalled (an integer ≥ 1; default 8). */
+  readonly k?: number | undefined;
+}
+
+/**
  * What `modelView` takes besides the state.
  *
  * @example
@@ -216,6 +283,15 @@ export interface ModelViewOptions {
    * messages are the same with or without it. Default: no marks.
    */
   readonly cache?: ViewCacheOption | null | undefined;
+  /**
+   * Recall (rule 6): messages that left the window and match the question (Okapi BM25 over
+   * their text, with the knowledge retrieval's stemming; the newest user message by default)
+   * are quoted, with their dates (`metadata.createdAt`), in one system message
+   * `[Earlier in this conversation]`, within `recall.budget` tokens, and reported as a
+   * `view/recalled` change. Tool results are quoted as text with their call, never sent as tool
+   * messages. Default: no recall.
+   */
+  readonly recall?: RecallOptions | null | undefined;
 }
 
 /**

@@ -37,6 +37,10 @@ export const viewChangeText = (change: ViewChange): string => {
         : `${change.reason} of call ${escapeText(change.sameAs, 40)}`;
     return `masked ${where} tool result of call ${escapeText(change.toolCallId, 40)}${tool}: ${why}`;
   }
+  if (change.type === 'view/recalled') {
+    const where = change.positions.map((position) => `#${position}`).join(', ');
+    return `recalled ${where} (${change.tokens} tokens) for ${JSON.stringify(escapeText(change.query, 60))}`;
+  }
   if (change.position === null) {
     const { toolCallId } = change.message;
     const what =

@@ -74,9 +74,21 @@ export const IMPORTANT_KNOWLEDGE_MIN = 0.7;
 export const BLOCK_SEPARATOR = '\n\n';
 
 /**
+ * The header of `modelView`'s recall block: messages that left the window and match the newest
+ * question, quoted with their dates.
+ *
+ * @example
+ * ```ts
+ * RECALL_HEADER; // '[Earlier in this conversation]'
+ * ```
+ */
+export const RECALL_HEADER = '[Earlier in this conversation]';
+
+/**
  * Every block header a model could take for ours: the five above, the reference's legacy
  * knowledge headers (`[Long-term Memory]`, `[Recent Memory]`), the summary message's
- * `[Conversation Summary]` and the compressed context's `[Compressed context]`. The sanitizer
+ * `[Conversation Summary]`, the compressed context's `[Compressed context]` and the recall
+ * block's `[Earlier in this conversation]`. The sanitizer
  * defangs any of them inside a fact.
  *
  * @example
@@ -93,4 +105,5 @@ export const RESERVED_HEADERS: readonly string[] = /* @__PURE__ */ Object.freeze
   '[Recent Memory]',
   '[Conversation Summary]',
   '[Compressed context]',
+  RECALL_HEADER,
 ]);

@@ -1,0 +1,109 @@
+import { RECALL_HEADER } from '../../knowledge/retrieval/headers';
+import { sanitizeKnowledgeText } from '../../knowledge/retrieval/sanitizeKnowledgeText';
+import { systemMessage } from '../../messages/constructors';
+import type { Message } from '../../model/message';
+import { messageText } from '../../tokens/messageText';
+import { recalledCall, rememberedSearch, type RecallHit, type RecallIndex } from './recallIndex';
+import { messageDate } from './recallText';
+
+/** The longest a quoted message's line may be, in characters (a longer one is cut, marked `…`). */
+const MAX_LINE = 4_000;
+
+const ROLE_NAMES: Readonly<Record<string, string>> = {
+  user: 'User',
+  assistant: 'Assistant',
+  system: 'System',
+  tool: 'Tool',
+};
+
+/** `name {"a":1}`: a call as text. */
+const callText = (name: string, parameters: unknown): string =>
+  `${name} ${JSON.stringify(parameters)}`;
+
+/**
+ * One recalled message as a line of the block: `[date] Role: text`, an assistant's calls as
+ * `(called name {…})`, a tool result as `Tool result of name {…}: text` with its call's arguments
+ * when the index holds the call (quoted as text, never as a tool message). The quoted text is
+ * sanitized like the knowledge blocks' facts (one line, no forged headers, turns or template
+ * markers); the role label is ours.
+ */
+const lineOf = (index: RecallIndex, message: Message): string => {
+  const date = messageDate(message);
+  let line: string;
+  if (message.role === 'tool') {
+    const call = recalledCall(index, message.toolCallId)?.message.toolCalls?.find(
+      (c) => c.id === message.toolCallId,
+    );
+    const name = call?.name ?? message.toolName ?? 'a tool';
+    const what = call === undefined ? name : callText(call.name, call.parameters);
+    line = `Tool result of ${safe(what)}: ${safe(messageText(message))}`;
+  } else {
+    line = `${ROLE_NAMES[message.role] ?? 'Message'}: ${safe(messageText(message))}`;
+    const calls = message.toolCalls ?? [];
+    if (calls.length > 0) {
+      line += ` (called ${calls.map((c) => safe(callText(c.name, c.parameters))).join('; ')})`;
+    }
+  }
+  return date === undefined ? line : `[${date}] ${line}`;
+};
+
+/** Text from the conversation, made safe to quote: cut at `MAX_LINE`, then sanitized. */
+const safe = (text: string): string =>
+  sanitizeKnowledgeText(text.length > MAX_LINE ? `${text.slice(0, MAX_LINE - 1)}…` : text);
+
+/** What recall adds to a view. */
+export interface RecalledBlock {
+  /** The system message: the header, then one line per message, oldest first. */
+  readonly message: Message;
+  readonly tokens: number;
+  /** The recalled messages and their positions, oldest first. */
+  readonly messages: readonly Message[];
+  readonly positions: readonly number[];
+}
+
+/**
+ * The recall block for `query`: the best-scoring messages of `index` (BM25) not in the view
+ * (`skip`), at most `k`, whole messages only, within `budget` tokens (counted by `count`), quoted
+ * oldest first under {@link RECALL_HEADER}. `undefined` when none matches or none fits.
+ *
+ * @internal
+ */
+export const recallBlock = (
+  index: RecallIndex,
+  query: string,
+  budget: number,
+  k: number,
+  skip: (position: number) => boolean,
+  count: (message: Message) => number,
+): RecalledBlock | undefined => {
+  const hits = rememberedSearch(index, query, 2 * k, skip);
+  if (hits.length === 0) return undefined;
+  const header = count(systemMessage(RECALL_HEADER));
+  let used = header;
+  const chosen: { hit: RecallHit; line: string }[] = [];
+  for (const hit of hits) {
+    if (chosen.length === k) break;
+    const line = lineOf(index, hit.message);
+    const tokens = count(systemMessage(`\n${line}`));
+    if (used + tokens > budget) continue;
+    used += tokens;
+    chosen.push({ hit, line });
+  }
+  // The block counted whole may differ from the sum of its lines: drop the weakest until it fits.
+  for (;;) {
+    if (chosen.length === 0) return undefined;
+    chosen.sort((a, b) => a.hit.position - b.hit.position);
+    const message = systemMessage([RECALL_HEADER, ...chosen.map((c) => c.line)].join('\n'));
+    const tokens = count(message);
+    if (tokens <= budget) {
+      return {
+        message,
+        tokens,
+        messages: chosen.map((c) => c.hit.message),
+        positions: chosen.map((c) => c.hit.position),
+      };
+    }
+    const weakest = chosen.reduce((a, b) => (b.hit.score < a.hit.score ? b : a));
+    chosen.splice(chosen.indexOf(weakest), 1);
+  }
+};
