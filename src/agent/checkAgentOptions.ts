@@ -43,6 +43,8 @@ export interface CheckedAgentOptions {
   readonly session: CheckedSession | undefined;
   readonly eventStore: CheckedEventStore | undefined;
   readonly knowledge: KnowledgeModules | undefined;
+  /** The `recall` option, when given. */
+  readonly recall: { readonly budget: number; readonly k: number } | undefined;
   /** `config.maskToolResults`, when masking is on. */
   readonly mask: MaskToolResults | undefined;
   /** `config.markInterrupted` (default `true`). */
@@ -152,6 +154,7 @@ const AGENT_OPTIONS = [
   'entityMemory',
   'knowledgeGraph',
   'knowledgeMemory',
+  'recall',
 ] as const satisfies readonly (keyof AgentOptions)[];
 
 /** The factory that makes each knowledge option's module. */
@@ -339,6 +342,29 @@ const checkMemory = (value: unknown): AgentOptions['memory'] => {
   return value as AgentOptions['memory'];
 };
 
+/** Checks the `recall` option: `{ budget, k? }`, `budget` an integer ≥ 1, `k` from 1 to 1,000. */
+const checkRecall = (value: unknown): CheckedAgentOptions['recall'] => {
+  if (value === undefined) return undefined;
+  if (!isPlainObject(value)) {
+    return fail(
+      `recall must be an object such as { budget: 2000 }, received ${describeValue(value)}`,
+    );
+  }
+  const unknown = unknownOption(value, ['budget', 'k'], 'recall', {
+    maxTokens: 'budget',
+    topK: 'k',
+  });
+  if (unknown !== undefined) fail(unknown);
+  const { budget, k = 8 } = value as { budget?: unknown; k?: unknown };
+  if (!(typeof budget === 'number' && Number.isSafeInteger(budget) && budget >= 1)) {
+    fail(`recall.budget must be an integer ≥ 1, received ${describeValue(budget)}`);
+  }
+  if (!(typeof k === 'number' && Number.isSafeInteger(k) && k >= 1 && k <= 1000)) {
+    fail(`recall.k must be an integer from 1 to 1000, received ${describeValue(k)}`);
+  }
+  return { budget: budget as number, k: k as number };
+};
+
 /**
  * Checks `createAgent`'s options and fills the defaults; each problem throws
  * `AgentConfigError` naming the option and the value. Reads each option once.
@@ -369,7 +395,19 @@ const check = (options: unknown): CheckedAgentOptions => {
     observers,
     session: rawSession,
     eventStore: rawEventStore,
+    recall: rawRecall,
   } = options as Record<keyof AgentOptions, unknown>;
+  const recall = checkRecall(rawRecall);
+  if (
+    recall !== undefined &&
+    rawMemory === undefined &&
+    rawSession === undefined &&
+    rawEventStore === undefined
+  ) {
+    fail(
+      'recall needs memory, session or eventStore: without one, nothing ever leaves a window to recall',
+    );
+  }
   if (rawSession !== undefined && rawEventStore !== undefined) {
     fail(
       'session and eventStore cannot both be given: a conversation is kept either as a saved state (session) or as a stream of actions (eventStore)',
@@ -467,6 +505,7 @@ const check = (options: unknown): CheckedAgentOptions => {
     session,
     eventStore,
     knowledge: checkKnowledge(options as Record<string, unknown>, tools),
+    recall,
     mask,
     markInterrupted: markInterrupted as boolean,
     cache:

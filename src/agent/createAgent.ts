@@ -5,6 +5,7 @@ import { listItem, listLength } from '../internal/readList';
 import { readOptionFields } from '../internal/readOptionFields';
 import { userMessage } from '../messages/constructors';
 import type { Message } from '../model/message';
+import { memoryRecallFeed, streamRecallFeed } from './run/recallFeed';
 import { checkAgentOptions } from './checkAgentOptions';
 import { agentPersistence } from './run/agentPersistence';
 import { assembleRunContext, type AgentSetup } from './run/assembleRunContext';
@@ -171,6 +172,14 @@ export const createAgent = (options: AgentOptions): Agent => {
     memory,
     target: checked.provider.target ?? 'openai',
     report,
+    recallFeed:
+      checked.recall === undefined
+        ? undefined
+        : checked.eventStore !== undefined
+          ? streamRecallFeed(checked.eventStore)
+          : memory === undefined
+            ? undefined
+            : memoryRecallFeed(memory),
   };
   const start = (
     messages: readonly Message[],

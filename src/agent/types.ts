@@ -341,6 +341,31 @@ export interface AgentOptions {
    * `recall` and `forget`, and `[Important Knowledge]`/`[General Knowledge]` go to every main call.
    */
   readonly knowledgeMemory?: KnowledgeMemory;
+  /**
+   * Recall (`modelView`'s `recall`): before every main model call, the messages that left the
+   * window and match the user's latest message are quoted in one system block
+   * `[Earlier in this conversation]` of at most `budget` tokens (and `k` messages, default 8).
+   * The source: with `eventStore`, the stream (read once, then from where it stopped; what
+   * other writers appended counts too); else what left this agent's memory in this process
+   * (with `session`, a session deleted and started again starts over). A clear forgets all.
+   * Needs `memory`, `session` or `eventStore`.
+   */
+  readonly recall?: AgentRecallOptions;
+}
+
+/**
+ * `createAgent`'s `recall` option.
+ *
+ * @example
+ * ```ts
+ * const recall: AgentRecallOptions = { budget: 2000, k: 6 };
+ * ```
+ */
+export interface AgentRecallOptions {
+  /** The recall block's most tokens: an integer ≥ 1. */
+  readonly budget: number;
+  /** The most messages recalled: an integer from 1 to 1,000 (default 8). */
+  readonly k?: number;
 }
 
 /**

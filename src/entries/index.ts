@@ -208,6 +208,7 @@ export type {
   AgentInput,
   AgentObserver,
   AgentOptions,
+  AgentRecallOptions,
   AgentRunResult,
   AgentTool,
   ResumeOptions,

@@ -1,4 +1,5 @@
 import type { ConversationMemory } from '../../facade/ConversationMemory';
+import type { RecallFeed } from './recallFeed';
 import type { ViewTarget } from '../../view/viewTypes';
 import type { CheckedAgentOptions } from '../checkAgentOptions';
 import type { AgentTool } from '../types';
@@ -21,6 +22,8 @@ export interface AgentSetup {
   readonly memory: ConversationMemory | undefined;
   readonly target: ViewTarget;
   readonly report: ReportError;
+  /** With the `recall` option: the agent's feed of what left its window. */
+  readonly recallFeed?: RecallFeed | undefined;
 }
 
 /**
@@ -43,7 +46,7 @@ export interface AgentSetup {
  * @internal
  */
 export const assembleRunContext = (
-  { checked, memory, target, report }: AgentSetup,
+  { checked, memory, target, report, recallFeed }: AgentSetup,
   {
     runId,
     signal,
@@ -82,6 +85,10 @@ export const assembleRunContext = (
     mask: checked.mask === undefined ? undefined : { keep: checked.mask, view: undefined },
     markInterrupted: checked.markInterrupted,
     cache: checked.cache,
+    recall:
+      checked.recall === undefined || recallFeed === undefined
+        ? undefined
+        : { feed: recallFeed, ...checked.recall },
   };
   const runTools: AgentTool[] = [];
   // The knowledge tools act for this run (its memory, stream and store revision).

@@ -1,3 +1,4 @@
+import type { RecallFeed } from './recallFeed';
 import type { KnowledgeRun } from './knowledgeStep';
 import type { ConversationMemory } from '../../facade/ConversationMemory';
 import type { Provider, ToolSpec } from '../provider';
@@ -67,6 +68,9 @@ export interface RunContext {
   readonly mask?: MaskRun | undefined;
   /** `config.cache`: each main call's view marks its breakpoints; the request carries the key. */
   readonly cache?: { readonly ttl: CacheTtl; readonly key: string | undefined } | undefined;
+  /** The `recall` option: each main call's view quotes what left the window and matches. */
+  readonly recall?:
+    { readonly feed: RecallFeed; readonly budget: number; readonly k: number } | undefined;
   /** `config.markInterrupted`: interrupted replies end with ` [interrupted]` in each view. */
   readonly markInterrupted?: boolean | undefined;
   /** With `agent.stream`: receives each event of the run as it happens. */

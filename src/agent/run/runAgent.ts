@@ -179,12 +179,20 @@ export const runAgent = async (
   for (let iteration = 1; ; iteration++) {
     if (iteration > 1) await summarizePending(context, iteration);
     const seen = { text: '' };
+    const recall = context.recall;
     const { messages, cache } = view.view(
       memory,
       context.target,
       knowledgeText(context, view.messages()),
       context.mask?.keep,
       context.cache?.ttl,
+      recall === undefined
+        ? undefined
+        : {
+            source: await recall.feed.current(context.journal?.version),
+            budget: recall.budget,
+            k: recall.k,
+          },
     );
     const key = context.cache?.key;
     const request = {

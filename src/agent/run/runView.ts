@@ -5,7 +5,13 @@ import type { Message } from '../../model/message';
 import type { CacheTtl } from '../../model/promptCache';
 import type { MemoryState } from '../../model/state';
 import { modelView } from '../../view/modelView';
-import type { MaskToolResults, ModelView, TranscriptEntry, ViewTarget } from '../../view/viewTypes';
+import type {
+  MaskToolResults,
+  ModelView,
+  RecallOptions,
+  TranscriptEntry,
+  ViewTarget,
+} from '../../view/viewTypes';
 
 /** The state of an agent without memory: no summary, no window; the run's transcript only. */
 let emptyState: MemoryState | undefined;
@@ -51,8 +57,8 @@ export class RunView {
 
   /**
    * The model view of the next call: `modelView` of the memory with the run's transcript, the
-   * knowledge blocks (when there are any) first, stale tool output masked (with `mask`), and its
-   * cache breakpoints marked (with `cache`).
+   * knowledge blocks (when there are any) first, stale tool output masked (with `mask`), its
+   * cache breakpoints marked (with `cache`), and what left the window recalled (with `recall`).
    */
   view(
     memory: ConversationMemory | undefined,
@@ -60,6 +66,7 @@ export class RunView {
     knowledge?: string,
     mask?: MaskToolResults,
     cache?: CacheTtl,
+    recall?: RecallOptions,
   ): ModelView {
     const state = memory?.state ?? (emptyState ??= createMemory());
     return modelView(state, {
@@ -68,6 +75,7 @@ export class RunView {
       ...(knowledge === undefined ? {} : { knowledge }),
       ...(mask === undefined ? {} : { maskToolResults: mask }),
       ...(cache === undefined ? {} : { cache: { ttl: cache } }),
+      ...(recall === undefined ? {} : { recall }),
     });
   }
 
