@@ -109,6 +109,15 @@ const transcriptSource = (
  *    `system`, the last two are never system messages. Nothing else of the view changes. The
  *    prefix before a mark stays the same on the next call as long as nothing leaves the window
  *    and the budget and masking leave out or mask nothing new (trim in steps: `trimTo`).
+ * 8. With `recall`, messages that left the window (`recall.source`: an event log, the trimmed
+ *    history the application keeps, or an index) and match the query (the newest user message
+ *    unless `recall.query` is given; Okapi BM25 with the knowledge retrieval's stemming) are
+ *    quoted, whole, oldest first, with their dates, in one system message
+ *    `[Earlier in this conversation]` of at most `recall.budget` tokens and `recall.k` messages
+ *    (tool results as text with their call; sanitized like the knowledge blocks), counted inside
+ *    `budget`, placed right before the newest user message (for `'anthropic'`, after the leading
+ *    system messages), never marked by rule 7, and reported as `view/recalled`. Nothing said
+ *    before a clear is recalled.
  *
  * Afterwards `validateTranscript(view.messages, target)` finds nothing (for `'openai'` and
  * `'anthropic'`), and the last turn is never left unanswered (providers refuse a request whose
@@ -117,7 +126,7 @@ const transcriptSource = (
  *
  * @param state - the memory
  * @param options - `target` (default `'none'`), `budget`, `transcript`, `knowledge`,
- * `maskToolResults`, `cache`
+ * `maskToolResults`, `cache`, `recall`
  * @returns `{ messages, target, changes }`, plus `tokens` and `overBudget` with a budget and
  * `cache` with `cache`
  * @throws MemoryArgumentError for a value that is not a memory state, or a wrong option
@@ -158,7 +167,7 @@ const newestUserText = (draft: ViewDraft): string | undefined => {
   return undefined;
 };
 
-/** Rule 6: the recall block for a draft, or `undefined` when nothing is recalled. */
+/** Rule 8: the recall block for a draft, or `undefined` when nothing is recalled. */
 const recallFor = (
   state: MemoryState,
   draft: ViewDraft,
@@ -175,6 +184,7 @@ const recallFor = (
     recall.k,
     (position) => shown.has(position),
     (message) => countMessageTokens(state.config.tokenizer, message, API),
+    state.config.tokenizer,
   );
   return block === undefined ? undefined : { block, query };
 };
@@ -201,7 +211,7 @@ const recallIndexIn = (
   return leadLength;
 };
 
-/** Rules 1 to 6: the view's messages and changes (and tokens, with a budget). */
+/** Rules 1 to 6 and 8: the view's messages and changes (and tokens, with a budget). */
 const viewOf = (
   state: MemoryState,
   target: ModelView['target'],

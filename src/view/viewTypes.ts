@@ -284,7 +284,7 @@ export interface ModelViewOptions {
    */
   readonly cache?: ViewCacheOption | null | undefined;
   /**
-   * Recall (rule 6): messages that left the window and match the question (Okapi BM25 over
+   * Recall (`modelView`'s rule 8): messages that left the window and match the question (Okapi BM25 over
    * their text, with the knowledge retrieval's stemming; the newest user message by default)
    * are quoted, with their dates (`metadata.createdAt`), in one system message
    * `[Earlier in this conversation]`, within `recall.budget` tokens, and reported as a

@@ -86,6 +86,47 @@ describe('recall index', () => {
     );
   });
 
+  it('past its postings budget, finds the best BM25 scores among the messages that hold its rarest words', () => {
+    fc.assert(
+      fc.property(
+        fc.array(messageArb, { minLength: 1, maxLength: 60 }),
+        textArb,
+        fc.integer({ min: 1, max: 40 }),
+        (messages, query, walked) => {
+          const entries = messages.map((message, position) => ({ message, position }));
+          const index = extendRecallIndex(emptyRecallIndex(), entries);
+          const hits = searchRecallIndex(index, query, 5, () => false, walked);
+          const docs = entries.filter((e) => searchWords(searchableText(e.message)).length > 0);
+          const words = docs.map((e) => new Set(searchWords(searchableText(e.message))));
+          // The query's words in the index, commonest first (ties: query order), then the rarest
+          // walked while their postings stay within the budget (the rarest always).
+          const terms = [...new Set(searchWords(query))]
+            .map((term) => ({ term, df: words.filter((w) => w.has(term)).length }))
+            .filter((t) => t.df > 0)
+            .sort((a, b) => b.df - a.df);
+          const walkedTerms = new Set<string>();
+          let total = 0;
+          for (let i = terms.length - 1; i >= 0; i--) {
+            const { term, df } = terms[i] as { term: string; df: number };
+            if (walkedTerms.size > 0 && total + df > walked) break;
+            walkedTerms.add(term);
+            total += df;
+          }
+          const scores = bm25Scores(
+            query,
+            docs.map((e) => searchableText(e.message)),
+          );
+          const expected = docs
+            .map((e, i) => ({ position: e.position, score: scores[i] as number, i }))
+            .filter((d) => [...walkedTerms].some((t) => (words[d.i] as Set<string>).has(t)))
+            .sort((a, b) => b.score - a.score || b.position - a.position)
+            .slice(0, 5);
+          expect(hits.map((h) => h.position)).toEqual(expected.map((d) => d.position));
+        },
+      ),
+    );
+  });
+
   it('an index extended in steps equals one built at once; an older version sees its own', () => {
     fc.assert(
       fc.property(

@@ -63,8 +63,9 @@ export interface RecalledBlock {
 
 /**
  * The recall block for `query`: the best-scoring messages of `index` (BM25) not in the view
- * (`skip`), at most `k`, whole messages only, within `budget` tokens (counted by `count`), quoted
- * oldest first under {@link RECALL_HEADER}. `undefined` when none matches or none fits.
+ * (`skip`), at most `k`, whole messages only, within `budget` tokens (counted by `count`, the
+ * tokenizer named `counter`), quoted oldest first under {@link RECALL_HEADER}. `undefined` when
+ * none matches or none fits. Remembered for the same hits, budget, `k` and tokenizer.
  *
  * @internal
  */
@@ -75,9 +76,39 @@ export const recallBlock = (
   k: number,
   skip: (position: number) => boolean,
   count: (message: Message) => number,
+  counter: string,
 ): RecalledBlock | undefined => {
   const hits = rememberedSearch(index, query, 2 * k, skip);
   if (hits.length === 0) return undefined;
+  let made = blocks.get(hits);
+  if (made === undefined) {
+    made = new Map();
+    blocks.set(hits, made);
+  }
+  const key = `${budget}\u0000${k}\u0000${counter}`;
+  if (made.has(key)) return made.get(key) ?? undefined;
+  const block = packBlock(index, hits, budget, k, count);
+  made.set(key, block ?? null);
+  return block;
+};
+
+/**
+ * The blocks made from each remembered list of hits, by budget, `k` and tokenizer: the same hits
+ * give the same block (its lines and counts are not made again).
+ */
+const blocks = /* @__PURE__ */ new WeakMap<
+  readonly RecallHit[],
+  Map<string, RecalledBlock | null>
+>();
+
+/** {@link recallBlock}'s packing: the best hits that fit, whole, oldest first. */
+const packBlock = (
+  index: RecallIndex,
+  hits: readonly RecallHit[],
+  budget: number,
+  k: number,
+  count: (message: Message) => number,
+): RecalledBlock | undefined => {
   const header = count(systemMessage(RECALL_HEADER));
   let used = header;
   const chosen: { hit: RecallHit; line: string }[] = [];

@@ -37,18 +37,22 @@ const STORE: unique symbol = /* @__PURE__ */ Symbol('conversation-memory.recallI
  * extended as messages leave, never rebuilt per call. Immutable: extending an index gives a new
  * one and the old one keeps seeing what it saw (the two share their documents).
  *
+ * The agent keeps one per conversation; `modelView` takes one as `recall.source`.
+ *
  * @example
  * ```ts
- * const index: RecallIndex = recallIndexOf(log);
- * index.size; // the messages it can recall
+ * const recallable = (index: RecallIndex): number => index.size;
  * ```
  */
 export interface RecallIndex {
   /** How many messages it holds (those with no searchable word are not held). */
   readonly size: number;
   /** @internal */
-  readonly [STORE]: IndexStore;
+  readonly [STORE]: unknown;
 }
+
+/** The documents an index version reads. */
+const storeOf = (index: RecallIndex): IndexStore => index[STORE] as IndexStore;
 
 const newStore = (): IndexStore => ({
   messages: [],
@@ -107,7 +111,7 @@ export const extendRecallIndex = (
   entries: readonly TranscriptEntry[],
 ): RecallIndex => {
   if (entries.length === 0) return index;
-  let store = index[STORE];
+  let store = storeOf(index);
   if (store.filled !== index.size) {
     const fork = newStore();
     for (let doc = 0; doc < index.size; doc++) {
@@ -120,6 +124,14 @@ export const extendRecallIndex = (
   }
   return versionOf(store, store.filled);
 };
+
+/**
+ * The most postings a search walks (of its rarest words; the rarest word's always): the rest of
+ * the query's words are only looked up for the messages those find.
+ *
+ * @internal
+ */
+export const WALKED_POSTINGS = 4_096;
 
 /** A recalled message: its document, score, message and position. */
 export interface RecallHit {
@@ -209,8 +221,12 @@ const siftDown = (heap: RecallHit[], i: number) => {
  * MaxScore (Turtle and Flood): the query's words are split, by their score bounds, into those
  * that can still lift a message into the best `limit` alone and those that cannot; only the
  * first are walked, the others looked up (by galloping) for the messages they find, and a
- * message whose bound falls below the weakest kept is dropped unscored. The result is exactly
- * BM25's best `limit`, at a cost that follows the rarer words' postings, not the index's size.
+ * message whose bound falls below the weakest kept is dropped unscored. The rarest words are
+ * walked first, and only as many as hold `walked` postings in all ({@link WALKED_POSTINGS}; the
+ * rarest word always): a message that holds none of them but only commoner words (in a large
+ * history, words such as "time" or "meeting") is not found, while every message found is scored
+ * with all the query's words. Below that budget the result is exactly BM25's best `limit`;
+ * above it, the cost is bounded by the budget and the lookups, whatever the index's size.
  *
  * @internal
  */
@@ -219,8 +235,9 @@ export const searchRecallIndex = (
   query: string,
   limit: number,
   skip: (position: number) => boolean,
+  walked = WALKED_POSTINGS,
 ): RecallHit[] => {
-  const store = index[STORE];
+  const store = storeOf(index);
   const size = index.size;
   if (size === 0 || limit <= 0) return [];
   const average = (store.totals[size] as number) / size;
@@ -240,8 +257,16 @@ export const searchRecallIndex = (
   for (const cursor of cursors) below.push((below[below.length - 1] as number) + cursor.bound);
   const heap: RecallHit[] = [];
   let threshold = 0;
-  /** Cursors below `essential` cannot lift a message past `threshold` by themselves. */
-  let essential = 0;
+  /**
+   * Cursors below `essential` cannot lift a message past `threshold` by themselves, or are the
+   * commonest words past the postings budget: they only add to what the others find.
+   */
+  let essential = cursors.length - 1;
+  let postings = (cursors[essential] as Cursor).end;
+  while (essential > 0 && postings + (cursors[essential - 1] as Cursor).end <= walked) {
+    essential--;
+    postings += (cursors[essential] as Cursor).end;
+  }
   const contribution = (cursor: Cursor, doc: number): number => {
     const count = cursor.counts[cursor.at] as number;
     const norm = 1 - BM25_B + (BM25_B * (store.lengths[doc] as number)) / average;
@@ -298,8 +323,8 @@ const REMEMBERED = 32;
 
 /**
  * {@link searchRecallIndex} remembered: the same version, query and limit give the same hits
- * without a search (an agent's model calls for one question, a UI drawn again). `skip` is applied
- * to the remembered hits; when it leaves fewer than `limit` of a full list, the search runs again
+ * without a search (an agent's model calls for one question, a UI drawn again): the same array,
+ * when `skip` rejects none of them. When it rejects some of a full list, the search runs again
  * with it. Pure, like the search: a version's hits depend on its documents only.
  *
  * @internal
@@ -310,7 +335,7 @@ export const rememberedSearch = (
   limit: number,
   skip: (position: number) => boolean,
 ): readonly RecallHit[] => {
-  const store = index[STORE];
+  const store = storeOf(index);
   let seen = searches.get(store);
   if (seen === undefined) {
     seen = new Map();
@@ -323,11 +348,9 @@ export const rememberedSearch = (
     if (seen.size >= REMEMBERED) seen.delete(seen.keys().next().value as string);
     seen.set(key, hits);
   }
-  const kept = hits.filter((hit) => !skip(hit.position));
-  if (kept.length < hits.length && hits.length === limit) {
-    return searchRecallIndex(index, query, limit, skip);
-  }
-  return kept;
+  if (!hits.some((hit) => skip(hit.position))) return hits;
+  if (hits.length === limit) return searchRecallIndex(index, query, limit, skip);
+  return hits.filter((hit) => !skip(hit.position));
 };
 
 /**
@@ -341,7 +364,7 @@ export const recalledCall = (
   toolCallId: string | undefined,
 ): { readonly message: Message; readonly position: number } | undefined => {
   if (toolCallId === undefined) return undefined;
-  const store = index[STORE];
+  const store = storeOf(index);
   const doc = store.calls.get(toolCallId);
   if (doc === undefined || doc >= index.size) return undefined;
   return { message: store.messages[doc] as Message, position: store.positions[doc] as number };
