@@ -355,7 +355,7 @@ const checkRecall = (value: unknown): CheckedAgentOptions['recall'] => {
     topK: 'k',
   });
   if (unknown !== undefined) fail(unknown);
-  const { budget, k = 8 } = value as { budget?: unknown; k?: unknown };
+  const { budget, k = 16 } = value as { budget?: unknown; k?: unknown };
   if (!(typeof budget === 'number' && Number.isSafeInteger(budget) && budget >= 1)) {
     fail(`recall.budget must be an integer ≥ 1, received ${describeValue(budget)}`);
   }

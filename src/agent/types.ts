@@ -344,7 +344,7 @@ export interface AgentOptions {
   /**
    * Recall (`modelView`'s `recall`): before every main model call, the messages that left the
    * window and match the user's latest message are quoted in one system block
-   * `[Earlier in this conversation]` of at most `budget` tokens (and `k` messages, default 8).
+   * `[Earlier in this conversation]` of at most `budget` tokens (and `k` messages, default 16).
    * The source: with `eventStore`, the stream (read once, then from where it stopped; what
    * other writers appended counts too); else what left this agent's memory in this process
    * (with `session`, a session deleted and started again starts over). A clear forgets all.
@@ -364,7 +364,7 @@ export interface AgentOptions {
 export interface AgentRecallOptions {
   /** The recall block's most tokens: an integer ≥ 1. */
   readonly budget: number;
-  /** The most messages recalled: an integer from 1 to 1,000 (default 8). */
+  /** The most messages recalled: an integer from 1 to 1,000 (default 16). */
   readonly k?: number;
 }
 

@@ -229,7 +229,7 @@ export interface RecallOptions {
    * view's own `budget`, when there is one (the window gets what the block leaves).
    */
   readonly budget: number;
-  /** The most messages recalled (an integer ≥ 1; default 8). */
+  /** The most messages recalled (an integer ≥ 1; default 16). */
   readonly k?: number | undefined;
 }
 

@@ -130,6 +130,6 @@ export const readRecallOption = (
     index,
     query: query as string | undefined,
     budget: budget as number,
-    k: (k as number | undefined) ?? 8,
+    k: (k as number | undefined) ?? 16,
   };
 };
