@@ -97,6 +97,13 @@ const nodeArgs = (dir: string, port: number, bus: number): string[] => [
   ...['--repl-diskless-sync-delay', '0', '--cluster-replica-validity-factor', '0'],
 ];
 
+/** A node could not bind its port or bus port: another process took it after `freePort()`. */
+class PortTaken extends Error {
+  constructor(port: number) {
+    super(`port ${port} (or its cluster bus port) was taken before redis-server could bind it`);
+  }
+}
+
 /** Starts 3 masters with a replica each, joins them, and waits until the cluster is healthy. */
 export const startRedisCluster = async (): Promise<RedisTestCluster> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-redis-cluster-'));
@@ -118,6 +125,11 @@ export const startRedisCluster = async (): Promise<RedisTestCluster> => {
     const deadline = Date.now() + 10_000;
     while ((await commandOn(port, ['PING'])) !== 'PONG') {
       if (Date.now() > deadline || !isAlive(child)) {
+        if (!isAlive(child) && log.includes('Address already in use')) {
+          // Another process took the port between freePort() and the bind: try other ports.
+          nodes.delete(port);
+          throw new PortTaken(port);
+        }
         throw new Error(`redis-server on ${port} did not start:\n${log}`);
       }
       await sleep(20);
@@ -218,8 +230,15 @@ export const startRedisCluster = async (): Promise<RedisTestCluster> => {
 
   try {
     for (let i = 0; i < 6; i++) {
-      const [port, bus] = [await freePort(), await freePort()];
-      await launch(port, nodeArgs(dir, port, bus));
+      for (let attempt = 1; ; attempt++) {
+        const [port, bus] = [await freePort(), await freePort()];
+        try {
+          await launch(port, nodeArgs(dir, port, bus));
+          break;
+        } catch (error) {
+          if (!(error instanceof PortTaken) || attempt === 5) throw error;
+        }
+      }
     }
     const ports = [...nodes.keys()];
     await run('redis-cli', [

@@ -67,7 +67,20 @@ export const startRedisServer = async (
   if (given !== undefined && given !== '' && options.own !== true) {
     return { url: given, process: undefined, stop: async () => undefined };
   }
-  const port = options.port ?? (await freePort());
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await startOn(port);
+    } catch (error) {
+      // Another process took the port between freePort() and the bind: try another one.
+      const taken = error instanceof Error && error.message.includes('Address already in use');
+      if (!taken || options.port !== undefined || attempt === 5) throw error;
+    }
+  }
+};
+
+/** Starts redis-server on `port` and waits for its PING. */
+const startOn = async (port: number): Promise<RedisTestServer> => {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

@@ -24,6 +24,8 @@ export type InspectArgs =
       readonly target: ViewTarget;
       /** `--mask-keep-last N`, `--mask-keep-turns K`: mask stale tool output in the model view. */
       readonly mask?: MaskToolResults;
+      /** `--recall-budget N`: the model view recalls what was trimmed, in N tokens. */
+      readonly recall?: number;
       /** `--prices FILE`: the JSON file of the prices that cost each step's usage. */
       readonly prices?: string;
     }
@@ -58,6 +60,9 @@ actions has steps 0 to 16.
   --mask-keep-last N  mask stale tool output in the model view: only the N
             newest tool results (and the current turn's) are sent verbatim
   --mask-keep-turns K  also keep the tool results of the K newest user turns
+  --recall-budget B  recall in the model view of --at N: the messages trimmed
+            before step N that match its newest user message, quoted within
+            B tokens
   --prices P  the JSON file of a model's prices per million tokens,
             {"input": 3, "cachedInput": 0.3, "cacheWrite": 3.75, "output": 15}:
             each step that records a model call's usage (the reply's
@@ -76,6 +81,7 @@ const OPTIONS = [
   '--target',
   '--mask-keep-last',
   '--mask-keep-turns',
+  '--recall-budget',
   '--json',
   '--prices',
   '--html',
@@ -133,6 +139,7 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
   let prices: string | null = null;
   let target: ViewTarget | null = null;
   let mask: { keepLast?: number; keepTurns?: number } | null = null;
+  let recall: number | null = null;
   let literal = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
@@ -167,6 +174,15 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
         };
       }
       mask = { ...(mask ?? {}), [MASK_OPTIONS[name]]: Number(value) };
+    } else if (!literal && (arg === '--recall-budget' || arg.startsWith('--recall-budget='))) {
+      const value = arg === '--recall-budget' ? rest[++i] : arg.slice('--recall-budget='.length);
+      if (value === undefined || !STEP.test(value) || value === '0') {
+        return {
+          kind: 'usage',
+          problem: `--recall-budget expects a number of tokens (1, 2, …), got ${value === undefined ? 'nothing' : quoteText(value)}`,
+        };
+      }
+      recall = Number(value);
     } else if (!literal && (arg === '--html' || arg.startsWith('--html='))) {
       const value = arg === '--html' ? rest[++i] : arg.slice('--html='.length);
       if (value === undefined || value === '') {
@@ -211,6 +227,13 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
         '--mask-keep-last and --mask-keep-turns mask the model view of --at N: use them with --at (the page has a field)',
     };
   }
+  if (recall !== null && at === null) {
+    return {
+      kind: 'usage',
+      problem:
+        '--recall-budget recalls in the model view of --at N: use it with --at (the page has a field)',
+    };
+  }
   return {
     kind: 'inspect',
     file,
@@ -219,6 +242,7 @@ export const parseArgs = (argv: readonly string[]): InspectArgs => {
     html,
     target: target ?? 'openai',
     ...(mask === null ? {} : { mask }),
+    ...(recall === null ? {} : { recall }),
     ...(prices === null ? {} : { prices }),
   };
 };

@@ -202,14 +202,16 @@ export const modelViewLines = (view: StepModelView, style: Style): string[] => {
           ? `answers ${escapeText(entry.answers ?? '?', 8)}`
           : entry.kind === 'masked'
             ? 'masked'
-            : '';
+            : entry.kind === 'recalled'
+              ? 'recalled'
+              : '';
     const pos =
       (entry.kind === 'message' || entry.kind === 'masked') && entry.position !== null
         ? `#${entry.position}`
         : '-';
     const line = `${pos.padStart(6)}  ${mark.padEnd(16)}  ${messageLabel(entry.message, 72)}`;
     lines.push(
-      entry.kind === 'summary' || entry.kind === 'knowledge'
+      entry.kind === 'summary' || entry.kind === 'knowledge' || entry.kind === 'recalled'
         ? style.cyan(line)
         : entry.kind === 'answer' || entry.kind === 'masked'
           ? style.yellow(line)

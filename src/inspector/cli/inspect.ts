@@ -213,7 +213,7 @@ export const runInspect = (io: InspectIo): InspectResult => {
   };
   if (args.at !== null) {
     const retained = windowAt(log, args.at);
-    const view = modelViewAt(log, args.at, args.target, args.mask);
+    const view = modelViewAt(log, args.at, args.target, args.mask, args.recall);
     const knowledge = stepKnowledge(log, args.at);
     const stepUsage = retained.row.usage === null ? null : usageFigures(retained.row.usage, prices);
     return {

@@ -1,7 +1,7 @@
 import { getPositions } from '../../core/selectors';
 import { MemoryArgumentError } from '../../errors/memoryErrors';
 import { describeValue } from '../../util/describeValue';
-import { type EventLog, seek } from '../../log/eventLog';
+import { type EventLog, fork, seek } from '../../log/eventLog';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
 import { modelView } from '../../view/modelView';
@@ -25,12 +25,14 @@ export const VIEW_TARGETS: readonly ViewTarget[] = ['openai', 'anthropic', 'none
  * The model view of a state as the inspector shows it: `modelView(state, { target, knowledge,
  * maskToolResults })`, each message tagged with where it comes from (the knowledge blocks, the
  * injected summary, a window message with its position and index, a window tool result sent
- * masked, or an answer the view made for an unanswered call). Memory is not changed.
+ * masked, an answer the view made for an unanswered call, or the recall block). Memory is not
+ * changed.
  *
  * @param state - the state after a step
  * @param target - whose rules the view meets
  * @param knowledge - the knowledge blocks' text (see `stepBlocks`); `''` (the default): none
  * @param mask - `maskToolResults` for the view (default: no masking)
+ * @param recall - recall for the view: the trimmed messages' source and the block's budget
  * @returns the view's entries and changes
  * @example
  * ```ts
@@ -43,12 +45,15 @@ export const stepModelView = (
   target: ViewTarget,
   knowledge = '',
   mask?: MaskToolResults,
+  recall?: StepRecall,
 ): StepModelView => {
   const view = modelView(state, {
     target,
     knowledge,
     ...(mask === undefined ? {} : { maskToolResults: mask }),
+    ...(recall === undefined ? {} : { recall: { source: recall.source, budget: recall.budget } }),
   });
+  const block = view.changes.find((change) => change.type === 'view/recalled')?.message;
   // The view sends non-blank blocks as its first message, before the summary.
   let blocksLeft = knowledge.trim() === '' ? 0 : 1;
   const positions = getPositions(state);
@@ -69,6 +74,9 @@ export const stepModelView = (
     } else if (change.type === 'view/masked') masked.set(change.message, change);
   }
   const entries = view.messages.map((message): ViewEntry => {
+    if (message === block) {
+      return { kind: 'recalled', message, position: null, index: null, answers: null };
+    }
     const mask = masked.get(message);
     if (mask !== undefined) {
       return {
@@ -121,6 +129,8 @@ export const stepModelView = (
  * @param n - the step, from 0 (the initial state) to `log.length`
  * @param target - whose rules the view meets
  * @param mask - `maskToolResults` for the view (default: no masking)
+ * @param recallBudget - with a budget (tokens), the view recalls what the log trimmed before the
+ *   step (`modelView`'s `recall`); default: no recall
  * @returns the view's entries and changes
  * @throws MemoryArgumentError (a `RangeError`) when `n` is outside `0..log.length`
  * @example
@@ -133,6 +143,7 @@ export const modelViewAt = (
   n: number,
   target: ViewTarget,
   mask?: MaskToolResults,
+  recallBudget?: number,
 ): StepModelView => {
   if (!Number.isInteger(n) || n < 0 || n > log.length) {
     throw new MemoryArgumentError(
@@ -143,5 +154,21 @@ export const modelViewAt = (
   const state = seek(log, n);
   const blocks =
     state.knowledge === undefined ? '' : stepBlocks(state, knowledgeTimes(log)[n] as number).text;
-  return stepModelView(state, target, blocks, mask);
+  const recall =
+    recallBudget === undefined ? undefined : { source: fork(log, n), budget: recallBudget };
+  return stepModelView(state, target, blocks, mask, recall);
 };
+
+/**
+ * Recall for a step's model view: where the trimmed messages are (the log up to the step) and the
+ * recall block's budget in tokens.
+ *
+ * @example
+ * ```ts
+ * const recall: StepRecall = { source: fork(log, 12), budget: 500 };
+ * ```
+ */
+export interface StepRecall {
+  readonly source: EventLog;
+  readonly budget: number;
+}

@@ -1,5 +1,5 @@
 import { memoryTransition } from '../../core/memoryTransition';
-import { actionAt, type EventLog, snapshotAt } from '../../log/eventLog';
+import { actionAt, type EventLog, fork, snapshotAt } from '../../log/eventLog';
 import type { MemoryEffect } from '../../model/effects';
 import type { MemoryState } from '../../model/state';
 import type { MaskToolResults, ViewTarget } from '../../view/viewTypes';
@@ -26,10 +26,16 @@ export interface Stepper {
   readonly viewAt: (n: number) => WindowView;
   /**
    * The model view at step `n` for `target`, as {@link modelViewAt} gives it (the knowledge
-   * blocks first, stale tool output masked with `mask`); after `viewAt(n)` it replays nothing
-   * (the state at `n` is cached).
+   * blocks first, stale tool output masked with `mask`, and with `recallBudget` what the log
+   * trimmed before step `n` recalled); after `viewAt(n)` it replays nothing (the state at `n` is
+   * cached).
    */
-  readonly modelViewAt: (n: number, target: ViewTarget, mask?: MaskToolResults) => StepModelView;
+  readonly modelViewAt: (
+    n: number,
+    target: ViewTarget,
+    mask?: MaskToolResults,
+    recallBudget?: number,
+  ) => StepModelView;
   /**
    * The knowledge at step `n`, as {@link stepKnowledge} gives it (`null` without knowledge);
    * after `viewAt(n)` it replays nothing (the states and the step's effects are cached).
@@ -175,14 +181,19 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     return at;
   };
 
-  const modelViewAt = (n: number, target: ViewTarget, mask?: MaskToolResults): StepModelView => {
+  const modelViewAt = (
+    n: number,
+    target: ViewTarget,
+    mask?: MaskToolResults,
+    recallBudget?: number,
+  ): StepModelView => {
     checkStep(n);
     const t = VIEW_TARGETS.indexOf(target);
     if (t < 0)
       throw new RangeError(
         `target must be one of ${VIEW_TARGETS.join(', ')}, received ${describeValue(target)}`,
       );
-    const key = `${n} ${target} ${mask?.keepLast ?? '-'} ${mask?.keepTurns ?? '-'}`;
+    const key = `${n} ${target} ${mask?.keepLast ?? '-'} ${mask?.keepTurns ?? '-'} ${recallBudget ?? '-'}`;
     const cached = modelViews.get(key);
     if (cached !== undefined) return cached;
     const state = stateAt(n);
@@ -190,7 +201,9 @@ export const createStepper = (log: EventLog, options: StepperOptions = {}): Step
     if (state.knowledge !== undefined) {
       blocks = knowledge.get(n)?.blocks.text ?? stepBlocks(state, timeAt(n)).text;
     }
-    const view = stepModelView(state, target, blocks, mask);
+    const recall =
+      recallBudget === undefined ? undefined : { source: fork(log, n), budget: recallBudget };
+    const view = stepModelView(state, target, blocks, mask, recall);
     modelViews.set(key, view);
     return view;
   };

@@ -235,7 +235,7 @@ export interface WindowView {
  * ```
  */
 export interface ViewEntry {
-  readonly kind: 'knowledge' | 'summary' | 'message' | 'masked' | 'answer';
+  readonly kind: 'knowledge' | 'summary' | 'message' | 'masked' | 'answer' | 'recalled';
   readonly message: Message;
   /**
    * The message's position; for an answer, the position of the call's message; `null` for the

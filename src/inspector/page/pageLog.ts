@@ -3,6 +3,8 @@ import { type EventLog, fork, mapLogStates } from '../../log/eventLog';
 import type { TokenizerName } from '../../model/config';
 import type { Message } from '../../model/message';
 import type { MemoryState } from '../../model/state';
+import { RECALL_HEADER } from '../../knowledge/retrieval/headers';
+import { countHeuristicTokens } from '../../tokens/heuristic';
 import { registerTokenizer } from '../../tokens/registry';
 import { type PageData, tokenKey } from './data';
 
@@ -12,8 +14,22 @@ export const TABLE_TOKENIZER = 'conversation-memory-inspector:table';
 let table: ReadonlyMap<string, number> = new Map();
 let registered = false;
 
+/**
+ * Whether `message` is the recall block or a piece of it as recall counts them (the header, a
+ * line after a line break): text the log never held, made for the step's question, so no table
+ * holds it.
+ */
+const isRecallText = (message: Message): boolean =>
+  message.role === 'system' &&
+  typeof message.content === 'string' &&
+  (message.content.startsWith(RECALL_HEADER) || message.content.startsWith('\n'));
+
 const countFromTable = (message: Message): number => {
   const count = table.get(tokenKey(message));
+  if (count === undefined && isRecallText(message)) {
+    // The page has no encoding: the recall block is estimated (the CLI's `--at` counts it).
+    return countHeuristicTokens(message);
+  }
   if (count === undefined) {
     throw new Error(`no recorded token count for ${tokenKey(message).slice(0, 120)}`);
   }

@@ -63,11 +63,18 @@ const start = (): void => {
 
   const maskField = byId<HTMLInputElement>('mask-keep-last');
   let mask: MaskToolResults | undefined;
+  const recallField = byId<HTMLInputElement>('recall-budget');
+  let recall: number | undefined;
 
   const showModelView = (): void => {
-    renderModelView(byId('view'), byId('view-figures'), stepper.modelViewAt(current, target, mask));
+    renderModelView(
+      byId('view'),
+      byId('view-figures'),
+      stepper.modelViewAt(current, target, mask, recall),
+    );
     document.body.dataset['target'] = target;
     document.body.dataset['mask'] = mask === undefined ? 'off' : String(mask.keepLast);
+    document.body.dataset['recall'] = recall === undefined ? 'off' : String(recall);
   };
 
   const go = (target: number): void => {
@@ -110,6 +117,12 @@ const start = (): void => {
     // A count (0, 1, 2, …) masks; anything else (empty, negative, a fraction) does not.
     const text = maskField.value.trim();
     mask = /^[0-9]{1,6}$/.test(text) ? { keepLast: Number(text) } : undefined;
+    showModelView();
+  });
+  recallField.addEventListener('input', () => {
+    // A budget (1, 2, …) recalls; anything else (empty, 0, negative, a fraction) does not.
+    const text = recallField.value.trim();
+    recall = /^[1-9][0-9]{0,6}$/.test(text) ? Number(text) : undefined;
     showModelView();
   });
   byId('prev').addEventListener('click', () => go(current - 1));

@@ -217,7 +217,7 @@ export const renderDiff = (
 /**
  * A message the model view sends: the knowledge blocks, the injected summary, a window message,
  * a window tool result sent masked (its placeholder, marked with why; the retained window shows
- * the original), or an answer it made.
+ * the original), an answer it made, or the recall block (marked with the positions it quotes).
  */
 const sentBubble = (entry: ViewEntry, changes: StepModelView['changes']): HTMLElement => {
   if (entry.kind === 'masked') {
@@ -239,6 +239,14 @@ const sentBubble = (entry: ViewEntry, changes: StepModelView['changes']): HTMLEl
     return item;
   }
   if (entry.kind === 'summary') return bubble(entry.message, null, null, ['summary'], 'summary');
+  if (entry.kind === 'recalled') {
+    const change = changes.find((c) => c.type === 'view/recalled');
+    const where = change?.type === 'view/recalled' ? change.positions.map((p) => `#${p}`) : [];
+    const item = bubble(entry.message, null, null, [`recalled ${where.join(', ')}`], 'recalled');
+    item.setAttribute('data-position', 'recalled');
+    if (change !== undefined) item.title = viewChangeText(change);
+    return item;
+  }
   if (entry.kind === 'message') return bubble(entry.message, entry.position, null, [], '');
   const item = bubble(entry.message, null, null, [`answered ${entry.answers ?? '?'}`], 'answered');
   item.setAttribute('data-position', 'answer');
@@ -294,5 +302,6 @@ export const renderModelView = (
     (view.changes.length === 0
       ? ' · the window as memory holds it'
       : ` · ${count('view/omitted')} left out · ${count('view/answered')} answered` +
-        (masked === 0 ? '' : ` · ${masked} masked`));
+        (masked === 0 ? '' : ` · ${masked} masked`) +
+        (count('view/recalled') === 0 ? '' : ' · recalled'));
 };
