@@ -130,8 +130,11 @@ export const generateGroups = (options: DatasetOptions): RecallGroup[] => {
   const groups: RecallGroup[] = [];
   for (let g = 0; g * perHistory < plan.length; g++) {
     const part = plan.slice(g * perHistory, (g + 1) * perHistory);
+    // A history holds one fact of each template at most, while the type has unused ones: a
+    // person plants one marathon plan, not five (LongMemEval gives each question its own history).
+    const inHistory = new Set<FactTemplate>();
     const planted = part.map(({ type, abstain }, k) =>
-      plantFact(type, abstain, next, used, `g${g}q${k}`),
+      plantFact(type, abstain, next, used, `g${g}q${k}`, inHistory),
     );
     const evidenceCount = planted.reduce((sum, p) => sum + p.sessions.length, 0);
     const fillerCount = Math.max(0, sessions - evidenceCount);
@@ -220,9 +223,13 @@ const plantFact = (
   next: () => number,
   used: Set<string>,
   id: string,
+  inHistory: Set<FactTemplate>,
 ): Planted => {
-  const templates = PLANTED_FACTS.filter((t) => t.type === type);
+  const ofType = PLANTED_FACTS.filter((t) => t.type === type);
+  const fresh = ofType.filter((t) => !inHistory.has(t));
+  const templates = fresh.length > 0 ? fresh : ofType;
   const template = templates[Math.floor(next() * templates.length)] as FactTemplate;
+  inHistory.add(template);
   const made = template.make(next, used);
   // Each evidence exchange goes between two exchanges of a filler session.
   const sessions = made.turns.map((evidence) => {

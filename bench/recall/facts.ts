@@ -372,7 +372,7 @@ export const PLANTED_FACTS: readonly FactTemplate[] = [
             user(`Today I started the ${plan} marathon training plan, a first run of ${first}.`),
             ack(),
           ],
-          [user(`I finished the ${plan} training plan today, ${total} in total!`), ack()],
+          [user(`I finished the ${plan} marathon training plan today, ${total} in total!`), ack()],
         ],
         keys: [first, total],
         abstainQuestion: 'How long did my swimming course take from start to finish?',

@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type * as Library from '../../src/library';
 import { generateGroups, instancesOf } from './dataset';
+import { writeResult } from '../knowledge/writeResult';
 import { runRecallBench } from './recallRun';
 import { recallTables } from './recallTable';
 
@@ -38,8 +39,11 @@ const numbers = (name: string, fallback: readonly number[]): number[] => {
 const sessions = numbers('sizes', [50, 500]);
 const [questions] = numbers('questions', [120]) as [number];
 const budgets = numbers('budgets', [4_000, 16_000, 64_000]);
-/** Questions per shared history: LongMemEval_S gives each question ~50 sessions of its own. */
-const perHistory = (size: number) => (size <= 50 ? 5 : 20);
+/**
+ * Questions per shared history (LongMemEval gives each question a history of its own): few
+ * enough that a history holds one fact of a kind (see `generateGroups`).
+ */
+const perHistory = (size: number) => (size <= 50 ? 5 : 6);
 const sizes = sessions.map((size) => ({ sessions: size, questions, perHistory: perHistory(size) }));
 
 const write = flag('write');
@@ -70,6 +74,6 @@ const text = [
   '',
   tables,
 ].join('\n');
-writeFileSync(new URL('../results/recall.md', import.meta.url), text);
+await writeResult('recall.md', text);
 console.log(`\n${tables}`);
 console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);

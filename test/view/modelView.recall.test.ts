@@ -111,6 +111,26 @@ describe('modelView recall', () => {
     }
   });
 
+  it('quotes a repeated message once (the newest), so repeats do not crowd out the rest', () => {
+    const repeated = 'How long does it take to bake a cake for my sister?';
+    const log = logWith([
+      userMessage(FACT),
+      ...Array.from({ length: 12 }, (_, i) => ({
+        ...userMessage(repeated),
+        metadata: { createdAt: `2024-01-${String(i + 1).padStart(2, '0')}T08:00:00Z` },
+      })),
+      ...Array.from({ length: 60 }, (_, i) => chatter(i)),
+      userMessage(QUESTION),
+    ]);
+    const change = theRecall(modelView(log.head, { recall: { source: log, budget: 2000, k: 3 } }));
+    const lines = String(change.message.content).split('\n').slice(1);
+    expect(lines.filter((line) => line.endsWith(repeated))).toEqual([
+      `[2024-01-12 08:00] User: ${repeated}`,
+    ]);
+    // The fact, which scores below the repeats, still gets a place.
+    expect(lines).toContain(`User: ${FACT}`);
+  });
+
   it('quotes a tool result as text with its call, and the view still meets the provider rules', () => {
     const call = { id: 'call_9', name: 'find_bakery', parameters: { city: 'Lisbon' } };
     const log = logWith([

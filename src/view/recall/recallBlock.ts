@@ -47,6 +47,9 @@ const lineOf = (index: RecallIndex, message: Message): string => {
   return date === undefined ? line : `[${date}] ${line}`;
 };
 
+/** A line without its date: what two messages that say the same thing share. */
+const said = (line: string): string => line.replace(/^\[\d{4}-\d\d-\d\d \d\d:\d\d\] /, '');
+
 /** Text from the conversation, made safe to quote: cut at `MAX_LINE`, then sanitized. */
 const safe = (text: string): string =>
   sanitizeKnowledgeText(text.length > MAX_LINE ? `${text.slice(0, MAX_LINE - 1)}…` : text);
@@ -63,7 +66,7 @@ export interface RecalledBlock {
 
 /**
  * The recall block for `query`: the best-scoring messages of `index` (BM25) not in the view
- * (`skip`), at most `k`, whole messages only, within `budget` tokens (counted by `count`, the
+ * (`skip`), at most `k`, whole messages only, none that repeats a stronger one's text, within `budget` tokens (counted by `count`, the
  * tokenizer named `counter`), quoted oldest first under {@link RECALL_HEADER}. `undefined` when
  * none matches or none fits. Remembered for the same hits, budget, `k` and tokenizer.
  *
@@ -78,7 +81,7 @@ export const recallBlock = (
   count: (message: Message) => number,
   counter: string,
 ): RecalledBlock | undefined => {
-  const hits = rememberedSearch(index, query, 2 * k, skip);
+  const hits = rememberedSearch(index, query, Math.max(4 * k, 32), skip);
   if (hits.length === 0) return undefined;
   let made = blocks.get(hits);
   if (made === undefined) {
@@ -87,7 +90,7 @@ export const recallBlock = (
   }
   const key = `${budget}\u0000${k}\u0000${counter}`;
   if (made.has(key)) return made.get(key) ?? undefined;
-  const block = packBlock(index, hits, budget, k, count);
+  const block = packBlock(index, hits, budget, k, count, counter);
   made.set(key, block ?? null);
   return block;
 };
@@ -101,6 +104,28 @@ const blocks = /* @__PURE__ */ new WeakMap<
   Map<string, RecalledBlock | null>
 >();
 
+/** Each quoted message's line and its tokens, by tokenizer: a message is quoted alike each time. */
+const lines = /* @__PURE__ */ new WeakMap<Message, Map<string, { line: string; tokens: number }>>();
+
+/** The tokens of `message`'s line in a block (after a line break), counted once per tokenizer. */
+const lineTokens = (
+  message: Message,
+  line: string,
+  counter: string,
+  count: (message: Message) => number,
+): number => {
+  let byCounter = lines.get(message);
+  if (byCounter === undefined) {
+    byCounter = new Map();
+    lines.set(message, byCounter);
+  }
+  const known = byCounter.get(counter);
+  if (known !== undefined && known.line === line) return known.tokens;
+  const tokens = count(systemMessage(`\n${line}`));
+  byCounter.set(counter, { line, tokens });
+  return tokens;
+};
+
 /** {@link recallBlock}'s packing: the best hits that fit, whole, oldest first. */
 const packBlock = (
   index: RecallIndex,
@@ -108,14 +133,20 @@ const packBlock = (
   budget: number,
   k: number,
   count: (message: Message) => number,
+  counter: string,
 ): RecalledBlock | undefined => {
   const header = count(systemMessage(RECALL_HEADER));
   let used = header;
   const chosen: { hit: RecallHit; line: string }[] = [];
+  const quoted = new Set<string>();
   for (const hit of hits) {
     if (chosen.length === k) break;
     const line = lineOf(index, hit.message);
-    const tokens = count(systemMessage(`\n${line}`));
+    // A message that says what a stronger (or, at an equal score, newer) one already quoted
+    // says is not quoted again: it would spend the budget on nothing new.
+    if (quoted.has(said(line))) continue;
+    quoted.add(said(line));
+    const tokens = lineTokens(hit.message, line, counter, count);
     if (used + tokens > budget) continue;
     used += tokens;
     chosen.push({ hit, line });
