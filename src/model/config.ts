@@ -77,7 +77,10 @@ export interface MemoryConfig {
    * above the threshold may be missed (the same way in every replay).
    */
   readonly pruneThreshold: number;
-  /** Under `prune: 'redundant'`: which embedder compares messages (default `'lexical'`). */
+  /**
+   * Under `prune: 'redundant'`: which embedder compares messages (default `'lexical'`). A
+   * registered one also helps `modelView`'s recall: its nearest messages are fused with BM25's.
+   */
   readonly embedder: EmbedderName;
   /**
    * Trimming in steps, so the prompt prefix stays unchanged for many turns (prompt caches hit):

@@ -14,6 +14,7 @@ import { readViewOptions } from './readViewOptions';
 import { recallBlock, type RecalledBlock } from './recall/recallBlock';
 import type { RecallRequest } from './recall/readRecallOption';
 import { messageText } from '../tokens/messageText';
+import { registeredEmbedder } from '../similarity/embedders';
 import { repairToolPairs, type ViewDraft, type ViewSource } from './repairToolPairs';
 import { summaryMessage } from './summaryMessage';
 import type { MaskToolResults, ModelView, ModelViewOptions, TranscriptEntry } from './viewTypes';
@@ -111,7 +112,8 @@ const transcriptSource = (
  *    and the budget and masking leave out or mask nothing new (trim in steps: `trimTo`).
  * 8. With `recall`, messages that left the window (`recall.source`: an event log, the trimmed
  *    history the application keeps, or an index) and match the query (the newest user message
- *    unless `recall.query` is given; Okapi BM25 with the knowledge retrieval's stemming) are
+ *    unless `recall.query` is given; Okapi BM25 with the knowledge retrieval's stemming, fused
+ *    with the nearest by cosine when the state's `embedder` is a registered one) are
  *    quoted, whole, oldest first, with their dates, in one system message
  *    `[Earlier in this conversation]` of at most `recall.budget` tokens and `recall.k` messages
  *    (tool results as text with their call; sanitized like the knowledge blocks), counted inside
@@ -185,6 +187,7 @@ const recallFor = (
     (position) => shown.has(position),
     (message) => countMessageTokens(state.config.tokenizer, message, API),
     state.config.tokenizer,
+    registeredEmbedder(state.config.embedder) === undefined ? undefined : state.config.embedder,
   );
   return block === undefined ? undefined : { block, query };
 };

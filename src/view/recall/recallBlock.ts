@@ -3,6 +3,7 @@ import { sanitizeKnowledgeText } from '../../knowledge/retrieval/sanitizeKnowled
 import { systemMessage } from '../../messages/constructors';
 import type { Message } from '../../model/message';
 import { messageText } from '../../tokens/messageText';
+import { embeddedHits, fuseRankings } from './embeddedRecall';
 import { recalledCall, rememberedSearch, type RecallHit, type RecallIndex } from './recallIndex';
 import { messageDate } from './recallText';
 
@@ -68,7 +69,9 @@ export interface RecalledBlock {
  * The recall block for `query`: the best-scoring messages of `index` (BM25) not in the view
  * (`skip`), at most `k`, whole messages only, none that repeats a stronger one's text, within `budget` tokens (counted by `count`, the
  * tokenizer named `counter`), quoted oldest first under {@link RECALL_HEADER}. `undefined` when
- * none matches or none fits. Remembered for the same hits, budget, `k` and tokenizer.
+ * none matches or none fits. Remembered for the same hits, budget, `k` and tokenizer. With
+ * `embedder` (a registered one), BM25's best are fused with the embedder's nearest
+ * (`fuseRankings`), so a message that shares no word with the question can be found.
  *
  * @internal
  */
@@ -80,8 +83,26 @@ export const recallBlock = (
   skip: (position: number) => boolean,
   count: (message: Message) => number,
   counter: string,
+  embedder?: string,
 ): RecalledBlock | undefined => {
-  const hits = rememberedSearch(index, query, Math.max(4 * k, 32), skip);
+  const limit = Math.max(4 * k, 32);
+  let hits = rememberedSearch(index, query, limit, skip);
+  if (embedder !== undefined) {
+    // BM25's ranking and the embedder's, fused; the fused list is kept per BM25 list.
+    let byEmbedder = fusedLists.get(hits);
+    if (byEmbedder === undefined) {
+      byEmbedder = new Map();
+      fusedLists.set(hits, byEmbedder);
+    }
+    let fused = byEmbedder.get(embedder);
+    if (fused === undefined) {
+      fused = fuseRankings(hits, embeddedHits(index, query, limit, embedder));
+      byEmbedder.set(embedder, fused);
+    }
+    hits = fused.some((hit) => skip(hit.position))
+      ? fused.filter((hit) => !skip(hit.position))
+      : fused;
+  }
   if (hits.length === 0) return undefined;
   let made = blocks.get(hits);
   if (made === undefined) {
@@ -94,6 +115,9 @@ export const recallBlock = (
   made.set(key, block ?? null);
   return block;
 };
+
+/** BM25's hits fused with each embedder's, by the BM25 list they were made from. */
+const fusedLists = /* @__PURE__ */ new WeakMap<readonly RecallHit[], Map<string, RecallHit[]>>();
 
 /**
  * The blocks made from each remembered list of hits, by budget, `k` and tokenizer: the same hits

@@ -369,3 +369,16 @@ export const recalledCall = (
   if (doc === undefined || doc >= index.size) return undefined;
   return { message: store.messages[doc] as Message, position: store.positions[doc] as number };
 };
+
+/**
+ * The message and position of document `doc` of `index` (`0 ≤ doc < index.size`).
+ *
+ * @internal
+ */
+export const documentAt = (
+  index: RecallIndex,
+  doc: number,
+): { readonly message: Message; readonly position: number } => {
+  const store = storeOf(index);
+  return { message: store.messages[doc] as Message, position: store.positions[doc] as number };
+};
