@@ -125,7 +125,13 @@ const ITEMS = [
 ];
 const RELATIVES = ['sister', 'brother', 'cousin', 'neighbour', 'aunt', 'colleague'];
 const PETS = ['puppy', 'kitten', 'parrot', 'rabbit', 'tortoise'];
-const TRIPS = ['weekend in Lisbon', 'trip to Kyoto', 'holiday in Crete', 'visit to Vienna'];
+/** Trips as the question names them, and as the assistant's answer does. */
+const TRIPS = [
+  ['weekend in Lisbon', 'Lisbon weekend'],
+  ['trip to Kyoto', 'Kyoto trip'],
+  ['holiday in Crete', 'Crete holiday'],
+  ['visit to Vienna', 'Vienna visit'],
+] as const;
 const DISHES = ['sourdough bread', 'pizza dough', 'focaccia', 'brioche'];
 const DEVICES = ['laptop', 'router', 'phone', 'smart television'];
 const GENRES = ['science fiction', 'crime', 'historical', 'fantasy'];
@@ -173,7 +179,7 @@ export const PLANTED_FACTS: readonly FactTemplate[] = [
   {
     type: 'single-session-assistant',
     make: (next, used) => {
-      const trip = pick(next, TRIPS);
+      const [trip, answered] = pick(next, TRIPS);
       const place = inventName(next, used);
       return {
         question: `Which guesthouse did you suggest for my ${trip}?`,
@@ -182,7 +188,7 @@ export const PLANTED_FACTS: readonly FactTemplate[] = [
           [
             user(`I need somewhere quiet to stay for my ${trip}.`, false),
             assistant(
-              `For your ${trip} I would book the ${place} guesthouse: it is close to the old town and very quiet at night.`,
+              `For your ${answered} I would book the ${place} guesthouse: it is close to the old town and very quiet at night.`,
               true,
             ),
           ],
@@ -268,7 +274,7 @@ export const PLANTED_FACTS: readonly FactTemplate[] = [
         turns: [
           [
             user(
-              `Whenever I host a dinner party I cook vegetarian and ${cuisine}; ${dish} is what everyone asks for.`,
+              `Whenever friends come over for dinner I cook vegetarian and ${cuisine}; ${dish} is what every party guest asks for.`,
             ),
             ack(),
           ],
@@ -307,7 +313,7 @@ export const PLANTED_FACTS: readonly FactTemplate[] = [
         answer: names.join(', '),
         turns: names.map((name) => [
           user(
-            `Good news: I enrolled in the ${name} course at the community college, classes start soon.`,
+            `Good news: the community college has me enrolled for the ${name} course, classes start soon.`,
           ),
           ack(),
         ]),
@@ -348,7 +354,7 @@ export const PLANTED_FACTS: readonly FactTemplate[] = [
         answer: `Dr. ${latest}`,
         turns: [
           [user(`For now my dentist is Dr. ${old}, at the practice near the station.`), ack()],
-          [user(`I changed practices, Dr. ${latest} is my dentist now.`), ack()],
+          [user(`I changed practices; Dr. ${latest} is now the dentist I see.`), ack()],
         ],
         keys: [latest],
         stale: [old],
@@ -369,10 +375,17 @@ export const PLANTED_FACTS: readonly FactTemplate[] = [
         answer: 'The time between the two sessions that mention it.',
         turns: [
           [
-            user(`Today I started the ${plan} marathon training plan, a first run of ${first}.`),
+            user(
+              `Today I started the ${plan} plan for the marathon, a first training run of ${first}.`,
+            ),
             ack(),
           ],
-          [user(`I finished the ${plan} marathon training plan today, ${total} in total!`), ack()],
+          [
+            user(
+              `Today I finished the ${plan} plan for the marathon: ${total} of training in total!`,
+            ),
+            ack(),
+          ],
         ],
         keys: [first, total],
         abstainQuestion: 'How long did my swimming course take from start to finish?',

@@ -70,7 +70,8 @@ const text = [
   'Written by `npm run bench:recall` (bench/recall/recall.bench.ts; method and limits in',
   'bench/recall/README.md). Evidence recall: the share of questions whose view holds every',
   'evidence key (the latest value for a knowledge update). Abstention: the share whose view states',
-  'no answer, then the share that shows the near miss its sessions state.',
+  'no answer (100% by construction: no history states one and no policy here writes text), then',
+  'the share that shows the near miss its sessions state.',
   '',
   tables,
 ].join('\n');

@@ -5,9 +5,12 @@
  * - A question with evidence: every evidence key is in the view's text (letter case ignored).
  *   For a knowledge update the key is the latest value: a view that holds only the stale one
  *   fails.
- * - An abstention question (nothing in the history answers it): the view states no answer. No
- *   turn of any history states one, so a policy fails only by inventing one (a summarizer could);
- *   how often the near miss its sessions state is shown is reported beside it.
+ * - An abstention question (nothing in the history answers it): the view states no answer. This
+ *   holds by construction, not by measurement: no turn of any history states an answer, the
+ *   question has no keys to look for, and every policy here only copies text from the history
+ *   (the window, masks, LocalProvider's first-sentence summaries, extracted names, quoted
+ *   messages). What is measured is how often the near miss its sessions state is in the view
+ *   (where a model must still abstain).
  */
 import type { Message } from '../../src/library';
 import type { RecallInstance } from './dataset';

@@ -14,6 +14,12 @@ import { runRecallBench } from '../../bench/recall/recallRun';
 
 const small = { sessions: 24, questions: 12, perHistory: 6 };
 
+/** Every run of `n` consecutive lower-case words of `text`. */
+const wordRuns = (text: string, n: number): Set<string> => {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  return new Set(words.slice(n - 1).map((_, i) => words.slice(i, i + n).join(' ')));
+};
+
 describe('recall benchmark', () => {
   it('plans LongMemEval_S proportions, 6% abstention spread over the types', () => {
     const plan = questionPlan(500);
@@ -58,8 +64,12 @@ describe('recall benchmark', () => {
         continue;
       }
       const asked = new Set(searchWords(instance.question));
+      const questionRuns = wordRuns(instance.question, 3);
       for (const turn of evidence) {
         expect(question).not.toContain(turn.content.toLowerCase());
+        // No three words of the question side by side in its evidence (topic words, not phrases).
+        const copied = [...wordRuns(turn.content, 3)].filter((run) => questionRuns.has(run));
+        expect(copied, `${instance.question} / ${turn.content}`).toEqual([]);
         const shared = new Set(searchWords(turn.content).filter((word) => asked.has(word)));
         expect(shared.size, `${instance.question} / ${turn.content}`).toBeGreaterThanOrEqual(2);
       }
@@ -135,7 +145,6 @@ describe('recall benchmark', () => {
     expect(found(recall)).toBeGreaterThan(found(oldest));
     expect(found(recall) / recall.length).toBeGreaterThanOrEqual(0.8);
     for (const o of outcomes) expect(o.tokens).toBeLessThanOrEqual(4_000);
-    // Abstention: no policy states an answer.
-    expect(outcomes.filter((o) => o.abstain).every((o) => o.found)).toBe(true);
+    // (Abstention has no keys to check here: that no history answers it is asserted on the data.)
   }, 60_000);
 });
