@@ -10,10 +10,15 @@
  * within a 12,000-token limit (o200k_base). The questions: 64 fixed-seed questions of five to
  * eight words, mixing common and rarer words, each the newest user message.
  *
- * Per call, median [min–max] µs: the view without recall (`budget: 16000`); with recall
- * (`recall: { source, budget: 4000 }`) for a new question each call (64 questions in turn, so
- * none is remembered); and the same question again (the agent's later model calls of one turn,
- * a chat UI drawn again: the search is remembered).
+ * Per call, median [min–max] µs, in two pairs:
+ * - A new turn: the question added to the window (`addMessage`) and its first view, without
+ *   recall (`budget: 16000`) and with it (`recall: { source, budget: 4000 }`; 64 questions in
+ *   turn, so none is remembered). The goal's comparison: what a turn costs with and without.
+ * - The same view again (the agent's later model calls of one turn, a chat UI drawn again): the
+ *   view without recall is remembered per state, and so is recall's search and block.
+ * A last column: a new turn whose question has common words only (among the 200 commonest; at
+ * 1,000,000 messages even the rarest of them is held by thousands), whose walk the postings
+ * budget caps.
  *
  * Method: as bench/modelView.bench.ts (each series calibrated to ≥ 20 ms batches, warmed up, 11
  * batches interleaved; 2 shared, noisy cores).
@@ -91,9 +96,10 @@ const chatMessage = (next: () => number, i: number): Message =>
 
 const trimmedHistory = (count: number): TranscriptEntry[] => {
   const next = random(count);
-  return Array.from({ length: count }, (_, position) => ({
-    message: chatMessage(next, position),
-    position,
+  // Positions past the window's 0–119, so that none is taken for a message the view shows.
+  return Array.from({ length: count }, (_, i) => ({
+    message: chatMessage(next, i),
+    position: 1_000 + i,
   }));
 };
 
@@ -142,22 +148,34 @@ const measure = (series: Record<string, () => void>): Record<string, number[]> =
   return samples;
 };
 
-/** The window after `count` trimmed messages, ending with `question`. */
-const windowWith = (question: string): MemoryState => {
+/** The window before the question: 119 chat messages. */
+const before: MemoryState = (() => {
   const next = random(7);
-  let state = lib.createMemory({ maxMessages: 120, maxTokens: 12_000, tokenizer: 'o200k_base' });
-  const messages = Array.from({ length: 119 }, (_, i) => chatMessage(next, i));
-  state = lib.addMessages(state, [...messages, lib.userMessage(question)]).state;
-  return state;
-};
+  const state = lib.createMemory({ maxMessages: 120, maxTokens: 12_000, tokenizer: 'o200k_base' });
+  return lib.addMessages(
+    state,
+    Array.from({ length: 119 }, (_, i) => chatMessage(next, i)),
+  ).state;
+})();
+
+/** The window ending with `question`. */
+const windowWith = (question: string): MemoryState =>
+  lib.addMessage(before, lib.userMessage(question)).state;
+
+/** 64 questions of three common words each (more than recall remembers, so none is). */
+const COMMON_QUESTIONS: readonly string[] = Array.from(
+  { length: 64 },
+  (_, i) =>
+    `what about ${COMMON[(i * 7) % COMMON.length]} ${COMMON[(i * 13 + 3) % COMMON.length]} ${COMMON[(i * 29 + 5) % COMMON.length]}?`,
+);
 
 console.log(
   '\nmodelView with recall: per call, median [min–max] µs (goal: recall ≤ 2× without at 1,000,000)\n',
 );
 console.log(
-  '| trimmed messages | index built once | without recall | recall, a new question | recall, the same question | new / without |',
+  '| trimmed messages | index built once | a new turn, without recall | a new turn, with recall | ratio | the same view again, without | with recall | ratio | a new turn, common words only |',
 );
-console.log('|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 const states = QUESTIONS.map((question) => windowWith(question));
 for (const count of (process.env['RECALL_COUNTS'] ?? '10000,1000000').split(',').map(Number)) {
   const history = trimmedHistory(count);
@@ -170,29 +188,35 @@ for (const count of (process.env['RECALL_COUNTS'] ?? '10000,1000000').split(',')
   if (!first.changes.some((c) => c.type === 'view/recalled')) throw new Error('nothing recalled');
   if ((first.tokens ?? Infinity) > 16_000) throw new Error('over budget');
   let turn = 0;
+  const recall = { source: history, budget: 4_000 };
   const samples = measure({
-    without: () =>
-      void (sink += lib.modelView(states[turn++ % 64] as MemoryState, { budget: 16_000 }).messages
-        .length),
-    fresh: () =>
-      void (sink += lib.modelView(states[turn++ % 64] as MemoryState, {
+    turnWithout: () =>
+      void (sink += lib.modelView(windowWith(QUESTIONS[turn++ % 64] as string), {
         budget: 16_000,
-        recall: { source: history, budget: 4_000 },
       }).messages.length),
-    again: () =>
-      void (sink += lib.modelView(states[0] as MemoryState, {
+    turnWith: () =>
+      void (sink += lib.modelView(windowWith(QUESTIONS[turn++ % 64] as string), {
         budget: 16_000,
-        recall: { source: history, budget: 4_000 },
+        recall,
+      }).messages.length),
+    againWithout: () =>
+      void (sink += lib.modelView(states[0] as MemoryState, { budget: 16_000 }).messages.length),
+    againWith: () =>
+      void (sink += lib.modelView(states[0] as MemoryState, { budget: 16_000, recall }).messages
+        .length),
+    common: () =>
+      void (sink += lib.modelView(windowWith(COMMON_QUESTIONS[turn++ % 64] as string), {
+        budget: 16_000,
+        recall,
       }).messages.length),
   });
+  const median = (name: string) => medianOf(samples[name] as number[]).median;
   const cell = (name: string) => {
     const s = medianOf(samples[name] as number[]);
     return `${fmt(s.median)} [${fmt(s.min)}–${fmt(s.max)}]`;
   };
-  const ratio =
-    medianOf(samples['fresh'] as number[]).median / medianOf(samples['without'] as number[]).median;
   console.log(
-    `| ${count.toLocaleString('en')} | ${(built / 1000).toFixed(1)} s | ${cell('without')} | ${cell('fresh')} | ${cell('again')} | ${ratio.toFixed(1)}× |`,
+    `| ${count.toLocaleString('en')} | ${(built / 1000).toFixed(1)} s | ${cell('turnWithout')} | ${cell('turnWith')} | ${(median('turnWith') / median('turnWithout')).toFixed(1)}× | ${cell('againWithout')} | ${cell('againWith')} | ${(median('againWith') / median('againWithout')).toFixed(1)}× | ${cell('common')} |`,
   );
 }
 if (sink === 0) console.log('');

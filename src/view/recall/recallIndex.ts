@@ -126,8 +126,9 @@ export const extendRecallIndex = (
 };
 
 /**
- * The most postings a search walks (of its rarest words; the rarest word's always): the rest of
- * the query's words are only looked up for the messages those find.
+ * The most postings a search walks (of its rarest words; of the rarest word's, its newest when
+ * it alone has more): the rest of the query's words are only looked up for the messages those
+ * find.
  *
  * @internal
  */
@@ -223,9 +224,9 @@ const siftDown = (heap: RecallHit[], i: number) => {
  * first are walked, the others looked up (by galloping) for the messages they find, and a
  * message whose bound falls below the weakest kept is dropped unscored. The rarest words are
  * walked first, and only as many as hold `walked` postings in all ({@link WALKED_POSTINGS}; the
- * rarest word always): a message that holds none of them but only commoner words (in a large
- * history, words such as "time" or "meeting") is not found, while every message found is scored
- * with all the query's words. Below that budget the result is exactly BM25's best `limit`;
+ * rarest word always, only its newest `walked` when it alone has more): a message that holds
+ * none of them but only commoner words (in a large history, words such as "time" or "meeting")
+ * is not found, while every message found is scored with all the query's words. Below that budget the result is exactly BM25's best `limit`;
  * above it, the cost is bounded by the budget and the lookups, whatever the index's size.
  *
  * @internal
@@ -267,6 +268,9 @@ export const searchRecallIndex = (
     essential--;
     postings += (cursors[essential] as Cursor).end;
   }
+  // The rarest word alone past the budget: only its newest `walked` postings are walked.
+  const rarest = cursors[cursors.length - 1] as Cursor;
+  if (rarest.end > walked) rarest.at = rarest.end - Math.max(walked, 1);
   const contribution = (cursor: Cursor, doc: number): number => {
     const count = cursor.counts[cursor.at] as number;
     const norm = 1 - BM25_B + (BM25_B * (store.lengths[doc] as number)) / average;
