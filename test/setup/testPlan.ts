@@ -44,6 +44,7 @@ export const ISOLATED_TEST_FILES: readonly string[] = [
   'test/tokens/tokens.prototypeNames.test.ts',
   'test/tokens/tokens.registry.test.ts',
   'test/tokens/tokens.test.ts',
+  'test/view/modelView.recallEmbedder.test.ts',
   // timing ratios (a growth check): away from the garbage other files leave in a shared process
   'test/tokens/tokens.growth.test.ts',
 ];

@@ -22,7 +22,6 @@ import {
   type TranscriptEntry,
   type ViewChange,
 } from 'conversation-memory';
-import { registerEmbedder } from 'conversation-memory/pruning';
 
 const FACT = 'By the way, my sister Noor ordered her wedding cake from Belmonte Patisserie.';
 const QUESTION = 'Which bakery did my sister get the cake from?';
@@ -130,38 +129,6 @@ describe('modelView recall', () => {
     ]);
     // The fact, which scores below the repeats, still gets a place.
     expect(lines).toContain(`User: ${FACT}`);
-  });
-
-  it('with a registered embedder, also finds a message that shares no word with the question', () => {
-    // A toy embedder of two concepts (dairy, parties) and one dimension for everything else.
-    const DAIRY = ['dairy', 'cheese', 'cream', 'lactose', 'milk'];
-    const PARTY = ['party', 'sweets', 'guests'];
-    registerEmbedder('recall-test-concepts', (text) => {
-      const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
-      const has = (list: string[]) => words.filter((w) => list.some((c) => w.startsWith(c))).length;
-      return [has(DAIRY), has(PARTY), 0.1];
-    });
-    const fact = 'Dairy makes me ill, so no cheese or cream for me.';
-    const question = 'Which sweets could I bring to the party, given my lactose intolerance?';
-    const messages = [
-      userMessage(fact),
-      ...Array.from({ length: 60 }, (_, i) => chatter(i)),
-      userMessage(question),
-    ];
-    const recalls = (embedder?: string) => {
-      let log = createEventLog({
-        maxMessages: 40,
-        tokenizer: 'o200k_base',
-        ...(embedder === undefined ? {} : { embedder }),
-      });
-      for (const m of messages) log = appendAction(log, memoryActions.messageAdded(m));
-      return recalled(modelView(log.head, { recall: { source: log, budget: 300 } })).map((c) =>
-        String(c.message.content),
-      );
-    };
-    // BM25 alone: the fact shares no word with the question.
-    expect(recalls().join('\n')).not.toContain(fact);
-    expect(recalls('recall-test-concepts').join('\n')).toContain(`User: ${fact}`);
   });
 
   it('quotes a tool result as text with its call, and the view still meets the provider rules', () => {
