@@ -63,9 +63,9 @@ export default tseslint.config(
     },
   },
   {
-    // The Node-only session stores (conversation-memory/node) and the CLI may use Node
-    // built-ins.
-    files: ['src/node/**/*.ts', 'src/inspector/cli/**/*.ts'],
+    // The Node-only session stores (conversation-memory/node), the MCP server and the CLI may
+    // use Node built-ins.
+    files: ['src/node/**/*.ts', 'src/mcp/**/*.ts', 'src/cli/**/*.ts', 'src/inspector/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

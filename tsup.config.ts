@@ -94,6 +94,8 @@ export default defineConfig([
       otel: 'src/entries/integrations/otel.ts',
       // Node-only stores (files, SQLite, Redis); the same rule: the public API by name.
       node: 'src/entries/integrations/node.ts',
+      // The knowledge graph over MCP (Node; the optional peer @modelcontextprotocol/sdk).
+      mcp: 'src/entries/integrations/mcp.ts',
       // The former name of `node`, an alias until 1.0 (re-exports `conversation-memory/node`).
       'sessions-node': 'src/entries/integrations/sessionsNode.ts',
       // The stores' conformance suites (test/stores/, bundled in); vitest and fast-check, optional
@@ -132,7 +134,7 @@ export default defineConfig([
     ...common,
     // The `conversation-memory` command (Node only, ESM only: the bin is dist/cli.js; it bundles
     // the library code it uses).
-    entry: { cli: 'src/inspector/cli/main.ts' },
+    entry: { cli: 'src/cli/main.ts' },
     format: ['esm'],
     dts: false,
     define: { __INSPECTOR_PAGE__: JSON.stringify(inspectorPage()) },

@@ -14,9 +14,7 @@ if (args.some((arg) => arg === '--html' || arg.startsWith('--html='))) {
   await build({ configFile: `${root}vite.inspector.config.ts`, logLevel: 'warn' });
 }
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-const run = spawnSync(
-  process.execPath,
-  [tsx, `${root}src/inspector/cli/main.ts`, 'inspect', ...args],
-  { stdio: 'inherit' },
-);
+const run = spawnSync(process.execPath, [tsx, `${root}src/cli/main.ts`, 'inspect', ...args], {
+  stdio: 'inherit',
+});
 process.exitCode = run.status ?? 1;

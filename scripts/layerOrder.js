@@ -39,7 +39,11 @@ export const LAYERS = [
   '(root)',
   'adapters',
   'node',
+  // The MCP server (conversation-memory/mcp and `conversation-memory mcp`): over the stores.
+  'mcp',
   'entries/integrations',
+  // The `conversation-memory` bin (src/cli/main.ts): its commands, over everything.
+  'cli',
 ];
 
 /**

@@ -25,3 +25,4 @@ export * from './entries/pruning';
 export { decodeModelMessages } from './codec/decodeModelMessages';
 export { readMessages } from './internal/readMessages';
 export { EmbeddingNotPreparedError, EmbeddingRequestError } from './errors/embeddingErrors';
+export { newFact, retiredFact } from './knowledge/facts';

@@ -36,7 +36,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'cm-inspect-'));
 
 /**
- * The command from source (src/inspector/cli/main.ts), bundled once with esbuild and run with
+ * The command from source (src/cli/main.ts), bundled once with esbuild and run with
  * plain node: under tsx every run costs a second or more of transpiling, which this file's forty
  * runs cannot afford on a busy machine. Written inside the project (test/.artifacts/, ignored by
  * git) so that its dependencies resolve from the project's node_modules.
@@ -46,7 +46,7 @@ const cliDir = mkdtempSync(join(root, 'test/.artifacts/cli-'));
 const main = join(cliDir, 'cli.mjs');
 beforeAll(async () => {
   await build({
-    entryPoints: [join(root, 'src/inspector/cli/main.ts')],
+    entryPoints: [join(root, 'src/cli/main.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -231,7 +231,7 @@ describe('inspect --html OUT', () => {
     const link = join(dir, 'link.json');
     symlinkSync(input, link);
     const tsx = join(root, 'node_modules/.bin/tsx');
-    const main = join(root, 'src/inspector/cli/main.ts');
+    const main = join(root, 'src/cli/main.ts');
     const cases: [string, string][] = [
       [input, link],
       [input, join(dir, '.', 'log.json')],

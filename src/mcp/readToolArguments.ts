@@ -1,0 +1,108 @@
+import { describeValue, MAX_KNOWLEDGE_TEXT_LENGTH } from '../library';
+import type { McpEntity, McpRelation } from './graph/mcpGraph';
+import { McpToolError } from './mcpErrors';
+
+/**
+ * The most items one list of a tool's arguments may hold (entities, relations, names,
+ * observations): a longer one is refused before any item is read.
+ *
+ * @internal
+ */
+export const MAX_TOOL_ITEMS = 10_000;
+
+/** Reads one tool's arguments; each problem throws, naming the tool, the path and the value. */
+class ArgumentReader {
+  constructor(readonly tool: string) {}
+
+  fail(path: string, must: string, value: unknown): never {
+    throw new McpToolError(
+      `MCP error -32602: Input validation error: Invalid arguments for tool ${this.tool}: ${path} must be ${must}, received ${describeValue(value)}`,
+    );
+  }
+
+  object(value: unknown, path: string): Record<string, unknown> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return this.fail(path, 'an object', value);
+    }
+    return value as Record<string, unknown>;
+  }
+
+  text(value: unknown, path: string): string {
+    if (typeof value !== 'string') return this.fail(path, 'a string', value);
+    if (value.length > MAX_KNOWLEDGE_TEXT_LENGTH) {
+      return this.fail(path, `at most ${MAX_KNOWLEDGE_TEXT_LENGTH} characters long`, value);
+    }
+    return value;
+  }
+
+  list<T>(value: unknown, path: string, item: (value: unknown, path: string) => T): T[] {
+    if (!Array.isArray(value)) return this.fail(path, 'an array', value);
+    if (value.length > MAX_TOOL_ITEMS) {
+      return this.fail(path, `an array of at most ${MAX_TOOL_ITEMS} items`, value);
+    }
+    return value.map((v, i) => item(v, `${path}[${i}]`));
+  }
+
+  texts(value: unknown, path: string): string[] {
+    return this.list(value, path, (v, p) => this.text(v, p));
+  }
+}
+
+const own = (fields: Record<string, unknown>, key: string): unknown =>
+  Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : undefined;
+
+/** The arguments of each reference tool, read from what the client sent (untrusted). */
+export const readArguments = {
+  create_entities(args: unknown): McpEntity[] {
+    const r = new ArgumentReader('create_entities');
+    return r.list(own(r.object(args ?? {}, 'arguments'), 'entities'), 'entities', (v, p) => {
+      const e = r.object(v, p);
+      return {
+        name: r.text(own(e, 'name'), `${p}.name`),
+        entityType: r.text(own(e, 'entityType'), `${p}.entityType`),
+        observations: r.texts(own(e, 'observations'), `${p}.observations`),
+      };
+    });
+  },
+  relations(tool: string, args: unknown): McpRelation[] {
+    const r = new ArgumentReader(tool);
+    return r.list(own(r.object(args ?? {}, 'arguments'), 'relations'), 'relations', (v, p) => {
+      const e = r.object(v, p);
+      return {
+        from: r.text(own(e, 'from'), `${p}.from`),
+        to: r.text(own(e, 'to'), `${p}.to`),
+        relationType: r.text(own(e, 'relationType'), `${p}.relationType`),
+      };
+    });
+  },
+  add_observations(args: unknown): { entityName: string; contents: string[] }[] {
+    const r = new ArgumentReader('add_observations');
+    const list = own(r.object(args ?? {}, 'arguments'), 'observations');
+    return r.list(list, 'observations', (v, p) => {
+      const o = r.object(v, p);
+      return {
+        entityName: r.text(own(o, 'entityName'), `${p}.entityName`),
+        contents: r.texts(own(o, 'contents'), `${p}.contents`),
+      };
+    });
+  },
+  delete_observations(args: unknown): { entityName: string; observations: string[] }[] {
+    const r = new ArgumentReader('delete_observations');
+    const list = own(r.object(args ?? {}, 'arguments'), 'deletions');
+    return r.list(list, 'deletions', (v, p) => {
+      const o = r.object(v, p);
+      return {
+        entityName: r.text(own(o, 'entityName'), `${p}.entityName`),
+        observations: r.texts(own(o, 'observations'), `${p}.observations`),
+      };
+    });
+  },
+  names(tool: string, key: string, args: unknown): string[] {
+    const r = new ArgumentReader(tool);
+    return r.texts(own(r.object(args ?? {}, 'arguments'), key), key);
+  },
+  query(args: unknown): string {
+    const r = new ArgumentReader('search_nodes');
+    return r.text(own(r.object(args ?? {}, 'arguments'), 'query'), 'query');
+  },
+};

@@ -1,0 +1,130 @@
+/**
+ * `conversation-memory mcp` (issue #33, first slice) as a child process over stdio, driven by the
+ * SDK's real client: its default store is a reference `memory.jsonl` (read as it is; the
+ * reference server reads what it writes), `--export` writes the reference's bytes, `--import`
+ * adds a reference file's graph, a SQLite store keeps the history, and bad options exit 2.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { SqliteKnowledgeStore } from 'conversation-memory/node';
+import { MCP_GRAPH_ID } from 'conversation-memory/mcp';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsx = join(root, 'node_modules/.bin/tsx');
+const main = join(root, 'src/cli/main.ts');
+/** tsx run from another directory: the project's tsconfig maps the package's names to src/. */
+const fromSource = ['--tsconfig', join(root, 'tsconfig.json'), main];
+const REFERENCE = join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+const connect = async (command: string, args: string[], cwd: string, env = {}) => {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(
+    new StdioClientTransport({
+      command,
+      args,
+      cwd,
+      env: { ...(process.env as Record<string, string>), ...env },
+      stderr: 'ignore',
+    }),
+  );
+  return client;
+};
+
+const runCli = (args: string[], cwd: string) =>
+  new Promise<{ code: number; stderr: string }>((resolve) =>
+    execFile(tsx, [...fromSource, 'mcp', ...args], { cwd }, (error, _out, stderr) =>
+      resolve({ code: error === null ? 0 : (error.code as number), stderr }),
+    ),
+  );
+
+const ADA = {
+  entities: [{ name: 'Ada', entityType: 'person', observations: ['writes code', 'likes tea'] }],
+};
+
+describe('conversation-memory mcp', () => {
+  it('serves ./memory.jsonl by default; the reference server reads what it wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
+    const ours = await connect(tsx, [...fromSource, 'mcp'], dir);
+    await ours.callTool({ name: 'create_entities', arguments: ADA });
+    await ours.callTool({
+      name: 'create_relations',
+      arguments: { relations: [{ from: 'Ada', to: 'Lisbon', relationType: 'lives in' }] },
+    });
+    await ours.callTool({
+      name: 'delete_observations',
+      arguments: { deletions: [{ entityName: 'Ada', observations: ['likes tea'] }] },
+    });
+    const graph = (await ours.callTool({ name: 'read_graph', arguments: {} })).structuredContent;
+    await ours.close();
+    const file = join(dir, 'memory.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      '{"type":"entity","name":"Ada","entityType":"person","observations":["writes code"]}',
+      '{"type":"relation","from":"Ada","to":"Lisbon","relationType":"lives in"}',
+    ]);
+    // The history line keeps the retired observation; the reference skips the line.
+    expect(lines[2]).toMatch(/^\{"type":"conversation-memory\/knowledge","state":\{/);
+    expect(lines[2]).toContain('"retiredBy":"forgotten"');
+    const reference = await connect(process.execPath, [REFERENCE], dir, { MEMORY_FILE_PATH: file });
+    expect(
+      (await reference.callTool({ name: 'read_graph', arguments: {} })).structuredContent,
+    ).toEqual(graph);
+    await reference.close();
+
+    // Started again, it reads its history back; --export writes the reference's own bytes.
+    expect(await runCli(['--export', 'out.jsonl'], dir)).toEqual({ code: 0, stderr: '' });
+    expect(readFileSync(join(dir, 'out.jsonl'), 'utf8')).toBe(lines.slice(0, 2).join('\n'));
+  }, 60_000);
+
+  it('reads a reference file as it is, and --import adds one to a SQLite store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
+    // A file the reference server wrote.
+    const referenceFile = join(dir, 'theirs.jsonl');
+    const reference = await connect(process.execPath, [REFERENCE], dir, {
+      MEMORY_FILE_PATH: referenceFile,
+    });
+    await reference.callTool({ name: 'create_entities', arguments: ADA });
+    await reference.callTool({
+      name: 'create_relations',
+      arguments: { relations: [{ from: 'Ada', to: 'Bob', relationType: 'knows' }] },
+    });
+    await reference.close();
+    const theirs = readFileSync(referenceFile, 'utf8');
+
+    const ours = await connect(tsx, [...fromSource, 'mcp', '--store', 'theirs.jsonl'], dir);
+    const read = await ours.callTool({ name: 'search_nodes', arguments: { query: 'tea' } });
+    expect(read.structuredContent).toEqual({
+      entities: ADA.entities,
+      relations: [{ from: 'Ada', to: 'Bob', relationType: 'knows' }],
+    });
+    await ours.close();
+
+    const db = join(dir, 'graph.db');
+    writeFileSync(join(dir, 'more.jsonl'), theirs);
+    expect(
+      await runCli(
+        ['--store', db, '--namespace', 'p1', '--import', 'more.jsonl', '--export', 'x.jsonl'],
+        dir,
+      ),
+    ).toEqual({ code: 0, stderr: '' });
+    expect(readFileSync(join(dir, 'x.jsonl'), 'utf8')).toBe(theirs);
+    const store = new SqliteKnowledgeStore({ path: db });
+    const loaded = await store.load(MCP_GRAPH_ID, { namespace: 'p1' });
+    expect(loaded?.state.entities.map((e) => e.name)).toEqual(['Ada']);
+    await store.close();
+  }, 60_000);
+
+  it('exits 2 with the usage for an unknown or incomplete option', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
+    const unknown = await runCli(['--stor', 'x.db'], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^conversation-memory mcp: unknown option "--stor"\n\nUsage:/);
+    expect((await runCli(['--store'], dir)).stderr).toMatch(/--store needs a value/);
+  }, 60_000);
+});
