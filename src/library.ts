@@ -26,3 +26,4 @@ export { decodeModelMessages } from './codec/decodeModelMessages';
 export { readMessages } from './internal/readMessages';
 export { EmbeddingNotPreparedError, EmbeddingRequestError } from './errors/embeddingErrors';
 export { newFact, retiredFact } from './knowledge/facts';
+export { searchWords } from './knowledge/retrieval/searchWords';

@@ -70,12 +70,29 @@ if (process.argv[2] === 'mcp') {
         const { SqliteKnowledgeStore } = await import('conversation-memory/node');
         return new SqliteKnowledgeStore({ path });
       },
+      redisStore: async (url) => {
+        const { RedisKnowledgeStore } = await import('conversation-memory/node');
+        return new RedisKnowledgeStore({ url });
+      },
+      serveHttp: async (store, namespace, port, host) => {
+        const { serveMcpHttp } = await import('conversation-memory/mcp');
+        return serveMcpHttp({ store, namespace, port, host });
+      },
+      stopRequested: () =>
+        new Promise((done) => {
+          process.once('SIGINT', () => done());
+          process.once('SIGTERM', () => done());
+        }),
       serveStdio: async (store, namespace) => {
         const { createMemoryMcpServer } = await import('conversation-memory/mcp');
         const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         const server = createMemoryMcpServer({ store, namespace });
         const closed = new Promise<void>((done) => {
-          server.onclose = () => done();
+          const before = server.onclose;
+          server.onclose = () => {
+            before?.();
+            done();
+          };
         });
         await server.connect(new StdioServerTransport());
         // The client closing its end of stdin ends the session.

@@ -9,7 +9,15 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../../package.json';
-import { createKnowledge, describeValue, MemoryArgumentError, readOptionFields } from '../library';
+import {
+  countMessageTokens,
+  createKnowledge,
+  describeValue,
+  isKnownTokenizer,
+  MemoryArgumentError,
+  readOptionFields,
+  userMessage,
+} from '../library';
 import type { KnowledgeState } from '../model/knowledge';
 import type { KnowledgeStore } from '../stores/knowledge/types';
 import {
@@ -21,11 +29,13 @@ import {
   deleteRelations,
   type GraphChange,
 } from './graph/graphChanges';
-import { openNodes, searchNodes } from './graph/graphReads';
-import { graphInForce, MCP_GRAPH_ID, type McpGraph } from './graph/mcpGraph';
+import { graphInForce, openNodes, searchNodes } from './graph/graphReads';
+import { MCP_GRAPH_ID, type McpGraph } from './graph/mcpGraph';
 import { McpToolError } from './mcpErrors';
 import { readArguments } from './readToolArguments';
-import { REFERENCE_TOOLS } from './referenceTools';
+import { EXTRA_TOOLS, REFERENCE_TOOLS } from './referenceTools';
+import { isPaged, pageOf } from './graph/graphPages';
+import { graphHistory, graphPage, recallObservations } from './graph/graphExtras';
 
 /**
  * Options of {@link createMemoryMcpServer}.
@@ -44,19 +54,28 @@ export interface MemoryMcpServerOptions {
   readonly id?: string | undefined;
   /** The clock facts are recorded and retired by (default `Date.now`). */
   readonly now?: (() => number) | undefined;
+  /**
+   * The tokenizer that reads with `maxTokens` count their answer with (a registered name; default
+   * `'o200k_base'`).
+   */
+  readonly tokenizer?: string | undefined;
 }
 
 const API = 'createMemoryMcpServer';
 
-/** The options, checked: a misspelled key or a value of the wrong kind is refused, named. */
-const readServerOptions = (options: unknown): MemoryMcpServerOptions => {
+/**
+ * The options, checked: a misspelled key or a value of the wrong kind is refused, named.
+ *
+ * @internal
+ */
+export const readServerOptions = (options: unknown): MemoryMcpServerOptions => {
   if (options === undefined) {
     throw new MemoryArgumentError(
       API,
       'options must be an object with a store, received undefined',
     );
   }
-  const fields = readOptionFields(options, ['store', 'namespace', 'id', 'now'], API, {
+  const fields = readOptionFields(options, ['store', 'namespace', 'id', 'now', 'tokenizer'], API, {
     example: '{ store: new InMemoryKnowledgeStore() }',
   });
   const { store, namespace, id, now } = fields;
@@ -78,6 +97,10 @@ const readServerOptions = (options: unknown): MemoryMcpServerOptions => {
     fail('namespace', 'a string', namespace);
   if (id !== undefined && typeof id !== 'string') fail('id', 'a string', id);
   if (now !== undefined && typeof now !== 'function') fail('now', 'a function', now);
+  const { tokenizer } = fields;
+  if (tokenizer !== undefined && (typeof tokenizer !== 'string' || !isKnownTokenizer(tokenizer))) {
+    fail('tokenizer', 'a registered tokenizer name such as "o200k_base"', tokenizer);
+  }
   return fields as MemoryMcpServerOptions;
 };
 
@@ -118,8 +141,37 @@ const isConflict = (error: unknown): boolean =>
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export const createMemoryMcpServer = (options: MemoryMcpServerOptions): Server => {
-  const { store, namespace, now = Date.now, id = MCP_GRAPH_ID } = readServerOptions(options);
+export const createMemoryMcpServer = (options: MemoryMcpServerOptions): Server =>
+  graphServer(readServerOptions(options), new GraphChanges());
+
+/**
+ * Tells every server of one graph in this process that a write changed it (the servers of an
+ * HTTP endpoint's sessions share one), so that each notifies its own subscribed client.
+ *
+ * @internal
+ */
+export class GraphChanges {
+  readonly #listeners = new Set<() => void>();
+  /** Calls `listener` after each change, until the returned function is called. */
+  listen(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  changed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+/**
+ * {@link createMemoryMcpServer} with checked options, telling `changes` of its writes.
+ *
+ * @internal
+ */
+export const graphServer = (options: MemoryMcpServerOptions, changes: GraphChanges): Server => {
+  const { store, namespace, now = Date.now, id = MCP_GRAPH_ID, tokenizer = 'o200k_base' } = options;
+  /** The tokens of a result's text (as a message's content: a bound on the text's own). */
+  const count = (text: string): number =>
+    countMessageTokens(tokenizer, userMessage(text), 'createMemoryMcpServer');
   const where = namespace === undefined ? {} : { namespace };
   const server = new Server(
     { name: 'conversation-memory', version },
@@ -148,9 +200,7 @@ export const createMemoryMcpServer = (options: MemoryMcpServerOptions): Server =
         if (isConflict(error) && attempt < WRITE_ATTEMPTS) continue;
         throw error;
       }
-      if (subscribed.has(RESOURCE_URI)) {
-        await server.sendResourceUpdated({ uri: RESOURCE_URI }).catch(() => undefined);
-      }
+      changes.changed();
       return result;
     }
   };
@@ -204,10 +254,47 @@ export const createMemoryMcpServer = (options: MemoryMcpServerOptions): Server =
       await write((state, at) => deleteRelations(state, relations, at));
       return done('Relations deleted successfully');
     },
-    read_graph: async () => graphResult(graphInForce(await read())),
+    read_graph: async (args) => {
+      const request = readArguments.page('read_graph', args);
+      const graph = graphInForce(await read());
+      return isPaged(request) ? graphPage(graph, request, count) : graphResult(graph);
+    },
     search_nodes: async (args) => {
-      const query = readArguments.query(args);
-      return graphResult(searchNodes(await read(), query));
+      const query = readArguments.query('search_nodes', args);
+      const request = readArguments.page('search_nodes', args);
+      const graph = searchNodes(await read(), query);
+      return isPaged(request) ? graphPage(graph, request, count) : graphResult(graph);
+    },
+    list_entities: async (args) => {
+      const request = readArguments.page('list_entities', args);
+      const names = graphInForce(await read()).entities.map(({ name, entityType }) => ({
+        name,
+        entityType,
+      }));
+      const render = (page: readonly unknown[], nextCursor: string | undefined) =>
+        json({ entities: page, ...(nextCursor === undefined ? {} : { nextCursor }) });
+      const { page, nextCursor, text } = pageOf(names, request, render, count, (e) => e.name);
+      return {
+        content: [{ type: 'text', text }],
+        structuredContent: { entities: page, ...(nextCursor === undefined ? {} : { nextCursor }) },
+      };
+    },
+    recall: async (args) => {
+      const query = readArguments.query('recall', args);
+      const { limit, maxTokens } = readArguments.recall(args);
+      const results = recallObservations(await read(), query, limit);
+      const render = (page: readonly unknown[]) => json({ results: page });
+      const { page, text } = pageOf(results, { limit, maxTokens }, render, count, (r) =>
+        JSON.stringify(r.observation.slice(0, 40)),
+      );
+      return { content: [{ type: 'text', text }], structuredContent: { results: page } };
+    },
+    read_history: async () => {
+      const history = graphHistory(await read());
+      return {
+        content: [{ type: 'text', text: json(history) }],
+        structuredContent: { ...history },
+      };
     },
     open_nodes: async (args) => {
       const names = readArguments.names('open_nodes', 'names', args);
@@ -215,7 +302,9 @@ export const createMemoryMcpServer = (options: MemoryMcpServerOptions): Server =
     },
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...REFERENCE_TOOLS] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...REFERENCE_TOOLS, ...EXTRA_TOOLS],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
     const run = Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
@@ -257,5 +346,11 @@ export const createMemoryMcpServer = (options: MemoryMcpServerOptions): Server =
     subscribed.delete(request.params.uri);
     return {};
   });
+  const stop = changes.listen(() => {
+    if (subscribed.has(RESOURCE_URI)) {
+      void server.sendResourceUpdated({ uri: RESOURCE_URI }).catch(() => undefined);
+    }
+  });
+  server.onclose = () => stop();
   return server;
 };

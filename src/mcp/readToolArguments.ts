@@ -1,5 +1,6 @@
 import { describeValue, MAX_KNOWLEDGE_TEXT_LENGTH } from '../library';
 import type { McpEntity, McpRelation } from './graph/mcpGraph';
+import type { PageRequest } from './graph/graphPages';
 import { McpToolError } from './mcpErrors';
 
 /**
@@ -9,6 +10,13 @@ import { McpToolError } from './mcpErrors';
  * @internal
  */
 export const MAX_TOOL_ITEMS = 10_000;
+
+/**
+ * The largest `maxTokens` a read may ask for.
+ *
+ * @internal
+ */
+export const MAX_PAGE_TOKENS = 10_000_000;
 
 /** Reads one tool's arguments; each problem throws, naming the tool, the path and the value. */
 class ArgumentReader {
@@ -41,6 +49,15 @@ class ArgumentReader {
       return this.fail(path, `an array of at most ${MAX_TOOL_ITEMS} items`, value);
     }
     return value.map((v, i) => item(v, `${path}[${i}]`));
+  }
+
+  /** An optional whole number from `min` to `max`. */
+  count(value: unknown, path: string, min: number, max: number): number | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      return this.fail(path, `a whole number from ${min} to ${max}`, value);
+    }
+    return value;
   }
 
   texts(value: unknown, path: string): string[] {
@@ -101,8 +118,31 @@ export const readArguments = {
     const r = new ArgumentReader(tool);
     return r.texts(own(r.object(args ?? {}, 'arguments'), key), key);
   },
-  query(args: unknown): string {
-    const r = new ArgumentReader('search_nodes');
+  query(tool: string, args: unknown): string {
+    const r = new ArgumentReader(tool);
     return r.text(own(r.object(args ?? {}, 'arguments'), 'query'), 'query');
+  },
+  /** A paged read's `limit`, `cursor` and `maxTokens` (each optional). */
+  page(tool: string, args: unknown): PageRequest {
+    const r = new ArgumentReader(tool);
+    const fields = r.object(args ?? {}, 'arguments');
+    const cursor = own(fields, 'cursor');
+    if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 1024)) {
+      r.fail('cursor', 'a nextCursor this server gave', cursor);
+    }
+    return {
+      limit: r.count(own(fields, 'limit'), 'limit', 1, MAX_TOOL_ITEMS),
+      cursor: cursor as string | undefined,
+      maxTokens: r.count(own(fields, 'maxTokens'), 'maxTokens', 1, MAX_PAGE_TOKENS),
+    };
+  },
+  /** `recall`'s `limit` (default 10) and `maxTokens`. */
+  recall(args: unknown): { limit: number; maxTokens: number | undefined } {
+    const r = new ArgumentReader('recall');
+    const fields = r.object(args ?? {}, 'arguments');
+    return {
+      limit: r.count(own(fields, 'limit'), 'limit', 1, 100) ?? 10,
+      maxTokens: r.count(own(fields, 'maxTokens'), 'maxTokens', 1, MAX_PAGE_TOKENS),
+    };
   },
 };

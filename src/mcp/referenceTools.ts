@@ -99,6 +99,48 @@ const tool = (definition: ToolDefinition): ToolDefinition => ({
   execution: { taskSupport: 'forbidden' },
 });
 
+/** The optional arguments of a paged read (none of them given: the reference's whole answer). */
+export const PAGE_ARGUMENTS: Schema = {
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 10_000,
+    description: 'At most this many items (entities, then relations) in the answer',
+  },
+  cursor: {
+    type: 'string',
+    description: 'Where to go on from: the nextCursor of the previous answer',
+  },
+  maxTokens: {
+    type: 'integer',
+    minimum: 1,
+    description: "The answer's text never counts more tokens than this (the server's tokenizer)",
+  },
+};
+
+/** `tool` with the paged read's arguments, and `nextCursor` in its answer. */
+const paged = (definition: ToolDefinition): ToolDefinition => {
+  const input = definition.inputSchema as { properties: Schema };
+  const output = definition.outputSchema as { properties: Schema };
+  return {
+    ...definition,
+    inputSchema: {
+      ...definition.inputSchema,
+      properties: { ...input.properties, ...PAGE_ARGUMENTS },
+    },
+    outputSchema: {
+      ...definition.outputSchema,
+      properties: {
+        ...output.properties,
+        nextCursor: {
+          type: 'string',
+          description: 'Present when more is left: pass it as cursor to read on',
+        },
+      },
+    },
+  };
+};
+
 /**
  * The reference's nine tools, in its order.
  *
@@ -210,15 +252,16 @@ export const REFERENCE_TOOLS: readonly ToolDefinition[] = [
     outputSchema: done,
     annotations: writes(true),
   }),
-  tool({
+  paged({
     name: 'read_graph',
     title: 'Read Graph',
     description: 'Read the entire knowledge graph',
     inputSchema: input({}, []),
     outputSchema: graph,
     annotations: READS,
+    execution: { taskSupport: 'forbidden' },
   }),
-  tool({
+  paged({
     name: 'search_nodes',
     title: 'Search Nodes',
     description: 'Search for nodes in the knowledge graph based on a query',
@@ -234,6 +277,7 @@ export const REFERENCE_TOOLS: readonly ToolDefinition[] = [
     ),
     outputSchema: graph,
     annotations: READS,
+    execution: { taskSupport: 'forbidden' },
   }),
   tool({
     name: 'open_nodes',
@@ -244,6 +288,113 @@ export const REFERENCE_TOOLS: readonly ToolDefinition[] = [
       ['names'],
     ),
     outputSchema: graph,
+    annotations: READS,
+  }),
+];
+
+const dated = (properties: Schema, required: readonly string[]): Schema => ({
+  type: 'object',
+  properties: {
+    ...properties,
+    recordedAt: { type: 'number', description: 'When it was recorded (ms since the epoch)' },
+    retiredAt: {
+      type: ['number', 'null'],
+      description: 'When it was deleted (ms since the epoch), or null while in force',
+    },
+  },
+  required: [...required, 'recordedAt', 'retiredAt'],
+  additionalProperties: false,
+});
+
+/**
+ * The tools beyond the reference's: a names-only listing, a ranked search, and the history.
+ *
+ * @internal
+ */
+export const EXTRA_TOOLS: readonly ToolDefinition[] = [
+  tool({
+    name: 'list_entities',
+    title: 'List Entities',
+    description:
+      'List the names and types of the entities in the knowledge graph, a page at a time (no observations: cheap to read)',
+    inputSchema: input(PAGE_ARGUMENTS, []),
+    outputSchema: output(
+      {
+        entities: list({
+          type: 'object',
+          properties: { name: { type: 'string' }, entityType: { type: 'string' } },
+          required: ['name', 'entityType'],
+          additionalProperties: false,
+        }),
+        nextCursor: { type: 'string' },
+      },
+      ['entities'],
+    ),
+    annotations: READS,
+  }),
+  tool({
+    name: 'recall',
+    title: 'Recall',
+    description:
+      'Find the observations that best answer a question (BM25 ranking with stemming, best first), with their entities',
+    inputSchema: input(
+      {
+        query: { type: 'string', description: 'The question or words to look for' },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 100,
+          description: 'At most this many (default 10)',
+        },
+        maxTokens: PAGE_ARGUMENTS['maxTokens'],
+      },
+      ['query'],
+    ),
+    outputSchema: output(
+      {
+        results: list({
+          type: 'object',
+          properties: {
+            entityName: { type: 'string' },
+            entityType: { type: 'string' },
+            observation: { type: 'string' },
+            score: { type: 'number' },
+          },
+          required: ['entityName', 'entityType', 'observation', 'score'],
+          additionalProperties: false,
+        }),
+      },
+      ['results'],
+    ),
+    annotations: READS,
+  }),
+  tool({
+    name: 'read_history',
+    title: 'Read History',
+    description:
+      'Read the knowledge graph with what was deleted: every entity, observation and relation with when it was recorded and retired',
+    inputSchema: input({}, []),
+    outputSchema: output(
+      {
+        entities: list(
+          dated(
+            {
+              name: { type: 'string' },
+              entityType: { type: 'string' },
+              observations: list(dated({ text: { type: 'string' } }, ['text'])),
+            },
+            ['name', 'entityType', 'observations'],
+          ),
+        ),
+        relations: list(
+          dated(
+            { from: { type: 'string' }, to: { type: 'string' }, relationType: { type: 'string' } },
+            ['from', 'to', 'relationType'],
+          ),
+        ),
+      },
+      ['entities', 'relations'],
+    ),
     annotations: READS,
   }),
 ];

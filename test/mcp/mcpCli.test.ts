@@ -4,16 +4,18 @@
  * reference server reads what it writes), `--export` writes the reference's bytes, `--import`
  * adds a reference file's graph, a SQLite store keeps the history, and bad options exit 2.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { SqliteKnowledgeStore } from 'conversation-memory/node';
 import { MCP_GRAPH_ID } from 'conversation-memory/mcp';
+import { startRedisServer } from '../support/redisServer';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -42,6 +44,25 @@ const runCli = (args: string[], cwd: string) =>
       resolve({ code: error === null ? 0 : (error.code as number), stderr }),
     ),
   );
+
+/** `mcp --http 0 --store STORE [--namespace NS]` in `dir`, once it prints its URL. */
+const startHttp = async (dir: string, store: string, namespace?: string) => {
+  const more = namespace === undefined ? [] : ['--namespace', namespace];
+  const child = spawn(tsx, [...fromSource, 'mcp', '--http', '0', '--store', store, ...more], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const url = await new Promise<URL>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
+      if (found?.[1] !== undefined) resolve(new URL(found[1]));
+    });
+    child.once('exit', () => reject(new Error(`exited: ${stderr}`)));
+  });
+  return { child, url };
+};
 
 const ADA = {
   entities: [{ name: 'Ada', entityType: 'person', observations: ['writes code', 'likes tea'] }],
@@ -120,11 +141,74 @@ describe('conversation-memory mcp', () => {
     await store.close();
   }, 60_000);
 
+  it('--http serves Streamable HTTP on loopback until SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
+    const { child, url } = await startHttp(dir, 'graph.db');
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.callTool({ name: 'create_entities', arguments: ADA });
+    await client.close();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const store = new SqliteKnowledgeStore({ path: join(dir, 'graph.db') });
+    expect((await store.load(MCP_GRAPH_ID))?.state.entities.map((e) => e.name)).toEqual(['Ada']);
+    await store.close();
+  }, 60_000);
+
+  for (const backend of ['SQLite', 'Redis'] as const) {
+    it(`two server processes on one ${backend} store lose no update`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
+      const redis = backend === 'Redis' ? await startRedisServer() : undefined;
+      const where = redis?.url ?? 'graph.db';
+      const namespace = `two-${process.pid}-${Date.now()}`;
+      const servers = await Promise.all([
+        startHttp(dir, where, namespace),
+        startHttp(dir, where, namespace),
+      ]);
+      const clients = await Promise.all(
+        servers.map(async ({ url }) => {
+          const client = new Client({ name: 'test', version: '1' });
+          await client.connect(new StreamableHTTPClientTransport(url));
+          return client;
+        }),
+      );
+      await clients[0]?.callTool({
+        name: 'create_entities',
+        arguments: { entities: [{ name: 'Log', entityType: 'list', observations: [] }] },
+      });
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          clients[i % 2]?.callTool({
+            name: 'add_observations',
+            arguments: { observations: [{ entityName: 'Log', contents: [`entry ${i}`] }] },
+          }),
+        ),
+      );
+      const read = await clients[1]?.callTool({
+        name: 'open_nodes',
+        arguments: { names: ['Log'] },
+      });
+      for (const client of clients) await client.close();
+      for (const { child } of servers) child.kill('SIGTERM');
+      const [log] = (read?.structuredContent as { entities: { observations: string[] }[] })
+        .entities;
+      expect([...(log?.observations ?? [])].sort()).toEqual(
+        Array.from({ length: 30 }, (_, i) => `entry ${i}`).sort(),
+      );
+      await redis?.stop();
+    }, 60_000);
+  }
+
   it('exits 2 with the usage for an unknown or incomplete option', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
     const unknown = await runCli(['--stor', 'x.db'], dir);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^conversation-memory mcp: unknown option "--stor"\n\nUsage:/);
     expect((await runCli(['--store'], dir)).stderr).toMatch(/--store needs a value/);
+    expect((await runCli(['--http', '70000'], dir)).stderr).toMatch(
+      /--http must be a port from 0 to 65535, received "70000"/,
+    );
+    expect((await runCli(['--host', '0.0.0.0'], dir)).stderr).toMatch(/--host goes with --http/);
   }, 60_000);
 });

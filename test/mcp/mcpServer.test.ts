@@ -149,10 +149,29 @@ describe('MCP memory server, beside the reference memory server', () => {
     await ours.close();
   });
 
-  it('lists the nine tools exactly as the reference does', async () => {
+  it('lists the nine tools as the reference does, then its own', async () => {
     const [theirs, mine] = [await reference.listTools(), await ours.listTools()];
     expect(theirs.tools.map((t) => t.name)).toHaveLength(9);
-    expect(mine.tools).toEqual(theirs.tools);
+    expect(mine.tools.slice(9).map((t) => t.name)).toEqual([
+      'list_entities',
+      'recall',
+      'read_history',
+    ]);
+    // read_graph and search_nodes take optional limit, cursor and maxTokens (and may answer
+    // nextCursor): without them, the reference's tools exactly.
+    const withoutPages = mine.tools.slice(0, 9).map((tool) => {
+      if (tool.name !== 'read_graph' && tool.name !== 'search_nodes') return tool;
+      const { limit, cursor, maxTokens, ...input } = tool.inputSchema.properties ?? {};
+      expect([limit, cursor, maxTokens].every((p) => p !== undefined)).toBe(true);
+      const { nextCursor, ...output } = tool.outputSchema?.properties ?? {};
+      expect(nextCursor).toBeDefined();
+      return {
+        ...tool,
+        inputSchema: { ...tool.inputSchema, properties: input },
+        outputSchema: { ...tool.outputSchema, properties: output },
+      };
+    });
+    expect(withoutPages).toEqual(theirs.tools);
     expect(await ours.listResources()).toEqual(await reference.listResources());
   });
 

@@ -13,7 +13,12 @@ export {
   type MemoryMcpServerOptions,
 } from '../../mcp/createMemoryMcpServer';
 export {
-  graphInForce,
+  serveMcpHttp,
+  type McpHttpEndpoint,
+  type McpHttpOptions,
+} from '../../mcp/http/serveMcpHttp';
+export { graphInForce } from '../../mcp/graph/graphReads';
+export {
   MCP_GRAPH_ID,
   OBSERVATION_KEY,
   type McpEntity,

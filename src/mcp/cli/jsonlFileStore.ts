@@ -6,7 +6,7 @@ import { decodeKnowledgeState, InMemoryKnowledgeStore } from '../../library';
 import type { KnowledgeState } from '../../model/knowledge';
 import { writeFileAtomic } from '../../node/jsonFile/atomicWrite';
 import type { KnowledgeStore } from '../../stores/knowledge/types';
-import { graphInForce } from '../graph/mcpGraph';
+import { graphInForce } from '../graph/graphReads';
 import {
   formatReferenceJsonl,
   knowledgeOfGraph,

@@ -3,7 +3,8 @@ import { either as E } from 'fp-ts';
 import type { KnowledgeStore } from '../../stores/knowledge/types';
 import { createEntities, addObservations, createRelations } from '../graph/graphChanges';
 import { createKnowledge } from '../../library';
-import { graphInForce, MCP_GRAPH_ID } from '../graph/mcpGraph';
+import { graphInForce } from '../graph/graphReads';
+import { MCP_GRAPH_ID } from '../graph/mcpGraph';
 import { formatReferenceJsonl, parseReferenceJsonl } from '../graph/referenceJsonl';
 import { jsonlFileStore } from './jsonlFileStore';
 
@@ -15,16 +16,21 @@ import { jsonlFileStore } from './jsonlFileStore';
  * MCP_USAGE.startsWith('Usage: conversation-memory mcp'); // true
  * ```
  */
-export const MCP_USAGE = `Usage: conversation-memory mcp [--store PATH] [--namespace NS] [--import FILE]
-       conversation-memory mcp [--store PATH] [--namespace NS] --export FILE
+export const MCP_USAGE = `Usage: conversation-memory mcp [--http PORT [--host H]] [--store S] [--namespace NS] [--import FILE]
+       conversation-memory mcp [--store S] [--namespace NS] --export FILE
 
-Serves the knowledge graph over the Model Context Protocol on stdio, with the
-reference memory server's nine tools (create_entities, ..., open_nodes).
+Serves the knowledge graph over the Model Context Protocol, on stdio or on
+Streamable HTTP, with the reference memory server's nine tools
+(create_entities, ..., open_nodes).
 
-  --store PATH     where the graph lives: a .jsonl file (the default,
+  --http PORT      serve http://127.0.0.1:PORT/mcp instead of stdio (0: a port
+                   the system picks; the URL is printed on stderr); Ctrl-C stops
+  --host H         the address to bind with --http (default 127.0.0.1)
+  --store S        where the graph lives: a .jsonl file (the default,
                    ./memory.jsonl: the reference server's file, read as it is,
-                   plus one history line it skips), or a SQLite file (.db,
-                   .sqlite, .sqlite3) that several servers can share
+                   plus one history line it skips), a SQLite file (.db,
+                   .sqlite, .sqlite3) or a Redis URL (redis://, rediss://),
+                   which several servers can share
   --namespace NS   the graph of one project or user in the store
   --import FILE    first adds a reference memory.jsonl's entities, relations
                    and observations to the graph (those it lacks)
@@ -40,6 +46,8 @@ export type McpArgs =
       readonly namespace?: string;
       readonly importFile?: string;
       readonly exportFile?: string;
+      readonly http?: number;
+      readonly host?: string;
     }
   | { readonly kind: 'usage'; readonly problem: string };
 
@@ -53,12 +61,9 @@ export type McpArgs =
  */
 export const readMcpArgs = (argv: readonly string[]): McpArgs => {
   const values: Record<string, string> = {};
-  const known = ['--store', '--namespace', '--import', '--export'];
+  const known = ['--store', '--namespace', '--import', '--export', '--http', '--host'];
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i] as string;
-    if (flag === '--http') {
-      return { kind: 'usage', problem: '--http is not available yet: this version serves stdio' };
-    }
     if (!known.includes(flag))
       return { kind: 'usage', problem: `unknown option ${JSON.stringify(flag)}` };
     const value = argv[i + 1];
@@ -72,12 +77,32 @@ export const readMcpArgs = (argv: readonly string[]): McpArgs => {
   const namespace = values['--namespace'];
   const importFile = values['--import'];
   const exportFile = values['--export'];
+  const httpText = values['--http'];
+  const http = httpText === undefined ? undefined : Number(httpText);
+  if (http !== undefined && !(/^\d{1,5}$/.test(httpText ?? '') && http <= 65_535)) {
+    return {
+      kind: 'usage',
+      problem: `--http must be a port from 0 to 65535, received ${JSON.stringify(httpText)}`,
+    };
+  }
+  const host = values['--host'];
+  if (host !== undefined && http === undefined) {
+    return { kind: 'usage', problem: '--host goes with --http' };
+  }
+  if (http !== undefined && exportFile !== undefined) {
+    return {
+      kind: 'usage',
+      problem: '--export writes a file and exits: it does not go with --http',
+    };
+  }
   return {
     kind: exportFile === undefined ? 'serve' : 'export',
     store,
     ...(namespace === undefined ? {} : { namespace }),
     ...(importFile === undefined ? {} : { importFile }),
     ...(exportFile === undefined ? {} : { exportFile }),
+    ...(http === undefined ? {} : { http }),
+    ...(host === undefined ? {} : { host }),
   };
 };
 
@@ -88,6 +113,19 @@ export const readMcpArgs = (argv: readonly string[]): McpArgs => {
 export interface McpCommandParts {
   /** A SQLite knowledge store on `path`. */
   readonly sqliteStore: (path: string) => Promise<KnowledgeStore>;
+  /** A Redis knowledge store at `url`. */
+  readonly redisStore: (url: string) => Promise<KnowledgeStore>;
+  /**
+   * The server over `store` on Streamable HTTP; resolves to its URL and a function that stops it.
+   */
+  readonly serveHttp: (
+    store: KnowledgeStore,
+    namespace: string | undefined,
+    port: number,
+    host: string | undefined,
+  ) => Promise<{ url: URL; close: () => Promise<void> }>;
+  /** Resolves when the process is asked to stop (SIGINT, SIGTERM). */
+  readonly stopRequested: () => Promise<void>;
   /** The server over `store`, connected to stdio; resolves when the client closes it. */
   readonly serveStdio: (store: KnowledgeStore, namespace: string | undefined) => Promise<void>;
 }
@@ -99,9 +137,11 @@ const openStore = async (
   now: () => number,
   parts: McpCommandParts,
 ): Promise<KnowledgeStore> =>
-  /\.(db|sqlite|sqlite3)$/i.test(store)
-    ? parts.sqliteStore(store)
-    : jsonlFileStore(store, MCP_GRAPH_ID, namespace, now);
+  /^rediss?:\/\//i.test(store)
+    ? parts.redisStore(store)
+    : /\.(db|sqlite|sqlite3)$/i.test(store)
+      ? parts.sqliteStore(store)
+      : jsonlFileStore(store, MCP_GRAPH_ID, namespace, now);
 
 /** Adds what a reference file holds to the stored graph (what it lacks), again on a conflict. */
 const importInto = async (
@@ -158,6 +198,13 @@ export const runMcpCommand = async (
       const loaded = await store.load(MCP_GRAPH_ID, where);
       const graph = loaded === null ? { entities: [], relations: [] } : graphInForce(loaded.state);
       await writeFile(args.exportFile as string, formatReferenceJsonl(graph), 'utf8');
+      return 0;
+    }
+    if (args.http !== undefined) {
+      const endpoint = await parts.serveHttp(store, args.namespace, args.http, args.host);
+      stderr(`conversation-memory mcp: serving ${args.store} at ${endpoint.url.href}\n`);
+      await parts.stopRequested();
+      await endpoint.close();
       return 0;
     }
     stderr(`conversation-memory mcp: serving ${args.store} on stdio\n`);

@@ -1,4 +1,4 @@
-import type { Entity, EntityAttribute, KnowledgeState, Relation } from '../../model/knowledge';
+import type { Entity, EntityAttribute, Relation } from '../../model/knowledge';
 
 /**
  * An entity as the MCP reference memory server shows it: a name, a type and its observations,
@@ -79,19 +79,4 @@ export const mcpRelationOf = (relation: Relation): McpRelation => ({
   from: relation.subject,
   to: relation.object,
   relationType: relation.relation,
-});
-
-/**
- * The graph in force of a knowledge state, in the reference's shape and order: entities and
- * relations in the order they were created (a retired one left out), each entity's observations
- * in the order they were added.
- *
- * @example
- * ```ts
- * graphInForce(createKnowledge()); // { entities: [], relations: [] }
- * ```
- */
-export const graphInForce = (state: KnowledgeState): McpGraph => ({
-  entities: state.entities.filter((e) => e.retiredAt === null).map(mcpEntityOf),
-  relations: state.relations.filter((r) => r.retiredAt === null).map(mcpRelationOf),
 });

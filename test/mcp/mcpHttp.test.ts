@@ -1,0 +1,119 @@
+/**
+ * The MCP server over Streamable HTTP (issue #33): many clients of one endpoint on one graph,
+ * with the SDK's real HTTP client; none loses an update, each subscribed client hears of every
+ * client's change; requests from another site (DNS rebinding), bodies that are not JSON or too
+ * large, and unknown sessions are refused before the tools.
+ */
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
+import { MCP_GRAPH_ID, serveMcpHttp, type McpHttpEndpoint } from 'conversation-memory/mcp';
+
+const connect = async (url: URL): Promise<Client> => {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+};
+
+const post = (url: URL, body: string, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+  });
+
+describe('MCP server over Streamable HTTP', () => {
+  const store = new InMemoryKnowledgeStore();
+  let endpoint: McpHttpEndpoint;
+  beforeAll(async () => {
+    endpoint = await serveMcpHttp({ store, namespace: 'team', port: 0, maxBodyBytes: 100_000 });
+  });
+  afterAll(async () => {
+    await endpoint.close();
+  });
+
+  it('listens on loopback at /mcp', () => {
+    expect(endpoint.url.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it('many clients on one graph lose no update, and each subscriber hears of every change', async () => {
+    const clients = await Promise.all(Array.from({ length: 4 }, () => connect(endpoint.url)));
+    const heard = clients.map(() => 0);
+    for (const [i, client] of clients.entries()) {
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {
+        heard[i] = (heard[i] ?? 0) + 1;
+      });
+    }
+    await clients[3]?.subscribeResource({ uri: 'memory://knowledge-graph' });
+    await clients[0]?.callTool({
+      name: 'create_entities',
+      arguments: { entities: [{ name: 'Log', entityType: 'list', observations: [] }] },
+    });
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        clients[i % 3]?.callTool({
+          name: 'add_observations',
+          arguments: { observations: [{ entityName: 'Log', contents: [`entry ${i}`] }] },
+        }),
+      ),
+    );
+    const loaded = await store.load(MCP_GRAPH_ID, { namespace: 'team' });
+    const log = loaded?.state.entities.find((e) => e.name === 'Log');
+    expect(log?.attributes.map((a) => a.value).sort()).toEqual(
+      Array.from({ length: 40 }, (_, i) => `entry ${i}`).sort(),
+    );
+    // Client 3 wrote nothing and subscribed: it heard of the 41 writes; the others did not subscribe.
+    await expect.poll(() => heard[3], { timeout: 5_000 }).toBe(41);
+    expect(heard.slice(0, 3)).toEqual([0, 0, 0]);
+    await Promise.all(clients.map((client) => client.close()));
+  });
+
+  it('refuses another site, a body that is not JSON or too large, and an unknown session', async () => {
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    });
+    expect((await post(endpoint.url, init, { origin: 'http://evil.example' })).status).toBe(403);
+    // A page of another site whose name resolves to this machine (DNS rebinding) sends its Host.
+    const rebound = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        endpoint.url,
+        { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      req.end(init);
+    });
+    expect(rebound).toBe(403);
+    expect((await post(endpoint.url, '{not json')).status).toBe(400);
+    expect((await post(endpoint.url, JSON.stringify({ pad: 'x'.repeat(120_000) }))).status).toBe(
+      413,
+    );
+    expect((await post(endpoint.url, init, { 'mcp-session-id': 'no-such-session' })).status).toBe(
+      404,
+    );
+    expect(
+      (await post(endpoint.url, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).status,
+    ).toBe(400);
+    // Still serving.
+    const client = await connect(endpoint.url);
+    expect((await client.listTools()).tools).toHaveLength(12);
+    await client.close();
+  });
+});
