@@ -28,6 +28,7 @@ import {
   deleteObservations,
   deleteRelations,
   type GraphChange,
+  withinBounds,
 } from './graph/graphChanges';
 import { graphInForce, openNodes, searchNodes } from './graph/graphReads';
 import { MCP_GRAPH_ID, type McpGraph } from './graph/mcpGraph';
@@ -192,8 +193,9 @@ export const graphServer = (options: MemoryMcpServerOptions, changes: GraphChang
     for (let attempt = 1; ; attempt++) {
       const loaded = await store.load(id, where);
       const before = loaded?.state ?? createKnowledge();
-      const { state, result } = change(before, now());
-      if (state === before) return result;
+      const { state: changed, result } = change(before, now());
+      if (changed === before) return result;
+      const state = withinBounds(changed);
       try {
         await store.save(id, state, { ...where, expectedRevision: loaded?.revision ?? 0 });
       } catch (error) {

@@ -200,6 +200,47 @@ describe('conversation-memory mcp', () => {
     }, 60_000);
   }
 
+  it('on stdio, lines that are not JSON-RPC do not stop the server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
+    const child = spawn(tsx, [...fromSource, 'mcp'], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    };
+    child.stdin.write('not json at all\n{"jsonrpc":"2.0"}\n[1,2,3]\n' + '{'.repeat(100_000) + '\n');
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_graph', arguments: 'nope' } })}\n`,
+    );
+    await expect
+      .poll(() => out.split('\n').filter((line) => line.includes('"id":2')).length, {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    const answers = out
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { id?: number });
+    expect(answers.find((a) => a.id === 1)).toMatchObject({
+      result: { serverInfo: { name: 'conversation-memory' } },
+    });
+    expect(answers.find((a) => a.id === 2)).toBeDefined();
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.stdin.end();
+    await exited;
+  }, 60_000);
+
   it('exits 2 with the usage for an unknown or incomplete option', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
     const unknown = await runCli(['--stor', 'x.db'], dir);
@@ -210,5 +251,21 @@ describe('conversation-memory mcp', () => {
       /--http must be a port from 0 to 65535, received "70000"/,
     );
     expect((await runCli(['--host', '0.0.0.0'], dir)).stderr).toMatch(/--host goes with --http/);
+    // A damaged store file, or a file to import that is not a reference file: one line, exit 1.
+    writeFileSync(join(dir, 'memory.jsonl'), '{"type":"entity","name":1}');
+    const damaged = await runCli(['--export', 'out.jsonl'], dir);
+    expect(damaged.code).toBe(1);
+    expect(damaged.stderr).toMatch(
+      /^conversation-memory mcp: \.\/memory\.jsonl: invalid input:\n {2}line 1\.name: must be a string/,
+    );
+    writeFileSync(join(dir, 'bad.jsonl'), 'not json');
+    const bad = await runCli(
+      ['--store', 'x.jsonl', '--import', 'bad.jsonl', '--export', 'y.jsonl'],
+      dir,
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(
+      /^conversation-memory mcp: bad\.jsonl: invalid input:\n {2}line 1: not JSON/,
+    );
   }, 60_000);
 });

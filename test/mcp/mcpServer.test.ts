@@ -103,6 +103,33 @@ const SCRIPT: readonly Call[] = [
   ['delete_entities', { entityNames: ['Bob', 'Nobody'] }],
   ['create_entities', { entities: [{ name: 'Bob', entityType: 'cat', observations: ['naps'] }] }],
   ['read_graph', {}],
+  // The reference README's own examples.
+  [
+    'create_entities',
+    {
+      entities: [
+        { name: 'John_Smith', entityType: 'person', observations: ['Speaks fluent Spanish'] },
+        { name: 'Anthropic', entityType: 'organization', observations: [] },
+      ],
+    },
+  ],
+  [
+    'create_relations',
+    { relations: [{ from: 'John_Smith', to: 'Anthropic', relationType: 'works_at' }] },
+  ],
+  [
+    'add_observations',
+    {
+      observations: [
+        {
+          entityName: 'John_Smith',
+          contents: ['Speaks fluent Spanish', 'Graduated in 2019', 'Prefers morning meetings'],
+        },
+      ],
+    },
+  ],
+  ['open_nodes', { names: ['John_Smith'] }],
+  ['search_nodes', { query: 'spanish' }],
   ['no_such_tool', {}],
 ];
 
@@ -287,6 +314,39 @@ describe('MCP memory server, its own rules', () => {
     // Still serving, and nothing was written.
     const graph = await client.callTool({ name: 'read_graph', arguments: {} });
     expect(graph.structuredContent).toEqual({ entities: [], relations: [] });
+    await client.close();
+  });
+
+  it("keeps a stored state's bounds: old retired observations leave first, too many in force is an error", async () => {
+    const store = new InMemoryKnowledgeStore();
+    const client = await connectOurs(createMemoryMcpServer({ store }));
+    const notes = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `note ${from + i}`);
+    await client.callTool({
+      name: 'create_entities',
+      arguments: { entities: [{ name: 'Big', entityType: 't', observations: notes(0, 1000) }] },
+    });
+    const over = await client.callTool({
+      name: 'add_observations',
+      arguments: { observations: [{ entityName: 'Big', contents: ['one more'] }] },
+    });
+    expect(over.isError).toBe(true);
+    expect((over.content as { text: string }[])[0]?.text).toBe(
+      'Entity with name Big would hold more than 1000 observations',
+    );
+    await client.callTool({
+      name: 'delete_observations',
+      arguments: { deletions: [{ entityName: 'Big', observations: notes(0, 10) }] },
+    });
+    const added = await client.callTool({
+      name: 'add_observations',
+      arguments: { observations: [{ entityName: 'Big', contents: notes(1000, 10) }] },
+    });
+    expect(added.isError).toBeUndefined();
+    const big = must(await store.load(MCP_GRAPH_ID)).state.entities[0];
+    // The ten retired observations left the history to make room; the 1,000 in force stayed.
+    expect(big?.attributes).toHaveLength(1000);
+    expect(big?.attributes.every((a) => a.retiredAt === null)).toBe(true);
     await client.close();
   });
 

@@ -85,7 +85,10 @@ export const jsonlFileStore = async (
       .filter((part) => part !== '')
       .join('\n');
     const temp = `${name}.${randomBytes(8).toString('hex')}.tmp`;
-    writing = writing.then(() => writeFileAtomic(directory, name, temp, text, async () => true));
+    // One write after another; a failed one (a full disk) fails its own save, not every later one.
+    writing = writing
+      .catch(() => undefined)
+      .then(() => writeFileAtomic(directory, name, temp, text, async () => true));
     return writing;
   };
   return new Proxy(inner, {

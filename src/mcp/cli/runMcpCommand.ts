@@ -1,7 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { either as E } from 'fp-ts';
 import type { KnowledgeStore } from '../../stores/knowledge/types';
-import { createEntities, addObservations, createRelations } from '../graph/graphChanges';
+import {
+  addObservations,
+  createEntities,
+  createRelations,
+  withinBounds,
+} from '../graph/graphChanges';
 import { createKnowledge } from '../../library';
 import { graphInForce } from '../graph/graphReads';
 import { MCP_GRAPH_ID } from '../graph/mcpGraph';
@@ -163,7 +168,7 @@ const importInto = async (
       graph.right.entities.map((e) => ({ entityName: e.name, contents: e.observations })),
       at,
     ).state;
-    state = createRelations(state, graph.right.relations, at).state;
+    state = withinBounds(createRelations(state, graph.right.relations, at).state);
     try {
       await store.save(MCP_GRAPH_ID, state, { ...where, expectedRevision: loaded?.revision ?? 0 });
       return;
@@ -189,7 +194,14 @@ export const runMcpCommand = async (
     return 2;
   }
   const now = Date.now;
-  const store = await openStore(args.store, args.namespace, now, parts);
+  let store: KnowledgeStore;
+  try {
+    store = await openStore(args.store, args.namespace, now, parts);
+  } catch (error) {
+    // A damaged file, a store that cannot be opened: said in one line, exit 1.
+    stderr(`conversation-memory mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
   const where = args.namespace === undefined ? {} : { namespace: args.namespace };
   try {
     if (args.importFile !== undefined)
@@ -210,6 +222,10 @@ export const runMcpCommand = async (
     stderr(`conversation-memory mcp: serving ${args.store} on stdio\n`);
     await parts.serveStdio(store, args.namespace);
     return 0;
+  } catch (error) {
+    // A file to import that is not a reference file, a port in use, a store that failed.
+    stderr(`conversation-memory mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   } finally {
     await store.close();
   }

@@ -1,4 +1,4 @@
-import { newFact, retiredFact } from '../../library';
+import { MAX_ENTITY_PARTS, MAX_KNOWLEDGE_FACTS, newFact, retiredFact } from '../../library';
 import type { Entity, EntityAttribute, KnowledgeState, Relation } from '../../model/knowledge';
 import { McpToolError } from '../mcpErrors';
 import {
@@ -218,4 +218,51 @@ export const deleteRelations = (
     return retiredFact(r, at, 'forgotten', null, at);
   });
   return { state: changed ? { ...state, relations: next } : state, result: undefined };
+};
+
+/**
+ * `state` within the bounds a stored knowledge state keeps (`MAX_KNOWLEDGE_FACTS` entities and
+ * relations, `MAX_ENTITY_PARTS` attributes per entity, retired ones counted): the oldest retired
+ * facts leave the history first; what is in force never does. A state whose facts in force alone
+ * are over a bound is a tool error naming it.
+ *
+ * @throws McpToolError when the facts in force exceed a bound
+ * @internal
+ */
+export const withinBounds = (state: KnowledgeState): KnowledgeState => {
+  const trim = <F extends { readonly retiredAt: number | null }>(
+    facts: readonly F[],
+    max: number,
+    what: () => string,
+  ): readonly F[] => {
+    if (facts.length <= max) return facts;
+    let over = facts.length - max;
+    const kept = facts.filter((fact) => fact.retiredAt === null || over-- <= 0);
+    if (kept.length > max) throw new McpToolError(what());
+    return kept;
+  };
+  let changed = false;
+  const entities = trim(
+    state.entities,
+    MAX_KNOWLEDGE_FACTS,
+    () => `the graph would hold more than ${MAX_KNOWLEDGE_FACTS} entities`,
+  ).map((entity) => {
+    const attributes = trim(
+      entity.attributes,
+      MAX_ENTITY_PARTS,
+      () => `Entity with name ${entity.name} would hold more than ${MAX_ENTITY_PARTS} observations`,
+    );
+    if (attributes === entity.attributes) return entity;
+    changed = true;
+    return { ...entity, attributes };
+  });
+  const relations = trim(
+    state.relations,
+    MAX_KNOWLEDGE_FACTS,
+    () => `the graph would hold more than ${MAX_KNOWLEDGE_FACTS} relations`,
+  );
+  if (!changed && entities.length === state.entities.length && relations === state.relations) {
+    return state;
+  }
+  return { ...state, entities, relations };
 };

@@ -2,6 +2,7 @@ import { either as E } from 'fp-ts';
 import {
   createKnowledge,
   describeValue,
+  MAX_ENTITY_PARTS,
   MAX_KNOWLEDGE_FACTS,
   MAX_KNOWLEDGE_TEXT_LENGTH,
   MemoryDecodeError,
@@ -48,7 +49,8 @@ const text = (value: unknown): value is string =>
  * Reads a reference memory server's file: each line that is not blank is a JSON object; those of
  * `type` `"entity"` and `"relation"` are read, any other type is skipped (as that server does).
  * Every problem names its line and field: a line that is not JSON, a field of the wrong type, a
- * text over 100,000 characters, more than 200,000 lines.
+ * text over 100,000 characters, more than 200,000 lines, 100,000 entities or relations, or 1,000
+ * observations of one entity (a stored knowledge state's bounds).
  *
  * @example
  * ```ts
@@ -97,10 +99,13 @@ export const parseReferenceJsonl = (input: string): E.Either<MemoryDecodeError, 
     if (fields['type'] === 'entity') {
       const [name, entityType] = [field('name'), field('entityType')];
       const observations = fields['observations'];
-      const listed = Array.isArray(observations) && observations.every(text);
+      const listed =
+        Array.isArray(observations) &&
+        observations.length <= MAX_ENTITY_PARTS &&
+        observations.every(text);
       if (!listed) {
         problems.push(
-          `${at}.observations: must be a list of strings of at most ${MAX_KNOWLEDGE_TEXT_LENGTH} characters, received ${describeValue(observations)}`,
+          `${at}.observations: must be a list of at most ${MAX_ENTITY_PARTS} strings of at most ${MAX_KNOWLEDGE_TEXT_LENGTH} characters, received ${describeValue(observations)}`,
         );
       }
       if (name !== undefined && entityType !== undefined && listed) {
@@ -112,6 +117,9 @@ export const parseReferenceJsonl = (input: string): E.Either<MemoryDecodeError, 
         relations.push({ from, to, relationType });
       }
     }
+  }
+  if (entities.length > MAX_KNOWLEDGE_FACTS || relations.length > MAX_KNOWLEDGE_FACTS) {
+    problems.push(`the file has more than ${MAX_KNOWLEDGE_FACTS} entities or relations`);
   }
   return problems.length > 0
     ? E.left(new MemoryDecodeError(API, problems))
