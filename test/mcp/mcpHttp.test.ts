@@ -116,4 +116,33 @@ describe('MCP server over Streamable HTTP', () => {
     expect((await client.listTools()).tools).toHaveLength(12);
     await client.close();
   });
+
+  it('closes a session idle past sessionIdleMs; bad options are refused by name', async () => {
+    const quick = await serveMcpHttp({ store, port: 0, sessionIdleMs: 200 });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    });
+    const opened = await post(quick.url, init);
+    const session = opened.headers.get('mcp-session-id') ?? '';
+    await opened.text();
+    expect(session).not.toBe('');
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const alive = await post(quick.url, list, headers);
+    await alive.text();
+    expect(alive.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await post(quick.url, list, headers)).status).toBe(404);
+    await quick.close();
+    await expect(serveMcpHttp({ store, port: 70_000 })).rejects.toThrow(
+      /options\.port must be a whole number from 0 to 65535, received 70000/,
+    );
+  });
 });

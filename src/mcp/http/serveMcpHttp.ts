@@ -8,6 +8,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { describeValue, MemoryArgumentError } from '../../library';
 import {
   GraphChanges,
   graphServer,
@@ -30,6 +31,12 @@ export interface McpHttpOptions extends MemoryMcpServerOptions {
   readonly host?: string | undefined;
   /** The largest request body, in bytes (default 4 MiB): a larger one is answered 413. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * A session that sends nothing for this long is closed (default 30 minutes): a client that
+   * vanished without ending its session does not hold a server for ever. Its next request is
+   * answered 404, and the SDK's client starts a new session.
+   */
+  readonly sessionIdleMs?: number | undefined;
 }
 
 /**
@@ -98,10 +105,40 @@ const readJson = (req: IncomingMessage, limit: number) =>
  * ```
  */
 export const serveMcpHttp = async (options: McpHttpOptions): Promise<McpHttpEndpoint> => {
-  const { port, host = '127.0.0.1', maxBodyBytes = 4 * 1024 * 1024, ...rest } = options;
+  const {
+    port,
+    host = '127.0.0.1',
+    maxBodyBytes = 4 * 1024 * 1024,
+    sessionIdleMs = 30 * 60 * 1000,
+    ...rest
+  } = options;
+  for (const [name, value] of [
+    ['port', port],
+    ['maxBodyBytes', maxBodyBytes],
+    ['sessionIdleMs', sessionIdleMs],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0 || (name === 'port' && value > 65_535)) {
+      throw new MemoryArgumentError(
+        'serveMcpHttp',
+        `options.${name} must be a whole number${name === 'port' ? ' from 0 to 65535' : ' of 0 or more'}, received ${describeValue(value)}`,
+      );
+    }
+  }
   const serverOptions = readServerOptions(rest);
   const changes = new GraphChanges();
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const lastSeen = new WeakMap<StreamableHTTPServerTransport, number>();
+  // Idle sessions closed, checked a few times per idle period (the timer keeps no process alive).
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const transport of sessions.values()) {
+        if (now - (lastSeen.get(transport) ?? now) > sessionIdleMs) void transport.close();
+      }
+    },
+    Math.max(50, Math.min(60_000, sessionIdleMs / 4)),
+  );
+  sweeper.unref();
   let bound = port;
   const local = LOOPBACK.has(host);
   const hostAllowed = (value: string | undefined): boolean => {
@@ -127,6 +164,7 @@ export const serveMcpHttp = async (options: McpHttpOptions): Promise<McpHttpEndp
     }
     const id = req.headers['mcp-session-id'];
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (session !== undefined) lastSeen.set(session, Date.now());
     if (req.method === 'POST') {
       const read = await readJson(req, maxBodyBytes);
       if (!read.ok) {
@@ -148,7 +186,10 @@ export const serveMcpHttp = async (options: McpHttpOptions): Promise<McpHttpEndp
       }
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport),
+        onsessioninitialized: (sessionId) => {
+          sessions.set(sessionId, transport);
+          lastSeen.set(transport, Date.now());
+        },
       });
       transport.onclose = () => {
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
@@ -174,15 +215,21 @@ export const serveMcpHttp = async (options: McpHttpOptions): Promise<McpHttpEndp
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    clearInterval(sweeper);
+    throw error;
+  }
   bound = (http.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: new URL(`http://${shown}:${bound}/mcp`),
     close: async () => {
+      clearInterval(sweeper);
       await Promise.all([...sessions.values()].map((t) => t.close()));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
