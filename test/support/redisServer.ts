@@ -32,21 +32,29 @@ export const freePort = (): Promise<number> =>
     });
   });
 
-/** Whether a Redis answers `PING` on this port (a raw RESP exchange, no client library). */
-const answersPing = (port: number): Promise<boolean> =>
+/**
+ * The process id of the Redis that answers on this port (`INFO server`'s `process_id`, a raw
+ * RESP exchange, no client library), or `undefined` when none answers. Compared with the child
+ * started for a test, it tells that child from another file's server that took the same port
+ * first: a PING alone cannot (both answer PONG), and a test that used the other file's server
+ * lost its connections when that file stopped it.
+ */
+const answeringPid = (port: number): Promise<number | undefined> =>
   new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     let reply = '';
-    const done = (ok: boolean) => {
+    const done = (pid: number | undefined) => {
       socket.destroy();
-      resolve(ok);
+      resolve(pid);
     };
-    socket.setTimeout(500, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.setTimeout(500, () => done(undefined));
+    socket.on('error', () => done(undefined));
+    socket.on('connect', () => socket.write('INFO server\r\n'));
     socket.on('data', (chunk) => {
       reply += chunk.toString();
-      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
+      const found = /process_id:(\d+)\r\n/.exec(reply);
+      if (found !== null) done(Number(found[1]));
+      else if (reply.startsWith('-')) done(undefined);
     });
   });
 
@@ -79,7 +87,7 @@ export const startRedisServer = async (
   }
 };
 
-/** Starts redis-server on `port` and waits for its PING. */
+/** Starts redis-server on `port` and waits until it answers (itself, by its process id). */
 const startOn = async (port: number): Promise<RedisTestServer> => {
   const child = spawn(
     'redis-server',
@@ -101,7 +109,8 @@ const startOn = async (port: number): Promise<RedisTestServer> => {
   const deadline = Date.now() + 10_000;
   const ready = (async () => {
     while (Date.now() < deadline) {
-      if (await answersPing(port)) return;
+      // Ours, not another file's server that bound the port first (ours then fails to bind).
+      if ((await answeringPid(port)) === child.pid) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     throw new Error(`redis-server on port ${port} did not answer PING within 10 s:\n${output}`);
