@@ -118,7 +118,7 @@ describe('MCP server over Streamable HTTP', () => {
   });
 
   it('closes a session idle past sessionIdleMs; bad options are refused by name', async () => {
-    const quick = await serveMcpHttp({ store, port: 0, sessionIdleMs: 200 });
+    const quick = await serveMcpHttp({ store, port: 0, sessionIdleMs: 2_000 });
     const init = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -138,7 +138,7 @@ describe('MCP server over Streamable HTTP', () => {
     const alive = await post(quick.url, list, headers);
     await alive.text();
     expect(alive.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect((await post(quick.url, list, headers)).status).toBe(404);
     await quick.close();
     await expect(serveMcpHttp({ store, port: 70_000 })).rejects.toThrow(
