@@ -100,6 +100,7 @@ if (process.argv[2] === 'mcp') {
         await closed;
       },
     },
+    (text) => process.stdout.write(text),
   );
 } else {
   runInspectCommand();

@@ -247,6 +247,13 @@ describe('conversation-memory mcp', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^conversation-memory mcp: unknown option "--stor"\n\nUsage:/);
     expect((await runCli(['--store'], dir)).stderr).toMatch(/--store needs a value/);
+    const help = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(tsx, [...fromSource, 'mcp', '--help'], { cwd: dir }, (error, stdout) =>
+        resolve({ code: error === null ? 0 : (error.code as number), stdout }),
+      ),
+    );
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: conversation-memory mcp \[--http PORT/);
     expect((await runCli(['--http', '70000'], dir)).stderr).toMatch(
       /--http must be a port from 0 to 65535, received "70000"/,
     );

@@ -43,6 +43,7 @@ export type InspectArgs =
  */
 export const USAGE = `Usage: conversation-memory inspect FILE [--at N [--target T]] [--json] [--prices P]
        conversation-memory inspect FILE --html OUT [--prices P]
+       conversation-memory mcp [--http PORT] [--store S] ...   (conversation-memory mcp --help)
        conversation-memory --version
 
 Prints the timeline of a recorded conversation, one line per step. Step 0 is

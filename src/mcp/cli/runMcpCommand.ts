@@ -21,8 +21,10 @@ import { jsonlFileStore } from './jsonlFileStore';
  * MCP_USAGE.startsWith('Usage: conversation-memory mcp'); // true
  * ```
  */
-export const MCP_USAGE = `Usage: conversation-memory mcp [--http PORT [--host H]] [--store S] [--namespace NS] [--import FILE]
+export const MCP_USAGE = `Usage: conversation-memory mcp [--http PORT [--host H]] [--store S]
+                               [--namespace NS] [--import FILE]
        conversation-memory mcp [--store S] [--namespace NS] --export FILE
+       conversation-memory mcp --help
 
 Serves the knowledge graph over the Model Context Protocol, on stdio or on
 Streamable HTTP, with the reference memory server's nine tools
@@ -54,7 +56,8 @@ export type McpArgs =
       readonly http?: number;
       readonly host?: string;
     }
-  | { readonly kind: 'usage'; readonly problem: string };
+  | { readonly kind: 'usage'; readonly problem: string }
+  | { readonly kind: 'help' };
 
 /**
  * Reads `mcp`'s arguments (after the word `mcp`).
@@ -66,6 +69,7 @@ export type McpArgs =
  */
 export const readMcpArgs = (argv: readonly string[]): McpArgs => {
   const values: Record<string, string> = {};
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) return { kind: 'help' };
   const known = ['--store', '--namespace', '--import', '--export', '--http', '--host'];
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i] as string;
@@ -187,8 +191,13 @@ export const runMcpCommand = async (
   argv: readonly string[],
   stderr: (text: string) => void,
   parts: McpCommandParts,
+  stdout: (text: string) => void = () => undefined,
 ): Promise<number> => {
   const args = readMcpArgs(argv);
+  if (args.kind === 'help') {
+    stdout(MCP_USAGE);
+    return 0;
+  }
   if (args.kind === 'usage') {
     stderr(`conversation-memory mcp: ${args.problem}\n\n${MCP_USAGE}`);
     return 2;
