@@ -27,3 +27,4 @@ export { readMessages } from './internal/readMessages';
 export { EmbeddingNotPreparedError, EmbeddingRequestError } from './errors/embeddingErrors';
 export { newFact, retiredFact } from './knowledge/facts';
 export { searchWords } from './knowledge/retrieval/searchWords';
+export { bm25Idf, bm25Part } from './knowledge/retrieval/bm25';

@@ -211,6 +211,11 @@ export const graphServer = (options: MemoryMcpServerOptions, changes: GraphChang
     content: [{ type: 'text', text: json(graph) }],
     structuredContent: { entities: graph.entities, relations: graph.relations },
   });
+  /** What the reference answers a write with: the list, as text and under `key`. */
+  const listed = (key: string, result: readonly unknown[]): CallToolResult => ({
+    content: [{ type: 'text', text: json(result) }],
+    structuredContent: { [key]: result },
+  });
   const done = (message: string): CallToolResult => ({
     content: [{ type: 'text', text: message }],
     structuredContent: { success: true, message },
@@ -219,27 +224,15 @@ export const graphServer = (options: MemoryMcpServerOptions, changes: GraphChang
   const tools: Record<string, (args: unknown) => Promise<CallToolResult>> = {
     create_entities: async (args) => {
       const entities = readArguments.create_entities(args);
-      const result = await write((state, at) => createEntities(state, entities, at));
-      return {
-        content: [{ type: 'text', text: json(result) }],
-        structuredContent: { entities: result },
-      };
+      return listed('entities', await write((state, at) => createEntities(state, entities, at)));
     },
     create_relations: async (args) => {
       const relations = readArguments.relations('create_relations', args);
-      const result = await write((state, at) => createRelations(state, relations, at));
-      return {
-        content: [{ type: 'text', text: json(result) }],
-        structuredContent: { relations: result },
-      };
+      return listed('relations', await write((s, at) => createRelations(s, relations, at)));
     },
     add_observations: async (args) => {
       const observations = readArguments.add_observations(args);
-      const result = await write((state, at) => addObservations(state, observations, at));
-      return {
-        content: [{ type: 'text', text: json(result) }],
-        structuredContent: { results: result },
-      };
+      return listed('results', await write((s, at) => addObservations(s, observations, at)));
     },
     delete_entities: async (args) => {
       const names = readArguments.names('delete_entities', 'entityNames', args);

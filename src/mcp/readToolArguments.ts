@@ -68,6 +68,23 @@ class ArgumentReader {
 const own = (fields: Record<string, unknown>, key: string): unknown =>
   Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : undefined;
 
+/** `args[list]`: a list of `{ entityName, [texts]: string[] }` (the observation tools' shape). */
+const perEntity = (
+  tool: string,
+  args: unknown,
+  list: string,
+  texts: string,
+): { entityName: string; texts: string[] }[] => {
+  const r = new ArgumentReader(tool);
+  return r.list(own(r.object(args ?? {}, 'arguments'), list), list, (v, p) => {
+    const o = r.object(v, p);
+    return {
+      entityName: r.text(own(o, 'entityName'), `${p}.entityName`),
+      texts: r.texts(own(o, texts), `${p}.${texts}`),
+    };
+  });
+};
+
 /** The arguments of each reference tool, read from what the client sent (untrusted). */
 export const readArguments = {
   create_entities(args: unknown): McpEntity[] {
@@ -93,26 +110,16 @@ export const readArguments = {
     });
   },
   add_observations(args: unknown): { entityName: string; contents: string[] }[] {
-    const r = new ArgumentReader('add_observations');
-    const list = own(r.object(args ?? {}, 'arguments'), 'observations');
-    return r.list(list, 'observations', (v, p) => {
-      const o = r.object(v, p);
-      return {
-        entityName: r.text(own(o, 'entityName'), `${p}.entityName`),
-        contents: r.texts(own(o, 'contents'), `${p}.contents`),
-      };
-    });
+    return perEntity('add_observations', args, 'observations', 'contents').map((item) => ({
+      entityName: item.entityName,
+      contents: item.texts,
+    }));
   },
   delete_observations(args: unknown): { entityName: string; observations: string[] }[] {
-    const r = new ArgumentReader('delete_observations');
-    const list = own(r.object(args ?? {}, 'arguments'), 'deletions');
-    return r.list(list, 'deletions', (v, p) => {
-      const o = r.object(v, p);
-      return {
-        entityName: r.text(own(o, 'entityName'), `${p}.entityName`),
-        observations: r.texts(own(o, 'observations'), `${p}.observations`),
-      };
-    });
+    return perEntity('delete_observations', args, 'deletions', 'observations').map((item) => ({
+      entityName: item.entityName,
+      observations: item.texts,
+    }));
   },
   names(tool: string, key: string, args: unknown): string[] {
     const r = new ArgumentReader(tool);

@@ -15,6 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { describe, expect, it } from 'vitest';
 import { SqliteKnowledgeStore } from 'conversation-memory/node';
 import { MCP_GRAPH_ID } from 'conversation-memory/mcp';
+import { logEntries, writeLogConcurrently } from '../support/mcpLogWrites';
 import { startRedisServer } from '../support/redisServer';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -173,18 +174,7 @@ describe('conversation-memory mcp', () => {
           return client;
         }),
       );
-      await clients[0]?.callTool({
-        name: 'create_entities',
-        arguments: { entities: [{ name: 'Log', entityType: 'list', observations: [] }] },
-      });
-      await Promise.all(
-        Array.from({ length: 30 }, (_, i) =>
-          clients[i % 2]?.callTool({
-            name: 'add_observations',
-            arguments: { observations: [{ entityName: 'Log', contents: [`entry ${i}`] }] },
-          }),
-        ),
-      );
+      await writeLogConcurrently(clients, 30);
       const read = await clients[1]?.callTool({
         name: 'open_nodes',
         arguments: { names: ['Log'] },
@@ -193,9 +183,7 @@ describe('conversation-memory mcp', () => {
       for (const { child } of servers) child.kill('SIGTERM');
       const [log] = (read?.structuredContent as { entities: { observations: string[] }[] })
         .entities;
-      expect([...(log?.observations ?? [])].sort()).toEqual(
-        Array.from({ length: 30 }, (_, i) => `entry ${i}`).sort(),
-      );
+      expect([...(log?.observations ?? [])].sort()).toEqual(logEntries(30));
       await redis?.stop();
     }, 60_000);
   }

@@ -11,12 +11,25 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
 import { MCP_GRAPH_ID, serveMcpHttp, type McpHttpEndpoint } from 'conversation-memory/mcp';
+import { logEntries, writeLogConcurrently } from '../support/mcpLogWrites';
 
 const connect = async (url: URL): Promise<Client> => {
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(url));
   return client;
 };
+
+/** A client's first request: `initialize`. */
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'x', version: '1' },
+  },
+});
 
 const post = (url: URL, body: string, headers: Record<string, string> = {}) =>
   fetch(url, {
@@ -52,23 +65,11 @@ describe('MCP server over Streamable HTTP', () => {
       });
     }
     await clients[3]?.subscribeResource({ uri: 'memory://knowledge-graph' });
-    await clients[0]?.callTool({
-      name: 'create_entities',
-      arguments: { entities: [{ name: 'Log', entityType: 'list', observations: [] }] },
-    });
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        clients[i % 3]?.callTool({
-          name: 'add_observations',
-          arguments: { observations: [{ entityName: 'Log', contents: [`entry ${i}`] }] },
-        }),
-      ),
-    );
+    // Through clients 0 to 2; client 3 only listens.
+    await writeLogConcurrently(clients.slice(0, 3), 40);
     const loaded = await store.load(MCP_GRAPH_ID, { namespace: 'team' });
     const log = loaded?.state.entities.find((e) => e.name === 'Log');
-    expect(log?.attributes.map((a) => a.value).sort()).toEqual(
-      Array.from({ length: 40 }, (_, i) => `entry ${i}`).sort(),
-    );
+    expect(log?.attributes.map((a) => a.value).sort()).toEqual(logEntries(40));
     // Client 3 wrote nothing and subscribed: it heard of the 41 writes; the others did not subscribe.
     await expect.poll(() => heard[3], { timeout: 5_000 }).toBe(41);
     expect(heard.slice(0, 3)).toEqual([0, 0, 0]);
@@ -76,17 +77,7 @@ describe('MCP server over Streamable HTTP', () => {
   });
 
   it('refuses another site, a body that is not JSON or too large, and an unknown session', async () => {
-    const init = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'x', version: '1' },
-      },
-    });
-    expect((await post(endpoint.url, init, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post(endpoint.url, INIT, { origin: 'http://evil.example' })).status).toBe(403);
     // A page of another site whose name resolves to this machine (DNS rebinding) sends its Host.
     const rebound = await new Promise<number | undefined>((resolve, reject) => {
       const req = request(
@@ -98,14 +89,14 @@ describe('MCP server over Streamable HTTP', () => {
         },
       );
       req.on('error', reject);
-      req.end(init);
+      req.end(INIT);
     });
     expect(rebound).toBe(403);
     expect((await post(endpoint.url, '{not json')).status).toBe(400);
     expect((await post(endpoint.url, JSON.stringify({ pad: 'x'.repeat(120_000) }))).status).toBe(
       413,
     );
-    expect((await post(endpoint.url, init, { 'mcp-session-id': 'no-such-session' })).status).toBe(
+    expect((await post(endpoint.url, INIT, { 'mcp-session-id': 'no-such-session' })).status).toBe(
       404,
     );
     expect(
@@ -119,17 +110,7 @@ describe('MCP server over Streamable HTTP', () => {
 
   it('closes a session idle past sessionIdleMs; bad options are refused by name', async () => {
     const quick = await serveMcpHttp({ store, port: 0, sessionIdleMs: 2_000 });
-    const init = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'x', version: '1' },
-      },
-    });
-    const opened = await post(quick.url, init);
+    const opened = await post(quick.url, INIT);
     const session = opened.headers.get('mcp-session-id') ?? '';
     await opened.text();
     expect(session).not.toBe('');

@@ -15,6 +15,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { either as E } from 'fp-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logEntries, writeLogConcurrently } from '../support/mcpLogWrites';
 import { InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
 import { SqliteKnowledgeStore } from 'conversation-memory/node';
 import {
@@ -357,26 +358,13 @@ describe('MCP memory server, its own rules', () => {
     const clients = await Promise.all(
       stores.map((store) => connectOurs(createMemoryMcpServer({ store, namespace: 'team' }))),
     );
-    await must(clients[0]).callTool({
-      name: 'create_entities',
-      arguments: { entities: [{ name: 'Log', entityType: 'list', observations: [] }] },
-    });
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        must(clients[i % 2]).callTool({
-          name: 'add_observations',
-          arguments: { observations: [{ entityName: 'Log', contents: [`entry ${i}`] }] },
-        }),
-      ),
-    );
+    await writeLogConcurrently(clients, 40);
     const read = await must(clients[1]).callTool({
       name: 'open_nodes',
       arguments: { names: ['Log'] },
     });
     const [log] = (read.structuredContent as { entities: { observations: string[] }[] }).entities;
-    expect([...must(log).observations].sort()).toEqual(
-      Array.from({ length: 40 }, (_, i) => `entry ${i}`).sort(),
-    );
+    expect([...must(log).observations].sort()).toEqual(logEntries(40));
     for (const client of clients) await client.close();
     for (const store of stores) await store.close();
   });

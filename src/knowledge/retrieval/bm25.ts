@@ -21,6 +21,31 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
 /**
+ * BM25's idf of a word held by `containing` of `documents` documents: Lucene's non-negative
+ * `ln(1 + (N − n + 0.5) / (n + 0.5))`.
+ *
+ * @internal
+ */
+export const bm25Idf = (documents: number, containing: number): number =>
+  Math.log(1 + (documents - containing + 0.5) / (containing + 0.5));
+
+/**
+ * What one word adds to a document's BM25 score: its `idf`, held `frequency` times by a document
+ * of `length` words in a collection whose documents average `averageLength` words.
+ *
+ * @internal
+ */
+export const bm25Part = (
+  idf: number,
+  frequency: number,
+  length: number,
+  averageLength: number,
+): number => {
+  const norm = 1 - BM25_B + (BM25_B * length) / averageLength;
+  return (idf * frequency * (BM25_K1 + 1)) / (frequency + BM25_K1 * norm);
+};
+
+/**
  * Okapi BM25 scores of `texts` for `query`, with {@link BM25_K1} and {@link BM25_B}, the
  * non-negative idf `ln(1 + (N − n + 0.5) / (n + 0.5))` (Lucene's), terms from
  * `searchWords` (each query word counted once), and the collection being `texts` themselves. A
@@ -42,13 +67,11 @@ export const bm25Scores = (query: string, texts: readonly string[]): number[] =>
   for (const term of terms) {
     const containing = documents.filter((d) => d.frequencies.has(term)).length;
     if (containing === 0) continue;
-    const idf = Math.log(1 + (documents.length - containing + 0.5) / (containing + 0.5));
+    const idf = bm25Idf(documents.length, containing);
     documents.forEach((document, i) => {
       const frequency = document.frequencies.get(term);
       if (frequency === undefined) return;
-      const norm = 1 - BM25_B + (BM25_B * document.length) / averageLength;
-      scores[i] =
-        (scores[i] as number) + (idf * frequency * (BM25_K1 + 1)) / (frequency + BM25_K1 * norm);
+      scores[i] = (scores[i] as number) + bm25Part(idf, frequency, document.length, averageLength);
     });
   }
   return scores;

@@ -1,9 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BM25_B, BM25_K1, sanitizeKnowledgeText, searchWords } from '../../library';
+import { bm25Idf, bm25Part, sanitizeKnowledgeText, searchWords } from '../../library';
 import { graphInForce } from './graphReads';
 import type { KnowledgeState } from '../../model/knowledge';
 import { pageOf, type PageRequest } from './graphPages';
-import type { McpEntity, McpGraph, McpRelation } from './mcpGraph';
+import { OBSERVATION_KEY, type McpEntity, type McpGraph, type McpRelation } from './mcpGraph';
 
 type Item = { readonly entity: McpEntity } | { readonly relation: McpRelation };
 
@@ -70,13 +70,11 @@ export const recallObservations = (
   for (const term of new Set(searchWords(query))) {
     const postings = index.postings.get(term);
     if (postings === undefined) continue;
-    const containing = postings.length / 2;
-    const idf = Math.log(1 + (size - containing + 0.5) / (containing + 0.5));
+    const idf = bm25Idf(size, postings.length / 2);
     for (let p = 0; p < postings.length; p += 2) {
       const doc = postings[p] as number;
       const frequency = postings[p + 1] as number;
-      const norm = 1 - BM25_B + (BM25_B * (index.lengths[doc] as number)) / index.averageLength;
-      const part = (idf * frequency * (BM25_K1 + 1)) / (frequency + BM25_K1 * norm);
+      const part = bm25Part(idf, frequency, index.lengths[doc] as number, index.averageLength);
       scores.set(doc, (scores.get(doc) ?? 0) + part);
     }
   }
@@ -148,7 +146,7 @@ export const graphHistory = (state: KnowledgeState) => ({
     name: e.name,
     entityType: e.type,
     observations: e.attributes
-      .filter((a) => a.key === 'observation')
+      .filter((a) => a.key === OBSERVATION_KEY)
       .map((a) => ({ text: a.value, recordedAt: a.recordedAt, retiredAt: a.retiredAt })),
     recordedAt: e.recordedAt,
     retiredAt: e.retiredAt,

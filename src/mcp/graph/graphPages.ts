@@ -63,8 +63,9 @@ export const pageOf = <T>(
   const budget = request.maxTokens;
   if (budget !== undefined) {
     let used = count(render([], cursorAt(items.length)));
+    const empty = count(render([], undefined));
     for (let i = from; i < end; i++) {
-      used += count(render([items[i] as T], undefined)) - count(render([], undefined));
+      used += count(render([items[i] as T], undefined)) - empty;
       if (used > budget) {
         end = i;
         break;

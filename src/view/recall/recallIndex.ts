@@ -1,4 +1,4 @@
-import { BM25_B, BM25_K1 } from '../../knowledge/retrieval/bm25';
+import { BM25_K1, bm25Idf, bm25Part } from '../../knowledge/retrieval/bm25';
 import { searchWords } from '../../knowledge/retrieval/searchWords';
 import type { Message } from '../../model/message';
 import type { TranscriptEntry } from '../viewTypes';
@@ -248,7 +248,7 @@ export const searchRecallIndex = (
     if (postings === undefined) continue;
     const end = visibleCount(postings.docs, size);
     if (end === 0) continue;
-    const idf = Math.log(1 + (size - end + 0.5) / (end + 0.5));
+    const idf = bm25Idf(size, end);
     cursors.push({ ...postings, end, idf, bound: idf * (BM25_K1 + 1), at: 0 });
   }
   if (cursors.length === 0) return [];
@@ -271,11 +271,8 @@ export const searchRecallIndex = (
   // The rarest word alone past the budget: only its newest `walked` postings are walked.
   const rarest = cursors[cursors.length - 1] as Cursor;
   if (rarest.end > walked) rarest.at = rarest.end - Math.max(walked, 1);
-  const contribution = (cursor: Cursor, doc: number): number => {
-    const count = cursor.counts[cursor.at] as number;
-    const norm = 1 - BM25_B + (BM25_B * (store.lengths[doc] as number)) / average;
-    return (cursor.idf * count * (BM25_K1 + 1)) / (count + BM25_K1 * norm);
-  };
+  const contribution = (cursor: Cursor, doc: number): number =>
+    bm25Part(cursor.idf, cursor.counts[cursor.at] as number, store.lengths[doc] as number, average);
   for (;;) {
     let doc = Infinity;
     for (let t = essential; t < cursors.length; t++) {
