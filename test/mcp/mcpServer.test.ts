@@ -351,6 +351,22 @@ describe('MCP memory server, its own rules', () => {
     await client.close();
   });
 
+  it('a store that fails is a tool error with its message, and the server keeps serving', async () => {
+    const store = new InMemoryKnowledgeStore();
+    const client = await connectOurs(createMemoryMcpServer({ store }));
+    await store.close();
+    for (const [name, args] of [
+      ['read_graph', {}],
+      ['create_entities', { entities: [{ name: 'A', entityType: 't', observations: [] }] }],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect((result.content as { text: string }[])[0]?.text).toMatch(/closed/);
+    }
+    expect((await client.listTools()).tools).toHaveLength(12);
+    await client.close();
+  });
+
   it('two servers on one store lose no update (revisions, retried on conflict)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-sqlite-'));
     const path = join(dir, 'graph.db');
