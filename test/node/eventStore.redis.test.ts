@@ -24,6 +24,7 @@ import { startRedisServer, type RedisTestServer } from '../support/redisServer';
 import { CONFIG, collect } from '../stores/storeSamples';
 import { rejection, user } from '../helpers';
 import { REWRITE_STREAM_ENTRY } from '../support/redisStreamRewrite';
+import { settledCount } from '../support/redisClientCount';
 import { useEventStoreWorkers } from '../support/eventStoreWorkers';
 
 /**
@@ -408,7 +409,7 @@ describe('RedisEventStore: subscribe', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(seen).toHaveLength(version);
     // Its own connection (opened by subscribe) is closed; the writer's stays.
-    expect(await ours()).toBe(before + 1);
+    expect(await settledCount(ours, before + 1)).toBe(before + 1);
   });
 
   it('a subscriber started at version n sees n+1, n+2, …; listener errors go to onError and the loop goes on', async () => {

@@ -17,6 +17,7 @@ import { RedisSessionStore } from 'conversation-memory/node';
 import { sessionStoreConformance } from 'conversation-memory/store-kit/testing';
 import { redisKeyLayout } from '../../src/node/redis/schema';
 import { startRedisServer, type RedisTestServer } from '../support/redisServer';
+import { settledCount } from '../support/redisClientCount';
 import { appendWithRetry } from '../support/sessionAppend';
 import { sampleState } from '../stores/storeSamples';
 import { rejection } from '../helpers';
@@ -459,7 +460,7 @@ describe('RedisSessionStore: connections', () => {
     expect(await named()).toBe(before + 1);
     await made.close();
     await made.close(); // twice is fine
-    expect(await named()).toBe(before);
+    expect(await settledCount(named, before)).toBe(before);
     expect(await rejection(made.load('s1'))).toMatchObject({
       message: expect.stringContaining('the store is closed'),
     });
