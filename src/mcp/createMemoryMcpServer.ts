@@ -64,25 +64,42 @@ export interface MemoryMcpServerOptions {
 
 const API = 'createMemoryMcpServer';
 
+/** The keys of {@link MemoryMcpServerOptions}. */
+const SERVER_KEYS = ['store', 'namespace', 'id', 'now', 'tokenizer'] as const;
+
 /**
- * The options, checked: a misspelled key or a value of the wrong kind is refused, named.
+ * The options of `api`, read once and checked: a misspelled key or a value of the wrong kind is
+ * refused, named. `more` are the caller's own further keys (`serveMcpHttp`'s `port`, …), returned
+ * as given for it to check.
  *
+ * @example
+ * ```ts
+ * readServerOptions({ store }, 'createMemoryMcpServer').options.store; // store
+ * ```
  * @internal
  */
-export const readServerOptions = (options: unknown): MemoryMcpServerOptions => {
+export const readServerOptions = <K extends string = never>(
+  options: unknown,
+  api: string = API,
+  more: readonly K[] = [],
+): { readonly options: MemoryMcpServerOptions; readonly more: Partial<Record<K, unknown>> } => {
   if (options === undefined) {
     throw new MemoryArgumentError(
-      API,
+      api,
       'options must be an object with a store, received undefined',
     );
   }
-  const fields = readOptionFields(options, ['store', 'namespace', 'id', 'now', 'tokenizer'], API, {
+  const all = readOptionFields(options, [...SERVER_KEYS, ...more] as readonly string[], api, {
     example: '{ store: new InMemoryKnowledgeStore() }',
-  });
+  }) as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const key of SERVER_KEYS) if (key in all) fields[key] = all[key];
+  const rest: Partial<Record<K, unknown>> = {};
+  for (const key of more) if (key in all) rest[key] = all[key];
   const { store, namespace, id, now } = fields;
   const fail = (field: string, must: string, value: unknown): never => {
     throw new MemoryArgumentError(
-      API,
+      api,
       `options.${field} must be ${must}, received ${describeValue(value)}`,
     );
   };
@@ -102,7 +119,7 @@ export const readServerOptions = (options: unknown): MemoryMcpServerOptions => {
   if (tokenizer !== undefined && (typeof tokenizer !== 'string' || !isKnownTokenizer(tokenizer))) {
     fail('tokenizer', 'a registered tokenizer name such as "o200k_base"', tokenizer);
   }
-  return fields as MemoryMcpServerOptions;
+  return { options: fields as unknown as MemoryMcpServerOptions, more: rest };
 };
 
 /** The graph's resource, as the reference names it. */
@@ -143,7 +160,7 @@ const isConflict = (error: unknown): boolean =>
  * ```
  */
 export const createMemoryMcpServer = (options: MemoryMcpServerOptions): Server =>
-  graphServer(readServerOptions(options), new GraphChanges());
+  graphServer(readServerOptions(options).options, new GraphChanges());
 
 /**
  * Tells every server of one graph in this process that a write changed it (the servers of an

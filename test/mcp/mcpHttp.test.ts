@@ -125,5 +125,21 @@ describe('MCP server over Streamable HTTP', () => {
     await expect(serveMcpHttp({ store, port: 70_000 })).rejects.toThrow(
       /options\.port must be a whole number from 0 to 65535, received 70000/,
     );
+    const refused: [Record<string, unknown>, string][] = [
+      [
+        { store, port: '3001' },
+        'options.port must be a whole number from 0 to 65535, received "3001"',
+      ],
+      [{ store, port: 0, host: '' }, 'serveMcpHttp: options.host must be a host name or address'],
+      [{ store, port: 0, host: 1 }, 'options.host must be a host name or address such as'],
+      [
+        { store, port: 0, maxBodyBytes: -1 },
+        'options.maxBodyBytes must be a whole number of 0 or more',
+      ],
+      [{ port: 0 }, 'serveMcpHttp: options.store must be a knowledge store (load and save)'],
+    ];
+    for (const [options, text] of refused) {
+      await expect(serveMcpHttp(options as never)).rejects.toThrow(text);
+    }
   });
 });

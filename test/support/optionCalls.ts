@@ -97,6 +97,7 @@ import {
 } from 'conversation-memory/node';
 import { startPostgresServer, type PostgresTestServer } from './postgresServer';
 import { startRedisServer, type RedisTestServer } from './redisServer';
+import { chatAndMcpCalls } from './optionCallsChatAndMcp';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -1429,4 +1430,5 @@ export const optionCalls = (): readonly OptionCall[] => [
   ...knowledgeMethodCalls,
   ...eventMethodCalls,
   ...subscribeCalls,
+  ...chatAndMcpCalls(),
 ];

@@ -11,6 +11,7 @@ import type { PersistedMemory } from './types';
  * store's state is unchanged and the next write retries. Async: `persist` hydrates after creation.
  *
  * @param options - database and store names, batching delay, error report
+ * @throws MemoryArgumentError for an unknown option or a value of the wrong kind
  * @returns a `PersistStorage` for `persist`'s `storage` option
  * @example
  * ```ts

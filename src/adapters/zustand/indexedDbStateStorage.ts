@@ -1,4 +1,7 @@
+import { MemoryArgumentError } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
 import type { StateStorage } from 'zustand/middleware';
+import { readAdapterOptions } from '../shared/readAdapterOptions';
 
 /**
  * Options of `createIndexedDbStorage`.
@@ -69,6 +72,43 @@ const reportToConsole = (error: unknown, name: string): void => {
   );
 };
 
+const API = 'createIndexedDbStorage';
+
+const refuse = (key: string, must: string, value: unknown): never => {
+  throw new MemoryArgumentError(
+    API,
+    `options.${key} must be ${must}, received ${describeValue(value)}`,
+  );
+};
+
+/** The options read once and checked, with their defaults: a bad one is named before any I/O. */
+const checkOptions = (options: unknown) => {
+  const given = readAdapterOptions(
+    options,
+    ['databaseName', 'storeName', 'batchDelayMs', 'onError'],
+    API,
+    { example: "{ databaseName: 'chat' }", error: MemoryArgumentError },
+  );
+  const name = (key: 'databaseName' | 'storeName', fallback: string): string => {
+    const value = given[key] ?? fallback;
+    return typeof value === 'string' && value !== ''
+      ? value
+      : refuse(key, 'a non-empty string', value);
+  };
+  const delay = given.batchDelayMs ?? 50;
+  if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0) {
+    refuse('batchDelayMs', 'a number of milliseconds, 0 or more', delay);
+  }
+  const onError = given.onError ?? reportToConsole;
+  if (typeof onError !== 'function') refuse('onError', 'a function', onError);
+  return {
+    databaseName: name('databaseName', 'conversation-memory'),
+    storeName: name('storeName', 'conversations'),
+    delay: delay as number,
+    onError: onError as (error: unknown, name: string) => void,
+  };
+};
+
 /**
  * A `StateStorage` over IndexedDB: one record per key, writes batched (several `setItem` calls
  * within `batchDelayMs` become one transaction holding the last value per key) and flushed on
@@ -77,16 +117,14 @@ const reportToConsole = (error: unknown, name: string): void => {
  *
  * @param options - database and store names, batching delay, error report
  * @returns a `StateStorage` (async) for `memoryPersistStorage`
+ * @throws MemoryArgumentError for an unknown option or a value of the wrong kind
  * @example
  * ```ts
  * const storage = memoryPersistStorage(indexedDbStateStorage({ databaseName: 'chat' }));
  * ```
  */
 export const indexedDbStateStorage = (options: IndexedDbStorageOptions = {}): StateStorage => {
-  const databaseName = options.databaseName ?? 'conversation-memory';
-  const storeName = options.storeName ?? 'conversations';
-  const delay = options.batchDelayMs ?? 50;
-  const onError = options.onError ?? reportToConsole;
+  const { databaseName, storeName, delay, onError } = checkOptions(options);
   let database: Promise<IdbDatabase> | undefined;
   const open = (): Promise<IdbDatabase> => {
     database ??= new Promise((resolve, reject) => {

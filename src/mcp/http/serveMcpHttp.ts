@@ -105,13 +105,24 @@ const readJson = (req: IncomingMessage, limit: number) =>
  * ```
  */
 export const serveMcpHttp = async (options: McpHttpOptions): Promise<McpHttpEndpoint> => {
+  const { options: serverOptions, more } = readServerOptions(options, 'serveMcpHttp', [
+    'port',
+    'host',
+    'maxBodyBytes',
+    'sessionIdleMs',
+  ]);
   const {
     port,
     host = '127.0.0.1',
     maxBodyBytes = 4 * 1024 * 1024,
     sessionIdleMs = 30 * 60 * 1000,
-    ...rest
-  } = options;
+  } = more as { port: number; host?: string; maxBodyBytes?: number; sessionIdleMs?: number };
+  if (typeof host !== 'string' || host === '') {
+    throw new MemoryArgumentError(
+      'serveMcpHttp',
+      `options.host must be a host name or address such as '127.0.0.1', received ${describeValue(host)}`,
+    );
+  }
   for (const [name, value] of [
     ['port', port],
     ['maxBodyBytes', maxBodyBytes],
@@ -124,7 +135,6 @@ export const serveMcpHttp = async (options: McpHttpOptions): Promise<McpHttpEndp
       );
     }
   }
-  const serverOptions = readServerOptions(rest);
   const changes = new GraphChanges();
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const lastSeen = new WeakMap<StreamableHTTPServerTransport, number>();

@@ -96,14 +96,19 @@ export class RedisUIMessageStreamStore implements UIMessageStreamStore {
   readonly #limits: CheckedStreamStoreOptions;
 
   constructor(options: RedisUIMessageStreamStoreOptions) {
-    const api = 'new RedisUIMessageStreamStore';
-    if (typeof options !== 'object' || options === null) {
+    const api = 'RedisUIMessageStreamStore';
+    if (options === undefined) {
       throw new MemoryArgumentError(
         api,
-        `options must be an object, received ${describeValue(options)}`,
+        'options must be an object such as { client }, received undefined',
       );
     }
-    const { client, prefix = 'cm:ui-stream:', pollMs = 50, ...limits } = options;
+    const { more, ...limits } = checkStreamStoreOptions(api, options, [
+      'client',
+      'prefix',
+      'pollMs',
+    ]);
+    const { client, prefix = 'cm:ui-stream:', pollMs = 50 } = more;
     if (typeof (client as { sendCommand?: unknown })?.sendCommand !== 'function') {
       throw new MemoryArgumentError(
         api,
@@ -116,16 +121,21 @@ export class RedisUIMessageStreamStore implements UIMessageStreamStore {
         `options.prefix must be a string of at most 256 characters, received ${describeValue(prefix)}`,
       );
     }
-    if (!Number.isSafeInteger(pollMs) || pollMs < 1 || pollMs > 60_000) {
+    if (
+      typeof pollMs !== 'number' ||
+      !Number.isSafeInteger(pollMs) ||
+      pollMs < 1 ||
+      pollMs > 60_000
+    ) {
       throw new MemoryArgumentError(
         api,
         `options.pollMs must be an integer from 1 to 60000, received ${describeValue(pollMs)}`,
       );
     }
-    this.#client = client;
+    this.#client = client as RedisSessionClient;
     this.#prefix = prefix;
     this.#pollMs = pollMs;
-    this.#limits = checkStreamStoreOptions(api, limits);
+    this.#limits = limits;
   }
 
   /** The prefix of a chat's keys (its id in a hash tag: one slot per chat). */

@@ -1,6 +1,8 @@
 import type { UIMessageChunk } from 'ai';
-import { checkChatId } from './checkChatId';
+import { readResumeOptions } from './readStreamOptions';
 import type { UIMessageStreamStore } from './uiMessageStreamStore';
+
+const API = 'resumeUIMessageStream';
 import { uiMessageStreamResponse } from './uiMessageStreamSse';
 
 /**
@@ -36,11 +38,10 @@ export interface ResumeUIMessageStreamOptions {
 export const resumeUIMessageStream = async (
   options: ResumeUIMessageStreamOptions,
 ): Promise<ReadableStream<UIMessageChunk> | null> => {
-  const chatId = checkChatId('resumeUIMessageStream', options.chatId);
+  const { store, chatId, signal: given } = readResumeOptions(API, options);
   const follow = new AbortController();
-  const signal =
-    options.signal === undefined ? follow.signal : AbortSignal.any([options.signal, follow.signal]);
-  const chunks = await options.store.read(chatId, { signal });
+  const signal = given === undefined ? follow.signal : AbortSignal.any([given, follow.signal]);
+  const chunks = await store.read(chatId, { signal });
   if (chunks === null) return null;
   const iterator = chunks[Symbol.asyncIterator]();
   return new ReadableStream<UIMessageChunk>({
@@ -73,7 +74,10 @@ export const resumeUIMessageStream = async (
 export const resumeUIMessageStreamResponse = async (
   options: ResumeUIMessageStreamOptions,
 ): Promise<Response> => {
-  const chunks = await resumeUIMessageStream(options);
+  // Checked here, so that its errors name this call; a plain copy goes on.
+  const chunks = await resumeUIMessageStream(
+    readResumeOptions('resumeUIMessageStreamResponse', options),
+  );
   if (chunks === null) return new Response(null, { status: 204 });
   return uiMessageStreamResponse(chunks, {});
 };

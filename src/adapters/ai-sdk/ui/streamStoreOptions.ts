@@ -1,5 +1,5 @@
 import { MemoryArgumentError } from 'conversation-memory';
-import { describeValue } from 'conversation-memory/store-kit';
+import { describeValue, readOptionFields } from 'conversation-memory/store-kit';
 
 /**
  * Options of a UI message stream store.
@@ -45,11 +45,12 @@ const positive = (api: string, key: string, value: unknown, fallback: number): n
 };
 
 /**
- * Reads a stream store's options: unknown keys and bad values are a `MemoryArgumentError`
- * naming the option and the value.
+ * Reads a stream store's options once (`readOptionFields`): unknown keys and bad values are a
+ * `MemoryArgumentError` naming the option and the value.
  *
  * @param api - the call, for errors
  * @param options - what was given
+ * @param more - the store's own further keys (returned in `more` as given, for it to check)
  * @returns the options with their defaults
  * @example
  * ```ts
@@ -57,25 +58,14 @@ const positive = (api: string, key: string, value: unknown, fallback: number): n
  * ```
  * @internal
  */
-export const checkStreamStoreOptions = (
+export const checkStreamStoreOptions = <K extends string = never>(
   api: string,
   options: unknown,
-): CheckedStreamStoreOptions => {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new MemoryArgumentError(
-      api,
-      `options must be an object, received ${describeValue(options)}`,
-    );
-  }
-  const given = (options ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (!KEYS.includes(key)) {
-      throw new MemoryArgumentError(
-        api,
-        `options.${key} is not an option (options: ${KEYS.join(', ')})`,
-      );
-    }
-  }
+  more: readonly K[] = [],
+): CheckedStreamStoreOptions & { readonly more: Partial<Record<K, unknown>> } => {
+  const given = readOptionFields(options, [...KEYS, ...more] as readonly string[], api, {
+    example: '{ ttl: 600000 }',
+  }) as Record<string, unknown>;
   const now = given['now'];
   if (now !== undefined && typeof now !== 'function') {
     throw new MemoryArgumentError(
@@ -83,11 +73,14 @@ export const checkStreamStoreOptions = (
       `options.now must be a function, received ${describeValue(now)}`,
     );
   }
+  const rest: Partial<Record<K, unknown>> = {};
+  for (const key of more) if (given[key] !== undefined) rest[key] = given[key];
   return {
     ttl: positive(api, 'ttl', given['ttl'], 10 * 60_000),
     linger: positive(api, 'linger', given['linger'], 60_000),
     maxChunks: positive(api, 'maxChunks', given['maxChunks'], 100_000),
     maxBytes: positive(api, 'maxBytes', given['maxBytes'], 16 * 1024 * 1024),
     now: (now as (() => number) | undefined) ?? Date.now,
+    more: rest,
   };
 };

@@ -6,7 +6,7 @@ import {
   type JsonObject,
 } from 'conversation-memory';
 import { describeValue } from 'conversation-memory/store-kit';
-import { checkChatId } from './checkChatId';
+import { readStreamOptions, type CheckedStreamOptions } from './readStreamOptions';
 import { uiMessageChunks, type UIRunEnd } from './uiMessageChunks';
 import type { UIMessageStreamStore } from './uiMessageStreamStore';
 
@@ -65,31 +65,44 @@ export interface ToUIMessageStreamOptions {
 
 const API = 'toUIMessageStream';
 
-/** The checked options. */
-const checkOptions = (
+/**
+ * The checked options of `api` (`toUIMessageStream`, or the response that wraps it, with its
+ * `more` keys); the message id is the option's, else the stream's, else a new one.
+ *
+ * @example
+ * ```ts
+ * const checked = checkStreamCall('toUIMessageStream', agent.stream('hi'), {}, []);
+ * ```
+ * @internal
+ */
+export const checkStreamCall = <K extends string>(
+  api: string,
   stream: AsyncIterable<AgentStreamEvent>,
-  options: ToUIMessageStreamOptions,
-) => {
+  given: unknown,
+  more: readonly K[],
+): {
+  readonly options: CheckedStreamOptions;
+  readonly messageId: string;
+  readonly more: Partial<Record<K, unknown>>;
+} => {
   if (
     typeof (stream as { [Symbol.asyncIterator]?: unknown })?.[Symbol.asyncIterator] !== 'function'
   ) {
     throw new MemoryArgumentError(
-      API,
+      api,
       `stream must be agent.stream(...), received ${describeValue(stream)}`,
     );
   }
-  const given = options.messageId ?? (stream as { messageId?: unknown }).messageId;
-  if (given !== undefined && (typeof given !== 'string' || given === '')) {
+  const { options, more: extra } = readStreamOptions(api, given, more);
+  const id = options.messageId ?? (stream as { messageId?: unknown }).messageId;
+  if (id !== undefined && (typeof id !== 'string' || id === '')) {
     throw new MemoryArgumentError(
-      API,
-      `messageId must be a non-empty string, received ${describeValue(given)}`,
+      api,
+      `options.messageId must be a non-empty string, received ${describeValue(id)}`,
     );
   }
-  if (options.store !== undefined) checkChatId(API, options.chatId);
-  else if (options.chatId !== undefined) {
-    throw new MemoryArgumentError(API, 'chatId is given without a store');
-  }
-  return { messageId: (given as string | undefined) ?? globalThis.crypto.randomUUID() };
+  const messageId = (id as string | undefined) ?? globalThis.crypto.randomUUID();
+  return { options, messageId, more: extra };
 };
 
 /**
@@ -106,7 +119,8 @@ const checkOptions = (
  * A stopped run ends with `abort` and `finish`, and `onFinish` says `isAborted`.
  *
  * @param stream - `agent.stream(...)`, not iterated yet
- * @param options - `messageId`, `messageMetadata`, `onError`, `onFinish`, `store` and `chatId`
+ * @param options - `messageId`, `messageMetadata`, `onError`, `onFinish`, `store`, `chatId` and
+ *   `onStoreError` (an unknown key, or a value of the wrong kind, is a `MemoryArgumentError`)
  * @returns the chunks
  * @throws MemoryArgumentError for an option that is not valid
  * @example
@@ -118,8 +132,23 @@ const checkOptions = (
 export const toUIMessageStream = (
   stream: AsyncIterable<AgentStreamEvent>,
   options: ToUIMessageStreamOptions = {},
+): ReadableStream<UIMessageChunk> =>
+  uiMessageStreamOf(stream, checkStreamCall(API, stream, options, []));
+
+/**
+ * {@link toUIMessageStream} with options already checked by {@link checkStreamCall}.
+ *
+ * @example
+ * ```ts
+ * const stream = agent.stream('hi');
+ * uiMessageStreamOf(stream, checkStreamCall('toUIMessageStream', stream, {}, []));
+ * ```
+ * @internal
+ */
+export const uiMessageStreamOf = (
+  stream: AsyncIterable<AgentStreamEvent>,
+  { options, messageId }: { readonly options: CheckedStreamOptions; readonly messageId: string },
 ): ReadableStream<UIMessageChunk> => {
-  const { messageId } = checkOptions(stream, options);
   let iterator: AsyncIterator<AgentStreamEvent> | undefined;
   let stopped = false;
   const stop = (): void => {

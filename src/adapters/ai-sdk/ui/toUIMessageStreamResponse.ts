@@ -1,6 +1,47 @@
-import type { AgentStreamEvent } from 'conversation-memory';
-import { toUIMessageStream, type ToUIMessageStreamOptions } from './toUIMessageStream';
+import { MemoryArgumentError, type AgentStreamEvent } from 'conversation-memory';
+import { describeValue } from 'conversation-memory/store-kit';
+import {
+  checkStreamCall,
+  uiMessageStreamOf,
+  type ToUIMessageStreamOptions,
+} from './toUIMessageStream';
 import { uiMessageStreamResponse } from './uiMessageStreamSse';
+
+const API = 'toUIMessageStreamResponse';
+
+/** `status` when it is an HTTP status a response can have (200–599); else a named error. */
+const checkStatus = (status: unknown): number | undefined => {
+  if (status === undefined) return undefined;
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 200 && status <= 599) {
+    return status;
+  }
+  throw new MemoryArgumentError(
+    API,
+    `options.status must be a whole number from 200 to 599, received ${describeValue(status)}`,
+  );
+};
+
+/** `headers` when it is an object of string values (header names as its keys). */
+const checkHeaders = (headers: unknown): Readonly<Record<string, string>> | undefined => {
+  if (headers === undefined) return undefined;
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    throw new MemoryArgumentError(
+      API,
+      `options.headers must be an object of header names and string values, received ${describeValue(headers)}`,
+    );
+  }
+  const copy: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string') {
+      throw new MemoryArgumentError(
+        API,
+        `options.headers[${JSON.stringify(name)}] must be a string, received ${describeValue(value)}`,
+      );
+    }
+    copy[name] = value;
+  }
+  return copy;
+};
 
 /**
  * Options of {@link toUIMessageStreamResponse}: those of `toUIMessageStream`, and the
@@ -25,6 +66,7 @@ export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptio
  * @param stream - `agent.stream(input, { messageId })`
  * @param options - `toUIMessageStream`'s, plus `status` and `headers`
  * @returns the response
+ * @throws MemoryArgumentError for an option that is not valid (before anything runs)
  * @example
  * ```ts
  * export const POST = async (request: Request) => {
@@ -39,6 +81,8 @@ export const toUIMessageStreamResponse = (
   stream: AsyncIterable<AgentStreamEvent>,
   options: ToUIMessageStreamResponseOptions = {},
 ): Response => {
-  const { status, headers, ...streamOptions } = options;
-  return uiMessageStreamResponse(toUIMessageStream(stream, streamOptions), { status, headers });
+  const checked = checkStreamCall(API, stream, options, ['status', 'headers']);
+  const status = checkStatus(checked.more.status);
+  const headers = checkHeaders(checked.more.headers);
+  return uiMessageStreamResponse(uiMessageStreamOf(stream, checked), { status, headers });
 };
