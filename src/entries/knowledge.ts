@@ -44,6 +44,7 @@ export type {
   LoadedKnowledge,
   SavedKnowledge,
   KnowledgeListing,
+  KnowledgeStamp,
 } from '../stores/knowledge/types';
 // The retention contract KnowledgeStore shares with the session and event stores
 export type { RemovedCount, RetentionStore, StoreExpiryOptions } from '../stores/kit/retention';

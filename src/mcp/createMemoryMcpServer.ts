@@ -19,7 +19,7 @@ import {
   userMessage,
 } from '../library';
 import type { KnowledgeState } from '../model/knowledge';
-import type { KnowledgeStore } from '../stores/knowledge/types';
+import type { KnowledgeStamp, KnowledgeStore } from '../stores/knowledge/types';
 import {
   addObservations,
   createEntities,
@@ -202,19 +202,59 @@ export const graphServer = (options: MemoryMcpServerOptions, changes: GraphChang
   );
   const subscribed = new Set<string>();
 
-  const read = async (): Promise<KnowledgeState> =>
-    (await store.load(id, where))?.state ?? createKnowledge();
+  /**
+   * The record as this server last loaded it, with the store's stamp of it when known. With a
+   * store that stamps records (`store.stamp`: every store of this package), a call loads the
+   * state only when the stamp moved (another server or session wrote, or the record was deleted
+   * and made again): a read of an unchanged graph costs one small query, not the decoding of the
+   * whole record, and what is derived from it (`graphInForce`, the search strings) is made once
+   * per version. The stamp is taken before the load and kept only when the load is of the same
+   * revision, so a save between the two costs one more load, never a stale read. After this
+   * server's own save the next call loads. Without `stamp`, every call loads.
+   */
+  let cached:
+    | {
+        readonly state: KnowledgeState;
+        readonly revision: number;
+        readonly stamp: KnowledgeStamp | null | undefined;
+      }
+    | undefined;
+  const sameStamp = (a: KnowledgeStamp | null, b: KnowledgeStamp | null | undefined): boolean =>
+    a === null || b === null || b === undefined
+      ? a === b
+      : a.revision === b.revision && a.savedAt === b.savedAt;
+  const current = async (): Promise<{
+    readonly state: KnowledgeState;
+    readonly revision: number;
+  }> => {
+    const stamp = store.stamp === undefined ? undefined : await store.stamp(id, where);
+    if (cached !== undefined && stamp !== undefined && sameStamp(stamp, cached.stamp)) {
+      return cached;
+    }
+    const loaded = await store.load(id, where);
+    const revision = loaded?.revision ?? 0;
+    const stamped = stamp !== undefined && (stamp?.revision ?? 0) === revision;
+    cached = {
+      state: loaded?.state ?? createKnowledge(),
+      revision,
+      stamp: stamped ? stamp : undefined,
+    };
+    return cached;
+  };
+  const read = async (): Promise<KnowledgeState> => (await current()).state;
 
   /** Applies `change` to the stored graph, again on a conflict; saves only when it changed. */
   const write = async <R>(change: (state: KnowledgeState, at: number) => GraphChange<R>) => {
     for (let attempt = 1; ; attempt++) {
-      const loaded = await store.load(id, where);
-      const before = loaded?.state ?? createKnowledge();
+      const { state: before, revision } = await current();
       const { state: changed, result } = change(before, now());
       if (changed === before) return result;
       const state = withinBounds(changed);
       try {
-        await store.save(id, state, { ...where, expectedRevision: loaded?.revision ?? 0 });
+        await store.save(id, state, { ...where, expectedRevision: revision });
+        // Its stamp is not known: the next call loads (a stamp read now could be of a record
+        // deleted and made again since, at the same revision).
+        cached = undefined;
       } catch (error) {
         if (isConflict(error) && attempt < WRITE_ATTEMPTS) continue;
         throw error;

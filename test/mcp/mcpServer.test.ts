@@ -385,6 +385,61 @@ describe('MCP memory server, its own rules', () => {
     for (const store of stores) await store.close();
   });
 
+  it('loads the record only when its stamp moved: another server’s write, a delete and a new record at the same revision are all seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-stamp-'));
+    const path = join(dir, 'graph.db');
+    let now = 1_000_000;
+    const clock = { now: () => now };
+    const ours = new SqliteKnowledgeStore({ path, ...clock });
+    const other = new SqliteKnowledgeStore({ path, ...clock });
+    // The real store, its loads counted.
+    let loads = 0;
+    const counted = new Proxy(ours, {
+      get: (target, key) => {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        const method = (value as (...args: unknown[]) => unknown).bind(target);
+        return key === 'load' ? (...args: unknown[]) => (loads++, method(...args)) : method;
+      },
+    });
+    const client = await connectOurs(createMemoryMcpServer({ store: counted }));
+    const writer = await connectOurs(createMemoryMcpServer({ store: other }));
+    const names = async () =>
+      (
+        (await client.callTool({ name: 'read_graph', arguments: {} })).structuredContent as {
+          entities: { name: string }[];
+        }
+      ).entities.map((e) => e.name);
+    const entity = (name: string) => ({
+      name: 'create_entities',
+      arguments: { entities: [{ name, entityType: 't', observations: [] }] },
+    });
+    await writer.callTool(entity('Ada'));
+    expect(await names()).toEqual(['Ada']);
+    expect(await names()).toEqual(['Ada']);
+    expect(await names()).toEqual(['Ada']);
+    expect(loads).toBe(1); // one load, then stamps only
+    // Erased and written again: revision 1, as the record this server holds, but a later save.
+    expect(await other.delete(MCP_GRAPH_ID)).toBe(true);
+    now += 1;
+    await writer.callTool(entity('Cleo'));
+    expect(await names()).toEqual(['Cleo']);
+    expect(loads).toBe(2);
+    now += 1;
+    await writer.callTool(entity('Bob'));
+    expect(await names()).toEqual(['Cleo', 'Bob']);
+    expect(await other.delete(MCP_GRAPH_ID)).toBe(true);
+    expect(await names()).toEqual([]);
+    // This server's own write: the next read loads what was saved.
+    await client.callTool(entity('Dan'));
+    expect(await names()).toEqual(['Dan']);
+    expect(await names()).toEqual(['Dan']);
+    await client.close();
+    await writer.close();
+    await ours.close();
+    await other.close();
+  });
+
   it('notifies a subscriber of memory://knowledge-graph when a write changes it', async () => {
     const client = await connectOurs(
       createMemoryMcpServer({ store: new InMemoryKnowledgeStore() }),

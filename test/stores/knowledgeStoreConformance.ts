@@ -283,6 +283,10 @@ export const knowledgeStoreConformance = (
           expect((error as KnowledgeCorruptError).problems[0]).toMatch(/^state/);
           expect((error as Error).message).toContain('"acme:u1"');
           expect((await store.list()).map((e) => e.key)).toEqual(['acme:u2']);
+          // stamp() does not read the state: it stamps the damaged record all the same.
+          if (store.stamp !== undefined) {
+            expect((await store.stamp('u1', { namespace: 'acme' }))?.revision).toBe(1);
+          }
           // A damaged record counts as absent for expectedRevision, and is kept aside.
           await expect(
             store.save('u1', sampleKnowledge(), { namespace: 'acme', expectedRevision: 1 }),
@@ -301,6 +305,44 @@ export const knowledgeStoreConformance = (
       );
     }
 
+    it('stamp(): null when absent, then the revision load gives and the time of the save; a delete, an expiry or any save moves it; its options are checked', async () => {
+      let now = 1_000_000;
+      const store = await make({ defaultTtl: 60, now: () => now });
+      // Optional on the interface (a store written before it has none): checked when present.
+      if (store.stamp === undefined) return;
+      expect(await store.stamp('u1')).toBeNull();
+      await store.save('u1', sampleKnowledge());
+      now += 1;
+      await store.save('u1', withEntry(sampleKnowledge(), 'Likes tea'), { expectedRevision: 1 });
+      await store.save('u1', sampleKnowledge(), { namespace: 'acme' });
+      const stamp = await store.stamp('u1');
+      expect(stamp).toEqual({ revision: 2, savedAt: 1_000_001 });
+      expect(stamp?.revision).toBe((await store.load('u1'))?.revision);
+      expect(await store.stamp('u1')).toEqual(stamp); // nothing saved: the same stamp
+      expect(await store.stamp('u1', { namespace: 'acme' })).toEqual({
+        revision: 1,
+        savedAt: 1_000_001,
+      });
+      expect(await store.stamp('u2', { namespace: 'acme' })).toBeNull();
+      // Deleted and made again at the same revision, later: a different stamp.
+      expect(await store.delete('u1', { namespace: 'acme' })).toBe(true);
+      expect(await store.stamp('u1', { namespace: 'acme' })).toBeNull();
+      now += 1;
+      await store.save('u1', sampleKnowledge(), { namespace: 'acme' });
+      expect(await store.stamp('u1', { namespace: 'acme' })).toEqual({
+        revision: 1,
+        savedAt: 1_000_002,
+      });
+      // Past the TTL the record is absent for stamp() as for load().
+      now += 61;
+      expect(await store.load('u1')).toBeNull();
+      expect(await store.stamp('u1')).toBeNull();
+      const misspelled = await rejection(store.stamp('u1', { namespce: 'acme' } as never));
+      expect(misspelled).toBeInstanceOf(MemoryArgumentError);
+      expect((misspelled as Error).message).toContain('namespce');
+      expect(await rejection(store.stamp('a\u0000b'))).toBeInstanceOf(SessionIdError);
+    });
+
     it('a closed store rejects every method', async () => {
       const store = await make();
       await store.save('u1', sampleKnowledge());
@@ -310,6 +352,7 @@ export const knowledgeStoreConformance = (
         () => store.save('u1', sampleKnowledge()),
         () => store.delete('u1'),
         () => store.list(),
+        ...(store.stamp === undefined ? [] : [() => store.stamp?.('u1') as Promise<unknown>]),
       ]) {
         const error = await rejection(call());
         expect(error).toBeInstanceOf(MemoryArgumentError);

@@ -4,6 +4,7 @@ import {
   KnowledgeCorruptError,
   type KnowledgeListing,
   type KnowledgeSaveOptions,
+  type KnowledgeStamp,
   type KnowledgeState,
   type KnowledgeStore,
   type KnowledgeStoreOptions,
@@ -14,6 +15,7 @@ import type { RemovedCount } from 'conversation-memory';
 import {
   checkKnowledgeRevision,
   compareCodePoints,
+  describeValue,
   expectedRevisionOf,
   isSessionExpired,
   knowledgeStateToSave,
@@ -146,6 +148,24 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
         );
       }
       return Object.freeze({ state: read.state, revision: revision as number });
+    });
+  }
+
+  async stamp(id: string, options?: KnowledgeStoreOptions): Promise<KnowledgeStamp | null> {
+    return naming(id, async () => {
+      const call = this.#calls.open('stamp');
+      checkKnowledgeOptions(options, 'load', call.api);
+      const { key } = sessionKeyOf(id, options, call.api);
+      await this.#ready(call);
+      const [row] = await this.#connection.query(call.api, false, this.#sql.selectRevision, [key]);
+      if (row === undefined || this.#expired(row['updated_at'], this.#clock())) return null;
+      const revision = revisionOf(row['revision']);
+      if (revision === undefined) {
+        throw new KnowledgeCorruptError(call.api, key, `postgres:${this.schema}.knowledge#${key}`, [
+          `revision: expected an integer ≥ 1, got ${describeValue(row['revision'])}`,
+        ]);
+      }
+      return Object.freeze({ revision, savedAt: Number(row['updated_at']) });
     });
   }
 

@@ -111,3 +111,22 @@ return {kind, f[1], f[2], f[3]}
 `,
   { writes: false },
 );
+
+/**
+ * Reads a knowledge record's revision and `updated_at`, not its state: `{type}` when the key is
+ * not a hash, else `{'hash', revision, updated_at}`.
+ *
+ * @example
+ * ```ts
+ * await runScript(connection, KNOWLEDGE_REVISION_SCRIPT, [hash], [], api); // ['hash', '3', '1764500000.5']
+ * ```
+ */
+export const KNOWLEDGE_REVISION_SCRIPT = redisScript(
+  `
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind ~= 'hash' then return {kind} end
+local f = redis.call('HMGET', KEYS[1], 'revision', 'updated_at')
+return {kind, f[1], f[2]}
+`,
+  { writes: false },
+);

@@ -5,6 +5,7 @@ import {
   KnowledgeCorruptError,
   type KnowledgeListing,
   type KnowledgeSaveOptions,
+  type KnowledgeStamp,
   type KnowledgeState,
   type KnowledgeStore,
   type KnowledgeStoreOptions,
@@ -33,6 +34,7 @@ import { type RedisKnowledgeKeyLayout, redisKnowledgeKeyLayout } from './schema'
 import {
   KNOWLEDGE_DELETE_SCRIPT,
   KNOWLEDGE_READ_SCRIPT,
+  KNOWLEDGE_REVISION_SCRIPT,
   KNOWLEDGE_SAVE_SCRIPT,
 } from './knowledgeScripts';
 import { deleteRedisKnowledgeNamespace, sweepRedisKnowledge } from './knowledgeRetention';
@@ -162,6 +164,39 @@ export class RedisKnowledgeStore implements KnowledgeStore {
         throw new KnowledgeCorruptError(api, key, this.#hash(key), record.problems);
       }
       return Object.freeze({ state: record.state, revision: record.revision });
+    });
+  }
+
+  async stamp(id: string, options?: KnowledgeStoreOptions): Promise<KnowledgeStamp | null> {
+    return this.#calls.run('stamp', { id }, async ({ api }) => {
+      checkKnowledgeOptions(options, 'load', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const reply = await runScript(
+        this.#connection,
+        KNOWLEDGE_REVISION_SCRIPT,
+        [this.#hash(key)],
+        [],
+        api,
+      );
+      const { status, rest } = redisStatusReply(reply, api);
+      if (status === 'none') return null;
+      const [revisionText, updatedAt] = rest.map(redisText);
+      const revision = Number(revisionText);
+      const problem =
+        status !== 'hash'
+          ? `(root): expected a hash, got a Redis ${describeValue(status)}`
+          : revisionText === undefined || !Number.isSafeInteger(revision) || revision < 1
+            ? `revision: expected an integer ≥ 1, got ${describeValue(revisionText ?? null)}`
+            : undefined;
+      if (problem !== undefined) {
+        throw new KnowledgeCorruptError(api, key, this.#hash(key), [problem]);
+      }
+      const at = Number(updatedAt ?? Number.NaN);
+      const expired =
+        updatedAt !== undefined &&
+        Number.isFinite(at) &&
+        isSessionExpired(at, this.#ttl, this.#clock());
+      return expired ? null : Object.freeze({ revision, savedAt: at });
     });
   }
 

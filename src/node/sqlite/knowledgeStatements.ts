@@ -35,6 +35,11 @@ export interface KnowledgeAsideRow {
  */
 export interface KnowledgeStatements {
   readonly select: BetterSqlite3.Statement<[string], KnowledgeRow>;
+  /** The revision and `updated_at` of one record, without its state. */
+  readonly selectRevision: BetterSqlite3.Statement<
+    [string],
+    Pick<KnowledgeRow, 'revision' | 'updated_at'>
+  >;
   readonly selectAll: BetterSqlite3.Statement<[], KnowledgeRow>;
   readonly upsert: BetterSqlite3.Statement<[string, string, number, number]>;
   readonly remove: BetterSqlite3.Statement<[string]>;
@@ -70,6 +75,7 @@ const ROW = 'key, state_json, revision, updated_at';
  */
 export const prepareKnowledgeStatements = (db: BetterSqlite3.Database): KnowledgeStatements => ({
   select: db.prepare(`SELECT ${ROW} FROM knowledge_states WHERE key = ?`),
+  selectRevision: db.prepare('SELECT revision, updated_at FROM knowledge_states WHERE key = ?'),
   selectAll: db.prepare(`SELECT ${ROW} FROM knowledge_states ORDER BY key`),
   upsert: db.prepare(
     'INSERT OR REPLACE INTO knowledge_states (key, state_json, revision, updated_at) VALUES (?, ?, ?, ?)',

@@ -8,6 +8,7 @@ import {
   type KnowledgeEntry,
   type KnowledgeListing,
   type KnowledgeSaveOptions,
+  type KnowledgeStamp,
   type KnowledgeState,
   type KnowledgeStore,
   type KnowledgeStoreOptions,
@@ -18,6 +19,7 @@ import {
 } from 'conversation-memory/knowledge';
 import {
   compareCodePoints,
+  describeValue,
   expectedRevisionOf,
   isSessionExpired,
   namespaceKeys,
@@ -147,6 +149,27 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         throw new KnowledgeCorruptError(api, key, this.#location(key), read.problems);
       }
       return Object.freeze({ state: read.state, revision: read.revision });
+    });
+  }
+
+  async stamp(id: string, options?: KnowledgeStoreOptions): Promise<KnowledgeStamp | null> {
+    return this.#calls.run('stamp', { id, options }, async ({ api, stillOpen }) => {
+      checkKnowledgeOptions(options, 'load', api);
+      const { key } = sessionKeyOf(id, options, api);
+      const row = await retryWhileBusy(
+        () => this.#sql.selectRevision.get(key),
+        this.#lockTimeoutMs,
+        rethrowBusy,
+        stillOpen,
+      );
+      if (row === undefined || this.#expired(row.updated_at, this.#expiry.now())) return null;
+      const { revision, updated_at: savedAt } = row;
+      if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
+        throw new KnowledgeCorruptError(api, key, this.#location(key), [
+          `revision: expected an integer ≥ 1, got ${describeValue(revision)}`,
+        ]);
+      }
+      return Object.freeze({ revision, savedAt: Number(savedAt) });
     });
   }
 

@@ -2,6 +2,7 @@ import { checkKnowledgeOptions, listNamespace } from '../kit/methodOptions';
 import type {
   KnowledgeListing,
   KnowledgeSaveOptions,
+  KnowledgeStamp,
   KnowledgeStore,
   KnowledgeStoreOptions,
   LoadedKnowledge,
@@ -81,6 +82,15 @@ export class InMemoryKnowledgeStore implements KnowledgeStore {
     const { api } = this.#open('load');
     checkKnowledgeOptions(options, 'load', api);
     return this.#live(sessionKeyOf(id, options, api).key) ?? null;
+  }
+
+  async stamp(id: string, options?: KnowledgeStoreOptions): Promise<KnowledgeStamp | null> {
+    const { api } = this.#open('stamp');
+    checkKnowledgeOptions(options, 'load', api);
+    const { key } = sessionKeyOf(id, options, api);
+    if (this.#live(key) === undefined) return null;
+    const kept = this.#records.get(key) as Kept;
+    return Object.freeze({ revision: kept.loaded.revision, savedAt: kept.updatedAt });
   }
 
   async save(

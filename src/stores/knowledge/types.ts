@@ -59,6 +59,20 @@ export interface SavedKnowledge {
 }
 
 /**
+ * What {@link KnowledgeStore.stamp} gives: the record's revision and the time of its last save, by
+ * the store's clock (`now`: Unix seconds for the stores of `conversation-memory/node`).
+ *
+ * @example
+ * ```ts
+ * const stamp: KnowledgeStamp = { revision: 3, savedAt: 1764500000.5 };
+ * ```
+ */
+export interface KnowledgeStamp {
+  readonly revision: number;
+  readonly savedAt: number;
+}
+
+/**
  * One entry of {@link KnowledgeStore.list}: the `id` and `namespace` (absent when it has none)
  * that load it back, its storage `key` (`ns:id`, as `sessionKeyOf` makes it) and its revision.
  *
@@ -104,6 +118,25 @@ export interface KnowledgeStore
   extends RevisionedStore<KnowledgeState, LoadedKnowledge, KnowledgeListing>, RetentionStore {
   /** The state and its revision, or `null` when nothing is stored; a damaged record rejects. */
   load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null>;
+  /**
+   * What tells the stored record's version without reading its state: its `revision` and
+   * `savedAt` (the store's clock at its last save), or `null` when nothing live is stored. Two
+   * equal stamps mean no save came between them (a delete and a new save at the same revision in
+   * the same clock reading excepted), which the revision alone cannot say: a deleted record starts
+   * again at revision 1. For a reader that keeps the state it loaded and loads again only when the
+   * stamp moved (the MCP server does). A record whose revision cannot be read rejects with
+   * `KnowledgeCorruptError`; a record whose state is damaged is stamped all the same (`load`
+   * rejects).
+   *
+   * Optional, so that a store written before it still type-checks; every store of this package
+   * has it, and the conformance suite checks it when a store has it.
+   *
+   * @example
+   * ```ts
+   * const stamp = await store.stamp?.('user-42'); // { revision: 3, savedAt: 1764500000.5 }
+   * ```
+   */
+  stamp?(id: string, options?: KnowledgeStoreOptions): Promise<KnowledgeStamp | null>;
   /** Writes the state (checked first); resolves to the new revision. */
   save(id: string, state: KnowledgeState, options?: KnowledgeSaveOptions): Promise<SavedKnowledge>;
   /** Removes the record; `true` when there was one. */
