@@ -75,7 +75,10 @@ const ROW = 'key, state_json, revision, updated_at';
  */
 export const prepareKnowledgeStatements = (db: BetterSqlite3.Database): KnowledgeStatements => ({
   select: db.prepare(`SELECT ${ROW} FROM knowledge_states WHERE key = ?`),
-  selectRevision: db.prepare('SELECT revision, updated_at FROM knowledge_states WHERE key = ?'),
+  // From the index alone (the planner would take the primary key's and read the row).
+  selectRevision: db.prepare(
+    'SELECT revision, updated_at FROM knowledge_states INDEXED BY knowledge_states_stamp WHERE key = ?',
+  ),
   selectAll: db.prepare(`SELECT ${ROW} FROM knowledge_states ORDER BY key`),
   upsert: db.prepare(
     'INSERT OR REPLACE INTO knowledge_states (key, state_json, revision, updated_at) VALUES (?, ?, ?, ?)',

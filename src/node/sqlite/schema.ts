@@ -129,6 +129,14 @@ const STATES_TABLE = `CREATE TABLE IF NOT EXISTS knowledge_states (
   updated_at REAL NOT NULL
 )`;
 
+/**
+ * Revision and save time by key, beside the state: `stamp` reads them from this index alone. In
+ * the table they come after `state_json`, and a large state's overflow pages would be walked to
+ * reach them (milliseconds at 100,000 observations).
+ */
+const STAMP_INDEX = `CREATE INDEX IF NOT EXISTS knowledge_states_stamp
+  ON knowledge_states (key, revision, updated_at)`;
+
 /** Rows that did not decode, copied here (values untouched) before a save or delete replaced them. */
 const KNOWLEDGE_CORRUPT_TABLE = `CREATE TABLE IF NOT EXISTS knowledge_states_corrupt (
   aside_id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -156,5 +164,6 @@ const KNOWLEDGE_CORRUPT_TABLE = `CREATE TABLE IF NOT EXISTS knowledge_states_cor
 export const prepareKnowledgeSchema = (db: BetterSqlite3.Database, inMemory: boolean): void => {
   if (!inMemory) db.pragma('journal_mode = WAL');
   db.exec(STATES_TABLE);
+  db.exec(STAMP_INDEX);
   db.exec(KNOWLEDGE_CORRUPT_TABLE);
 };
