@@ -1,7 +1,10 @@
 // The built `conversation-memory/node` must load without an optional peer that a store loads only
 // when it makes its own connection: `redis` (RedisSessionStore, from a URL; also through the alias
 // `conversation-memory/sessions/node`) or `pg` (the Postgres stores, from a connection string).
-// Usage: node test/dist/optionalPeer.mjs <redis|pg>
+// The MCP server's SDK (`@modelcontextprotocol/sdk`) is one too: without it, every other entry
+// and the bin's `inspect` and `mcp --export` work, `conversation-memory/mcp` fails to load naming
+// it, and `conversation-memory mcp` (serving) says how to install it.
+// Usage: node test/dist/optionalPeer.mjs <redis|pg|mcp>
 //
 // This installs the built package into a temporary node_modules with its dependencies but WITHOUT
 // the peer, then, under plain Node, in ESM and in CJS: imports the entry, runs a store on a
@@ -70,6 +73,30 @@ const PEERS = {
       console.log('ok');`,
     passed: 'node loads without pg, in ESM and CJS; a connection string without pg says how to install it',
   },
+  mcp: {
+    package: '@modelcontextprotocol/sdk',
+    esm: `
+      const { SqliteKnowledgeStore } = await import('conversation-memory/node');
+      const { InMemoryKnowledgeStore } = await import('conversation-memory/knowledge');`,
+    cjs: `
+      const { SqliteKnowledgeStore } = require('conversation-memory/node');
+      const { InMemoryKnowledgeStore } = require('conversation-memory/knowledge');`,
+    checks: `
+      if (typeof SqliteKnowledgeStore !== 'function' || typeof InMemoryKnowledgeStore !== 'function') throw new Error('no stores');
+      const error = await import('conversation-memory/mcp').then(() => undefined, (e) => e);
+      if (error === undefined || !String(error.message).includes('@modelcontextprotocol/sdk')) throw new Error('expected the SDK named, got ' + error);
+      const { spawnSync } = await import('node:child_process');
+      const fs = await import('node:fs');
+      const bin = process.cwd() + '/node_modules/conversation-memory/dist/cli.js';
+      fs.writeFileSync('graph.jsonl', '{"type":"entity","name":"Ada","entityType":"person","observations":["likes tea"]}');
+      const exported = spawnSync(process.execPath, [bin, 'mcp', '--store', 'graph.jsonl', '--export', 'out.jsonl'], { encoding: 'utf8' });
+      if (exported.status !== 0 || !fs.readFileSync('out.jsonl', 'utf8').includes('"Ada"')) throw new Error('mcp --export: ' + exported.stderr);
+      const served = spawnSync(process.execPath, [bin, 'mcp', '--store', 'graph.jsonl'], { encoding: 'utf8', input: '' });
+      if (served.status !== 1 || !served.stderr.includes('npm install @modelcontextprotocol/sdk@1')) throw new Error('mcp: ' + served.status + ' ' + served.stderr);
+      console.log('ok');`,
+    passed:
+      'node and knowledge load without @modelcontextprotocol/sdk, in ESM and CJS; mcp --export works; serving and the mcp entry name the SDK',
+  },
 };
 
 const peer = process.argv[2];
@@ -93,7 +120,7 @@ try {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.symlinkSync(path.join(root, 'node_modules', name), target, 'dir');
   }
-  assert.equal(fs.existsSync(path.join(modules, peer)), false);
+  assert.equal(fs.existsSync(path.join(modules, checked.package ?? peer)), false);
 
   const esm = `${checked.esm}\n${checked.checks}`;
   const cjs = `(async () => { ${checked.cjs}\n${checked.checks} })().catch((e) => { console.error(e); process.exit(1); });`;

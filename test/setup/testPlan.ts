@@ -83,6 +83,11 @@ export const DIST_TEST_PATHS: readonly string[] = [
   'test/agent/sse.test.ts',
   'test/knowledge/persist/',
   'test/knowledge/store/',
+  // the MCP entry as built (the SDK an external peer); not the CLI's child processes (mcpCli), nor
+  // graphSearch.prop, which imports the sources' internals
+  'test/mcp/mcpServer.test.ts',
+  'test/mcp/mcpHttp.test.ts',
+  'test/mcp/mcpReads.test.ts',
   'test/inspector/',
   'test/examples/',
   'test/docs/readme.test.ts',

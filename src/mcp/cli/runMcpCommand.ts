@@ -182,6 +182,20 @@ const importInto = async (
   }
 };
 
+/** The SDK, an optional peer of the package: what to install when it is missing. */
+const SDK = '@modelcontextprotocol/sdk';
+
+/**
+ * An error's text in one line; a missing MCP SDK (the package's optional peer, loaded only to
+ * serve) says how to install it.
+ */
+const problemOf = (error: unknown): string => {
+  const text = error instanceof Error ? error.message : String(error);
+  const missing =
+    (error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND' && text.includes(SDK);
+  return missing ? `serving needs ${SDK}, an optional peer: npm install ${SDK}@1 (${text})` : text;
+};
+
 /**
  * Runs `conversation-memory mcp ARGS`: serves the graph on stdio until the client closes it, or
  * exports it. Resolves to the exit code; problems are written to `stderr` (stdout is the
@@ -232,8 +246,9 @@ export const runMcpCommand = async (
     await parts.serveStdio(store, args.namespace);
     return 0;
   } catch (error) {
-    // A file to import that is not a reference file, a port in use, a store that failed.
-    stderr(`conversation-memory mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    // A file to import that is not a reference file, a port in use, a store that failed, the SDK
+    // not installed.
+    stderr(`conversation-memory mcp: ${problemOf(error)}\n`);
     return 1;
   } finally {
     await store.close();
