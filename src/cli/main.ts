@@ -74,6 +74,10 @@ if (process.argv[2] === 'mcp') {
         const { RedisKnowledgeStore } = await import('conversation-memory/node');
         return new RedisKnowledgeStore({ url });
       },
+      postgresStore: async (connectionString) => {
+        const { PostgresKnowledgeStore } = await import('conversation-memory/node');
+        return new PostgresKnowledgeStore({ connectionString });
+      },
       serveHttp: async (store, namespace, port, host) => {
         const { serveMcpHttp } = await import('conversation-memory/mcp');
         return serveMcpHttp({ store, namespace, port, host });

@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { SqliteKnowledgeStore } from 'conversation-memory/node';
 import { MCP_GRAPH_ID } from 'conversation-memory/mcp';
 import { logEntries, writeLogConcurrently } from '../support/mcpLogWrites';
+import { startPostgresServer } from '../support/postgresServer';
 import { startRedisServer } from '../support/redisServer';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -62,7 +63,7 @@ const startHttp = async (dir: string, store: string, namespace?: string) => {
     });
     child.once('exit', () => reject(new Error(`exited: ${stderr}`)));
   });
-  return { child, url };
+  return { child, url, printed: () => stderr };
 };
 
 const ADA = {
@@ -157,11 +158,16 @@ describe('conversation-memory mcp', () => {
     await store.close();
   }, 60_000);
 
-  for (const backend of ['SQLite', 'Redis'] as const) {
+  for (const backend of ['SQLite', 'Redis', 'PostgreSQL'] as const) {
     it(`two server processes on one ${backend} store lose no update`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'cm-mcp-cli-'));
-      const redis = backend === 'Redis' ? await startRedisServer() : undefined;
-      const where = redis?.url ?? 'graph.db';
+      const server =
+        backend === 'Redis'
+          ? await startRedisServer()
+          : backend === 'PostgreSQL'
+            ? await startPostgresServer()
+            : undefined;
+      const where = server?.url ?? 'graph.db';
       const namespace = `two-${process.pid}-${Date.now()}`;
       const servers = await Promise.all([
         startHttp(dir, where, namespace),
@@ -174,6 +180,11 @@ describe('conversation-memory mcp', () => {
           return client;
         }),
       );
+      if (backend === 'PostgreSQL') {
+        // The URL's user (and a password, if it had one) is not printed.
+        expect(servers[0]?.printed()).toContain('serving postgres://***@127.0.0.1:');
+        expect(servers[0]?.printed()).not.toContain('postgres://postgres@');
+      }
       await writeLogConcurrently(clients, 30);
       const read = await clients[1]?.callTool({
         name: 'open_nodes',
@@ -184,7 +195,7 @@ describe('conversation-memory mcp', () => {
       const [log] = (read?.structuredContent as { entities: { observations: string[] }[] })
         .entities;
       expect([...(log?.observations ?? [])].sort()).toEqual(logEntries(30));
-      await redis?.stop();
+      await server?.stop();
     }, 60_000);
   }
 

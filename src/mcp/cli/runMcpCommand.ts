@@ -36,8 +36,9 @@ Streamable HTTP, with the reference memory server's nine tools
   --store S        where the graph lives: a .jsonl file (the default,
                    ./memory.jsonl: the reference server's file, read as it is,
                    plus one history line it skips), a SQLite file (.db,
-                   .sqlite, .sqlite3) or a Redis URL (redis://, rediss://),
-                   which several servers can share
+                   .sqlite, .sqlite3), a Redis URL (redis://, rediss://) or a
+                   PostgreSQL URL (postgres://, postgresql://); several
+                   servers can share the last three
   --namespace NS   the graph of one project or user in the store
   --import FILE    first adds a reference memory.jsonl's entities, relations
                    and observations to the graph (those it lacks)
@@ -124,6 +125,8 @@ export interface McpCommandParts {
   readonly sqliteStore: (path: string) => Promise<KnowledgeStore>;
   /** A Redis knowledge store at `url`. */
   readonly redisStore: (url: string) => Promise<KnowledgeStore>;
+  /** A PostgreSQL knowledge store at `url` (a connection string). */
+  readonly postgresStore: (url: string) => Promise<KnowledgeStore>;
   /**
    * The server over `store` on Streamable HTTP; resolves to its URL and a function that stops it.
    */
@@ -148,9 +151,11 @@ const openStore = async (
 ): Promise<KnowledgeStore> =>
   /^rediss?:\/\//i.test(store)
     ? parts.redisStore(store)
-    : /\.(db|sqlite|sqlite3)$/i.test(store)
-      ? parts.sqliteStore(store)
-      : jsonlFileStore(store, MCP_GRAPH_ID, namespace, now);
+    : /^postgres(ql)?:\/\//i.test(store)
+      ? parts.postgresStore(store)
+      : /\.(db|sqlite|sqlite3)$/i.test(store)
+        ? parts.sqliteStore(store)
+        : jsonlFileStore(store, MCP_GRAPH_ID, namespace, now);
 
 /** Adds what a reference file holds to the stored graph (what it lacks), again on a conflict. */
 const importInto = async (
@@ -181,6 +186,10 @@ const importInto = async (
     }
   }
 };
+
+/** `--store` as printed: a URL's user and password are not (stderr ends up in logs). */
+const shownStore = (store: string): string =>
+  store.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1***@');
 
 /** The SDK, an optional peer of the package: what to install when it is missing. */
 const SDK = '@modelcontextprotocol/sdk';
@@ -237,12 +246,14 @@ export const runMcpCommand = async (
     }
     if (args.http !== undefined) {
       const endpoint = await parts.serveHttp(store, args.namespace, args.http, args.host);
-      stderr(`conversation-memory mcp: serving ${args.store} at ${endpoint.url.href}\n`);
+      stderr(
+        `conversation-memory mcp: serving ${shownStore(args.store)} at ${endpoint.url.href}\n`,
+      );
       await parts.stopRequested();
       await endpoint.close();
       return 0;
     }
-    stderr(`conversation-memory mcp: serving ${args.store} on stdio\n`);
+    stderr(`conversation-memory mcp: serving ${shownStore(args.store)} on stdio\n`);
     await parts.serveStdio(store, args.namespace);
     return 0;
   } catch (error) {
