@@ -79,6 +79,47 @@ describe('createAgent({ recall })', () => {
     expect(lastBlock()).toBeUndefined();
   });
 
+  it('with a pruned event stream: a new agent runs, neither it nor a live one recalls the pruned actions, and what leaves later is recalled', async () => {
+    const store = new InMemoryEventStore({ snapshotEvery: 8 });
+    const eventStore = { store, streamId: 'chat-1', config: { maxMessages: 10 } };
+    const writer = createAgent({ provider: new LocalProvider(), eventStore });
+    await writer.run(FACT);
+    await chat(writer, 30);
+    const live = recording();
+    const liveAgent = createAgent({
+      provider: live.provider,
+      eventStore,
+      recall: { budget: 300, k: 2 },
+    });
+    const question = 'Which bakery made the cake for my sister?';
+    await liveAgent.run(question);
+    expect(live.lastBlock()?.startsWith(`${HEADER}\nUser: ${FACT}\n`)).toBe(true);
+    // Retention: every action but the last four is pruned, the fact's among them.
+    const [stream] = await store.streams();
+    expect(await store.prune('chat-1', { before: (stream?.version ?? 0) - 4 })).toMatchObject({
+      removed: expect.any(Number),
+    });
+    await liveAgent.run(question);
+    expect(live.lastBlock()).toBeUndefined();
+    // A new process's agent reads the stream from its first version (it used to fail at version 0).
+    const fresh = recording();
+    const freshAgent = createAgent({
+      provider: fresh.provider,
+      eventStore,
+      recall: { budget: 300 },
+    });
+    await freshAgent.run(question);
+    expect(fresh.lastBlock()).toBeUndefined();
+    // What leaves the window after the prune is recalled by both.
+    const later = 'The spare key to the allotment shed hangs behind the red fuse box.';
+    await writer.run(later);
+    await chat(writer, 12);
+    await liveAgent.run('Where is the spare key for the allotment shed?');
+    expect(live.lastBlock()?.startsWith(`${HEADER}\nUser: ${later}\n`)).toBe(true);
+    await freshAgent.run('Where is the spare key for the allotment shed?');
+    expect(fresh.lastBlock()?.startsWith(`${HEADER}\nUser: ${later}\n`)).toBe(true);
+  });
+
   it('forgets everything at a clear', async () => {
     const { provider, lastBlock } = recording();
     const memory = new ConversationMemory({ maxMessages: 10 });
