@@ -61,7 +61,7 @@ const aside = (s: string, from: string, at: string, where: string): string =>
 export const knowledgeStatements = (s: string) =>
   Object.freeze({
     /** `$1` key: the revision and `updated_at` only. */
-    selectRevision: `SELECT revision, updated_at FROM ${s}.knowledge WHERE record_key = $1::text`,
+    selectStamp: `SELECT revision, updated_at FROM ${s}.knowledge WHERE record_key = $1::text`,
     /** `$1` key. */
     selectRow: `SELECT record_key, namespace, record_id, state_json, revision, updated_at,
         (state_digest = md5(state_json)) AS sound FROM ${s}.knowledge WHERE record_key = $1::text`,

@@ -157,7 +157,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
       checkKnowledgeOptions(options, 'load', call.api);
       const { key } = sessionKeyOf(id, options, call.api);
       await this.#ready(call);
-      const [row] = await this.#connection.query(call.api, false, this.#sql.selectRevision, [key]);
+      const [row] = await this.#connection.query(call.api, false, this.#sql.selectStamp, [key]);
       if (row === undefined || this.#expired(row['updated_at'], this.#clock())) return null;
       const revision = revisionOf(row['revision']);
       if (revision === undefined) {

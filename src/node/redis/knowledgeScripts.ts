@@ -118,10 +118,10 @@ return {kind, f[1], f[2], f[3]}
  *
  * @example
  * ```ts
- * await runScript(connection, KNOWLEDGE_REVISION_SCRIPT, [hash], [], api); // ['hash', '3', '1764500000.5']
+ * await runScript(connection, KNOWLEDGE_STAMP_SCRIPT, [hash], [], api); // ['hash', '3', '1764500000.5']
  * ```
  */
-export const KNOWLEDGE_REVISION_SCRIPT = redisScript(
+export const KNOWLEDGE_STAMP_SCRIPT = redisScript(
   `
 local kind = redis.call('TYPE', KEYS[1])['ok']
 if kind ~= 'hash' then return {kind} end

@@ -34,7 +34,7 @@ import { type RedisKnowledgeKeyLayout, redisKnowledgeKeyLayout } from './schema'
 import {
   KNOWLEDGE_DELETE_SCRIPT,
   KNOWLEDGE_READ_SCRIPT,
-  KNOWLEDGE_REVISION_SCRIPT,
+  KNOWLEDGE_STAMP_SCRIPT,
   KNOWLEDGE_SAVE_SCRIPT,
 } from './knowledgeScripts';
 import { deleteRedisKnowledgeNamespace, sweepRedisKnowledge } from './knowledgeRetention';
@@ -173,7 +173,7 @@ export class RedisKnowledgeStore implements KnowledgeStore {
       const { key } = sessionKeyOf(id, options, api);
       const reply = await runScript(
         this.#connection,
-        KNOWLEDGE_REVISION_SCRIPT,
+        KNOWLEDGE_STAMP_SCRIPT,
         [this.#hash(key)],
         [],
         api,

@@ -36,7 +36,7 @@ export interface KnowledgeAsideRow {
 export interface KnowledgeStatements {
   readonly select: BetterSqlite3.Statement<[string], KnowledgeRow>;
   /** The revision and `updated_at` of one record, without its state. */
-  readonly selectRevision: BetterSqlite3.Statement<
+  readonly selectStamp: BetterSqlite3.Statement<
     [string],
     Pick<KnowledgeRow, 'revision' | 'updated_at'>
   >;
@@ -76,7 +76,7 @@ const ROW = 'key, state_json, revision, updated_at';
 export const prepareKnowledgeStatements = (db: BetterSqlite3.Database): KnowledgeStatements => ({
   select: db.prepare(`SELECT ${ROW} FROM knowledge_states WHERE key = ?`),
   // From the index alone (the planner would take the primary key's and read the row).
-  selectRevision: db.prepare(
+  selectStamp: db.prepare(
     'SELECT revision, updated_at FROM knowledge_states INDEXED BY knowledge_states_stamp WHERE key = ?',
   ),
   selectAll: db.prepare(`SELECT ${ROW} FROM knowledge_states ORDER BY key`),

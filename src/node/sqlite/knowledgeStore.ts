@@ -157,7 +157,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
       checkKnowledgeOptions(options, 'load', api);
       const { key } = sessionKeyOf(id, options, api);
       const row = await retryWhileBusy(
-        () => this.#sql.selectRevision.get(key),
+        () => this.#sql.selectStamp.get(key),
         this.#lockTimeoutMs,
         rethrowBusy,
         stillOpen,
