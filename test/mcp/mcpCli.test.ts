@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { SqliteKnowledgeStore } from 'conversation-memory/node';
 import { MCP_GRAPH_ID } from 'conversation-memory/mcp';
 import { logEntries, writeLogConcurrently } from '../support/mcpLogWrites';
+import { INITIALIZE_REQUEST } from '../support/mcpInitialize';
 import { startPostgresServer } from '../support/postgresServer';
 import { startRedisServer } from '../support/redisServer';
 
@@ -207,18 +208,8 @@ describe('conversation-memory mcp', () => {
     });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'x', version: '1' },
-      },
-    };
     child.stdin.write('not json at all\n{"jsonrpc":"2.0"}\n[1,2,3]\n' + '{'.repeat(100_000) + '\n');
-    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write(`${JSON.stringify(INITIALIZE_REQUEST)}\n`);
     child.stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_graph', arguments: 'nope' } })}\n`,
     );

@@ -11,6 +11,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryKnowledgeStore } from 'conversation-memory/knowledge';
 import { MCP_GRAPH_ID, serveMcpHttp, type McpHttpEndpoint } from 'conversation-memory/mcp';
+import { INITIALIZE_REQUEST } from '../support/mcpInitialize';
 import { logEntries, writeLogConcurrently } from '../support/mcpLogWrites';
 
 const connect = async (url: URL): Promise<Client> => {
@@ -20,16 +21,7 @@ const connect = async (url: URL): Promise<Client> => {
 };
 
 /** A client's first request: `initialize`. */
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'x', version: '1' },
-  },
-});
+const INIT = JSON.stringify(INITIALIZE_REQUEST);
 
 const post = (url: URL, body: string, headers: Record<string, string> = {}) =>
   fetch(url, {

@@ -122,6 +122,11 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     call.stillOpen();
   }
 
+  /** Where a record is, for `KnowledgeCorruptError`. */
+  #location(key: string): string {
+    return `postgres:${this.schema}.knowledge#${key}`;
+  }
+
   async load(id: string, options?: KnowledgeStoreOptions): Promise<LoadedKnowledge | null> {
     return naming(id, async () => {
       const call = this.#calls.open('load');
@@ -140,12 +145,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
           : []),
       ];
       if (!('state' in read) || problems.length > 0) {
-        throw new KnowledgeCorruptError(
-          call.api,
-          key,
-          `postgres:${this.schema}.knowledge#${key}`,
-          problems,
-        );
+        throw new KnowledgeCorruptError(call.api, key, this.#location(key), problems);
       }
       return Object.freeze({ state: read.state, revision: revision as number });
     });
@@ -161,7 +161,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
       if (row === undefined || this.#expired(row['updated_at'], this.#clock())) return null;
       const revision = revisionOf(row['revision']);
       if (revision === undefined) {
-        throw new KnowledgeCorruptError(call.api, key, `postgres:${this.schema}.knowledge#${key}`, [
+        throw new KnowledgeCorruptError(call.api, key, this.#location(key), [
           `revision: expected an integer ≥ 1, got ${describeValue(row['revision'])}`,
         ]);
       }

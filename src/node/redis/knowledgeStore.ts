@@ -47,24 +47,43 @@ const API = 'RedisKnowledgeStore';
 
 export { DEFAULT_REDIS_KNOWLEDGE_PREFIX, type RedisKnowledgeStoreOptions } from './options';
 
+/** A damaged record, and the version read (its revision and `updated_at` fields). */
+interface CorruptRecord {
+  readonly kind: 'corrupt';
+  readonly problems: readonly string[];
+  /** The version read (its revision and `updated_at` fields), for the write scripts. */
+  readonly version: readonly [string, string];
+}
+
 /** A record as the read script returns it. */
 type Record =
   | { readonly kind: 'absent' }
   | { readonly kind: 'live'; readonly state: KnowledgeState; readonly revision: number }
+  | CorruptRecord;
+
+/** A record's type, revision and `updated_at`, judged without its state. */
+type Stamped =
+  | { readonly kind: 'absent' }
+  | CorruptRecord
   | {
-      readonly kind: 'corrupt';
-      readonly problems: readonly string[];
-      /** The version read (its revision and `updated_at` fields), for the write scripts. */
+      readonly kind: 'stamped';
+      readonly revision: number;
+      readonly savedAt: number;
       readonly version: readonly [string, string];
     };
 
 /**
- * Judges a read script's reply: absent, corrupt (not a hash, a bad revision, a state that does
- * not decode) or live; a record more than `ttl` seconds after its `updated_at` (by `now`) is
- * absent, as the write scripts count it.
+ * Judges what both scripts read of a record (its key's type, `revision` and `updated_at`):
+ * absent, corrupt (not a hash, a bad revision) or stamped; a record more than `ttl` seconds after
+ * its `updated_at` (by `now`) is absent, as the write scripts count it.
  */
-const readRecord = (reply: unknown, api: string, ttl: number | undefined, now: number): Record => {
-  const { status, rest } = redisStatusReply(reply, api);
+const readStampFields = (
+  status: string,
+  revisionText: string | undefined,
+  updatedAt: string | undefined,
+  ttl: number | undefined,
+  now: number,
+): Stamped => {
   if (status === 'none') return { kind: 'absent' };
   if (status !== 'hash') {
     return {
@@ -73,21 +92,32 @@ const readRecord = (reply: unknown, api: string, ttl: number | undefined, now: n
       version: ['', ''],
     };
   }
-  const [state, revisionText, updatedAt] = rest.map(redisText);
   const version = [revisionText ?? '', updatedAt ?? '-'] as const;
   const revision = Number(revisionText);
   if (revisionText === undefined || !Number.isSafeInteger(revision) || revision < 1) {
     const problem = `revision: expected an integer ≥ 1, got ${describeValue(revisionText ?? null)}`;
     return { kind: 'corrupt', problems: [problem], version };
   }
-  const at = Number(updatedAt ?? Number.NaN);
-  if (updatedAt !== undefined && Number.isFinite(at) && isSessionExpired(at, ttl, now)) {
+  const savedAt = Number(updatedAt ?? Number.NaN);
+  if (updatedAt !== undefined && Number.isFinite(savedAt) && isSessionExpired(savedAt, ttl, now)) {
     return { kind: 'absent' };
   }
+  return { kind: 'stamped', revision, savedAt, version };
+};
+
+/**
+ * Judges a read script's reply: absent, corrupt (not a hash, a bad revision, a state that does
+ * not decode) or live; expiry as {@link readStampFields} counts it.
+ */
+const readRecord = (reply: unknown, api: string, ttl: number | undefined, now: number): Record => {
+  const { status, rest } = redisStatusReply(reply, api);
+  const [state, revisionText, updatedAt] = rest.map(redisText);
+  const stamped = readStampFields(status, revisionText, updatedAt, ttl, now);
+  if (stamped.kind !== 'stamped') return stamped;
   const read = readKnowledgeJson(state ?? null);
   return 'problems' in read
-    ? { kind: 'corrupt', problems: read.problems, version }
-    : { kind: 'live', state: read.state, revision };
+    ? { kind: 'corrupt', problems: read.problems, version: stamped.version }
+    : { kind: 'live', state: read.state, revision: stamped.revision };
 };
 
 /**
@@ -179,24 +209,14 @@ export class RedisKnowledgeStore implements KnowledgeStore {
         api,
       );
       const { status, rest } = redisStatusReply(reply, api);
-      if (status === 'none') return null;
       const [revisionText, updatedAt] = rest.map(redisText);
-      const revision = Number(revisionText);
-      const problem =
-        status !== 'hash'
-          ? `(root): expected a hash, got a Redis ${describeValue(status)}`
-          : revisionText === undefined || !Number.isSafeInteger(revision) || revision < 1
-            ? `revision: expected an integer ≥ 1, got ${describeValue(revisionText ?? null)}`
-            : undefined;
-      if (problem !== undefined) {
-        throw new KnowledgeCorruptError(api, key, this.#hash(key), [problem]);
+      const read = readStampFields(status, revisionText, updatedAt, this.#ttl, this.#clock());
+      if (read.kind === 'corrupt') {
+        throw new KnowledgeCorruptError(api, key, this.#hash(key), read.problems);
       }
-      const at = Number(updatedAt ?? Number.NaN);
-      const expired =
-        updatedAt !== undefined &&
-        Number.isFinite(at) &&
-        isSessionExpired(at, this.#ttl, this.#clock());
-      return expired ? null : Object.freeze({ revision, savedAt: at });
+      return read.kind === 'absent'
+        ? null
+        : Object.freeze({ revision: read.revision, savedAt: read.savedAt });
     });
   }
 

@@ -132,10 +132,24 @@ export type ReadKnowledgeRow =
  * ```
  */
 export const readKnowledgeRow = (row: KnowledgeRow): ReadKnowledgeRow => {
-  const { revision } = row;
-  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
-    return { problems: [`revision: expected an integer ≥ 1, got ${describeValue(revision)}`] };
-  }
+  const checked = readRevisionColumn(row.revision);
+  if ('problems' in checked) return checked;
   const read = readKnowledgeJson(row.state_json);
-  return 'problems' in read ? read : { state: read.state, revision };
+  return 'problems' in read ? read : { state: read.state, revision: checked.revision };
 };
+
+/**
+ * A row's `revision` column: the integer ≥ 1 it must be, or the problem naming it (what
+ * `readKnowledgeRow` and the store's `stamp` both check).
+ *
+ * @example
+ * ```ts
+ * readRevisionColumn('x'); // { problems: ['revision: expected an integer ≥ 1, got "x"'] }
+ * ```
+ */
+export const readRevisionColumn = (
+  revision: unknown,
+): { readonly revision: number } | { readonly problems: readonly string[] } =>
+  typeof revision === 'number' && Number.isSafeInteger(revision) && revision >= 1
+    ? { revision }
+    : { problems: [`revision: expected an integer ≥ 1, got ${describeValue(revision)}`] };

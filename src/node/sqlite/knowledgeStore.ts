@@ -19,7 +19,6 @@ import {
 } from 'conversation-memory/knowledge';
 import {
   compareCodePoints,
-  describeValue,
   expectedRevisionOf,
   isSessionExpired,
   namespaceKeys,
@@ -37,6 +36,7 @@ import {
   type KnowledgeStatements,
   prepareKnowledgeStatements,
   readKnowledgeRow,
+  readRevisionColumn,
 } from './knowledgeStatements';
 import { prepareKnowledgeSchema } from './schema';
 import { readSqliteReferenceEntries } from './knowledgeReference';
@@ -163,13 +163,11 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         stillOpen,
       );
       if (row === undefined || this.#expired(row.updated_at, this.#expiry.now())) return null;
-      const { revision, updated_at: savedAt } = row;
-      if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
-        throw new KnowledgeCorruptError(api, key, this.#location(key), [
-          `revision: expected an integer ≥ 1, got ${describeValue(revision)}`,
-        ]);
+      const read = readRevisionColumn(row.revision);
+      if ('problems' in read) {
+        throw new KnowledgeCorruptError(api, key, this.#location(key), read.problems);
       }
-      return Object.freeze({ revision, savedAt: Number(savedAt) });
+      return Object.freeze({ revision: read.revision, savedAt: Number(row.updated_at) });
     });
   }
 

@@ -1,8 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import { readResumeOptions } from './readStreamOptions';
 import type { UIMessageStreamStore } from './uiMessageStreamStore';
-
-const API = 'resumeUIMessageStream';
 import { uiMessageStreamResponse } from './uiMessageStreamSse';
 
 /**
@@ -20,25 +18,12 @@ export interface ResumeUIMessageStreamOptions {
   readonly signal?: AbortSignal;
 }
 
-/**
- * The chat's active UI message stream from its first chunk, following it live until it ends:
- * what a client that reconnects (`useChat({ resume: true })`, a reloaded page) reads to show the
- * whole reply. `null` when the chat has no active stream (none began, or it ended and its linger
- * passed, or it expired).
- *
- * @param options - `store`, `chatId`, `signal`
- * @returns the chunks, or `null`
- * @throws MemoryArgumentError for a chat id that is not a non-empty string of at most 256 characters
- * @example
- * ```ts
- * const rest = await resumeUIMessageStream({ store, chatId: 'chat-1' });
- * if (rest !== null) for await (const chunk of rest) console.log(chunk.type);
- * ```
- */
-export const resumeUIMessageStream = async (
-  options: ResumeUIMessageStreamOptions,
-): Promise<ReadableStream<UIMessageChunk> | null> => {
-  const { store, chatId, signal: given } = readResumeOptions(API, options);
+/** The rest of the chat's running stream from its start (checked options), or `null`. */
+const followStream = async ({
+  store,
+  chatId,
+  signal: given,
+}: ReturnType<typeof readResumeOptions>): Promise<ReadableStream<UIMessageChunk> | null> => {
   const follow = new AbortController();
   const signal = given === undefined ? follow.signal : AbortSignal.any([given, follow.signal]);
   const chunks = await store.read(chatId, { signal });
@@ -58,6 +43,28 @@ export const resumeUIMessageStream = async (
 };
 
 /**
+ * The chat's active UI message stream from its first chunk, following it live until it ends:
+ * what a client that reconnects (`useChat({ resume: true })`, a reloaded page) reads to show the
+ * whole reply. `null` when the chat has no active stream (none began, or it ended and its linger
+ * passed, or it expired).
+ *
+ * @param options - `store`, `chatId`, `signal`
+ * @returns the chunks, or `null`
+ * @throws MemoryArgumentError for options that are not valid: an unknown key, a store without
+ *   `read`, a chat id that is not a non-empty string of at most 256 characters, a signal that is
+ *   not an `AbortSignal`
+ * @example
+ * ```ts
+ * const rest = await resumeUIMessageStream({ store, chatId: 'chat-1' });
+ * if (rest !== null) for await (const chunk of rest) console.log(chunk.type);
+ * ```
+ */
+export const resumeUIMessageStream = async (
+  options: ResumeUIMessageStreamOptions,
+): Promise<ReadableStream<UIMessageChunk> | null> =>
+  followStream(readResumeOptions('resumeUIMessageStream', options));
+
+/**
  * {@link resumeUIMessageStream} as the `Response` of a resume route (`GET
  * /api/chat/:id/stream`, where `useChat`'s transport asks): the rest of the stream as the
  * protocol's server-sent events, or `204 No Content` when no stream is active (what the
@@ -74,10 +81,7 @@ export const resumeUIMessageStream = async (
 export const resumeUIMessageStreamResponse = async (
   options: ResumeUIMessageStreamOptions,
 ): Promise<Response> => {
-  // Checked here, so that its errors name this call; a plain copy goes on.
-  const chunks = await resumeUIMessageStream(
-    readResumeOptions('resumeUIMessageStreamResponse', options),
-  );
+  const chunks = await followStream(readResumeOptions('resumeUIMessageStreamResponse', options));
   if (chunks === null) return new Response(null, { status: 204 });
   return uiMessageStreamResponse(chunks, {});
 };
